@@ -1,0 +1,5 @@
+import sys
+
+from oddsmith.cli import main
+
+sys.exit(main())

@@ -1,0 +1,88 @@
+"""The ``oddsmith`` command line.
+
+Each area registers its commands from ``oddsmith.commands.<area>``; this
+module only builds the application and turns every user error into one line
+on stderr with exit status 2.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+from typer._click import exceptions as click_exc
+
+from oddsmith import __version__
+from oddsmith.errors import OddsmithError
+
+app = typer.Typer(
+    name="oddsmith",
+    help="Odds for Doomtown: Weird West Edition and Dracula's America: Shadows of the West.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Command areas, in the order their commands appear in --help.
+COMMAND_MODULES = ("hand", "deck", "shadows", "report")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"oddsmith {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """With no command, oddsmith writes its sample report (see `oddsmith report --help`)."""
+    if ctx.invoked_subcommand is None:
+        default = getattr(sys.modules.get("oddsmith.commands.report"), "default_report", None)
+        if default is None:
+            typer.echo(ctx.get_help())
+            return
+        default()
+
+
+def _register_all() -> None:
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"oddsmith.commands.{name}")
+        module.register(app)
+
+
+_register_all()
+
+
+def _fail(message: str) -> int:
+    message = " ".join(str(message).split())
+    sys.stderr.write(f"oddsmith: error: {message}\n")
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, map user errors to one line and exit status 2."""
+    try:
+        rv = app(args=argv, prog_name="oddsmith", standalone_mode=False)
+    except click_exc.NoArgsIsHelpError as exc:
+        sys.stdout.write(exc.format_message() + "\n")
+        return 2
+    except click_exc.UsageError as exc:
+        return _fail(exc.format_message())
+    except OddsmithError as exc:
+        return _fail(str(exc))
+    except click_exc.ClickException as exc:
+        return _fail(exc.format_message())
+    except (typer.Abort, KeyboardInterrupt):
+        sys.stderr.write("oddsmith: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""Formatting and writing results: the only place the CLI turns data into text.
+
+Analyses return pandas DataFrames or plain dicts; commands pick a format with
+``--format table|csv|json|md`` and write with :func:`emit`, which never leaves
+a half-written file behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.errors import OddsmithError
+
+
+class Format(str, enum.Enum):
+    """Output formats every printing command accepts."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    md = "md"
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return [_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, (np.bool_, bool)):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, (np.floating, float)):
+        value = float(obj)
+        return None if math.isnan(value) else value
+    if isinstance(obj, Fraction):
+        return f"{obj.numerator}/{obj.denominator}"
+    if isinstance(obj, enum.Enum):
+        return obj.name
+    if isinstance(obj, pd.DataFrame):
+        return [_jsonable(r) for r in obj.to_dict(orient="records")]
+    return obj
+
+
+def dumps_json(obj: Any) -> str:
+    """JSON text of ``obj`` with numpy scalars, fractions and NaN made portable."""
+    return json.dumps(_jsonable(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _cell(value: Any, float_digits: int) -> str:
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return ""
+        return f"{value:.{float_digits}f}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _text_rows(df: pd.DataFrame, float_digits: int) -> tuple[list[str], list[list[str]]]:
+    header = [str(c) for c in df.columns]
+    rows = [[_cell(v, float_digits) for v in row] for row in df.itertuples(index=False)]
+    return header, rows
+
+
+def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, title: str | None = None) -> str:
+    """Render a tidy DataFrame as an aligned text table, CSV, Markdown or JSON records."""
+    fmt = Format(fmt)
+    if fmt is Format.json:
+        return dumps_json(df)
+    if fmt is Format.csv:
+        return df.to_csv(index=False, lineterminator="\n")
+    header, rows = _text_rows(df, float_digits)
+    if fmt is Format.md:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        text = "\n".join(lines) + "\n"
+        return (f"### {title}\n\n" + text) if title else text
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric)).rstrip()
+
+    out = [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+    text = "\n".join(out) + "\n"
+    return (title + "\n" + text) if title else text
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; move it into place only on success.
+
+    A missing folder or an unwritable location raises :class:`OddsmithError`
+    before anything is written, and a failure while writing removes the
+    temporary file, so no partial output is ever left behind.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OddsmithError(f"cannot write {target}: folder {folder} does not exist")
+    if target.is_dir():
+        raise OddsmithError(f"cannot write {target}: it is a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise OddsmithError(f"cannot write {target}: {exc.strerror}") from None
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp_path.unlink()
+        raise
+
+
+def emit(text: str, output: str | os.PathLike[str] | None = None) -> None:
+    """Print ``text`` to stdout, or write it atomically to ``output``."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    with atomic_path(output) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+class Progress:
+    """A progress bar on stderr that appears only for work longer than a second.
+
+    It draws only when stderr is a terminal (or ``ODDSMITH_PROGRESS=1``), so
+    pipes and log files stay clean.
+    """
+
+    def __init__(self, total: int, label: str = "", *, delay: float = 1.0) -> None:
+        self.total = max(int(total), 1)
+        self.label = label
+        self.done = 0
+        self.start = time.perf_counter()
+        self.delay = delay
+        self.enabled = sys.stderr.isatty() or os.environ.get("ODDSMITH_PROGRESS") == "1"
+        self.drawn = False
+
+    def advance(self, n: int = 1) -> None:
+        self.done = min(self.total, self.done + n)
+        if not self.enabled or time.perf_counter() - self.start < self.delay:
+            return
+        frac = self.done / self.total
+        bar = "#" * int(30 * frac)
+        sys.stderr.write(f"\r{self.label} [{bar:<30}] {100 * frac:5.1f}%")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
