@@ -25,7 +25,7 @@ app = typer.Typer(
 )
 
 # Command areas, in the order their commands appear in --help.
-COMMAND_MODULES = ("hand", "deck", "odds", "shadows", "report")
+COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report")
 
 
 def _version(value: bool) -> None:
