@@ -1,0 +1,61 @@
+"""Reading a user's text file (deck list, posse, card table) safely.
+
+Every user file goes through :func:`read_text`: ``-`` reads stdin; a
+missing, unreadable or oversized file, a folder, binary data or an empty
+file raises :class:`OddsmithError` naming the file. A UTF-8 byte-order mark
+is dropped and Windows (CRLF) or old Mac (CR) line endings read as plain
+newlines; files that are not UTF-8 are read as Windows-1252, the usual
+encoding of a list saved on Windows.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from oddsmith.errors import OddsmithError
+
+#: Largest deck or posse file read (a deck list is a few kilobytes).
+MAX_TEXT_BYTES = 1024 * 1024
+
+
+def decode_text(data: bytes, name: str, what: str = "file") -> str:
+    """Bytes of a user file as text, refusing binary data and empty files."""
+    if b"\x00" in data:
+        raise OddsmithError(f"{name}: not a text {what} (binary data)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    control = sum(1 for ch in text if ord(ch) < 32 and ch not in "\n\t") + text.count("\ufffd")
+    if control > max(2, len(text) // 100):
+        raise OddsmithError(f"{name}: not a text {what} (binary data)")
+    if not text.strip():
+        raise OddsmithError(f"{name}: the {what} is empty")
+    return text
+
+
+def read_text(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_BYTES, what: str = "file") -> str:
+    """The text of ``path`` (``-`` for stdin), with clean errors for every way reading can fail."""
+    name = str(path)
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
+        name = "stdin"
+    else:
+        p = Path(path)
+        try:
+            with open(p, "rb") as fh:
+                data = fh.read(limit + 1)
+        except FileNotFoundError:
+            raise OddsmithError(f"{name}: no such {what}") from None
+        except IsADirectoryError:
+            raise OddsmithError(f"{name}: is a folder, not a {what}") from None
+        except PermissionError:
+            raise OddsmithError(f"{name}: cannot read the {what} (permission denied)") from None
+        except OSError as exc:
+            raise OddsmithError(f"{name}: cannot read the {what} ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise OddsmithError(f"{name}: too large for a {what} (over {limit // 1024} KiB)")
+    return decode_text(data, name, what)
