@@ -838,3 +838,572 @@ def falling_save_target(inches: float) -> int:
 
 FALLEN_ONTO_SAVE = 5
 """A model landed on by a falling model makes a 5+ Save ("And Falling")."""
+
+
+# ---------------------------------------------------------------------------
+# Skills ("Shooting Skills Table", "Fighting Skills Table", "Gumption Skills Table")
+# ---------------------------------------------------------------------------
+
+
+class SkillList(enum.Enum):
+    """The three Skill lists ("Random Skill")."""
+
+    SHOOTING = "Shooting"
+    FIGHTING = "Fighting"
+    GUMPTION = "Gumption"
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One Skill with its dice effects as parameters.
+
+    ``shoot_dice``/``fight_dice``: extra Dice Modifier on Shooting/Fight Tests;
+    ``save_modifier``: always-on Save Modifier; ``rerolls``: what the Skill
+    lets the model re-roll; the flags name the other effects.
+    """
+
+    name: str
+    skill_list: SkillList
+    d6: int
+    notes: str
+    shoot_dice: int = 0
+    fight_dice: int = 0
+    save_modifier: int = 0
+    rerolls: str | None = None
+    extra_shot_same_weapon: bool = False
+    fires_two_pistols: bool = False
+    ignores_outnumbered: bool = False
+    charge_win_save_modifier: int = 0
+    ignores_shaken_penalty: bool = False
+    auto_recovers: bool = False
+    fearsome: bool = False
+    close_work: bool = False
+    trick_shooter: bool = False
+    grit_die_for_extra_action: bool = False
+    grit_die_to_keep_lookout: bool = False
+    not_in_reaction: bool = False
+
+
+SHOOTING_SKILLS: dict[str, Skill] = {s.name: s for s in (
+    Skill("Trigger-Happy", SkillList.SHOOTING, 1,
+          "This model may Shoot the same Weapon twice in a single Activation, following all usual rules. This Skill cannot be "
+          "used as part of a Reaction, and cannot be combined with the Gunslinger Skill.",
+          extra_shot_same_weapon=True, not_in_reaction=True),
+    Skill("Gunslinger", SkillList.SHOOTING, 2,
+          "If armed with two Pistol-Class Weapons, this model may fire both as a single Shoot Action, against different Targets "
+          "if you wish. Resolve each Attack separately. Not as a Reaction. Sixguns may not fire twice, and LeMat Pistols cannot "
+          "use their once-per-game ability when using this Skill.",
+          fires_two_pistols=True, not_in_reaction=True),
+    Skill("Hawkeye", SkillList.SHOOTING, 3,
+          "This model may re-roll a Failed Spotting Test, and ignores the usual rules for Shooting into a Fight.",
+          rerolls="a Failed Spotting Test"),
+    Skill("Gunsmith", SkillList.SHOOTING, 4, "This model may re-roll any Failed Jamming Check.",
+          rerolls="a Failed Jamming Check"),
+    Skill("Trick Shooter", SkillList.SHOOTING, 5,
+          "When it Shoots with a Rifle-Class Weapon, this model ignores either the Long Range or the Cover Die Modifier.",
+          trick_shooter=True),
+    Skill("Deadeye", SkillList.SHOOTING, 6, "This model gains an extra +1 Die Modifier on its Shooting Tests.", shoot_dice=+1),
+)}
+FIGHTING_SKILLS: dict[str, Skill] = {s.name: s for s in (
+    Skill("Close Work", SkillList.FIGHTING, 1,
+          "This model may use an unjammed Pistol-Class Weapon during a Fight to gain a +1 Die Modifier. Using two Pistols grants "
+          "a +2 Modifier, but cannot be combined with the bonus from a Derringer in this case.", close_work=True),
+    Skill("Fearsome", SkillList.FIGHTING, 2,
+          "Enemy models wishing to Fight this model (even if it is Down) must pass a 1 Die Nerve Test or suffer a -1 Die "
+          "Modifier on its Fight Tests this Activation. Other Fearsome models ignore this Skill.", fearsome=True),
+    Skill("Bull-Rush", SkillList.FIGHTING, 3,
+          "If this model Charges and wins the ensuing Fight, the Defender suffers a -1 Save Modifier.", charge_win_save_modifier=-1),
+    Skill("'Ornery", SkillList.FIGHTING, 4,
+          "This model ignores the penalty for being in Contact with multiple enemies in a Fight.", ignores_outnumbered=True),
+    Skill("Tough", SkillList.FIGHTING, 5, "This model always has a +1 Save Modifier.", save_modifier=+1),
+    Skill("Mean", SkillList.FIGHTING, 6, "This model gains an extra +1 Die Modifier on its Fight Tests.", fight_dice=+1),
+)}
+GUMPTION_SKILLS: dict[str, Skill] = {s.name: s for s in (
+    Skill("Bushwhacker", SkillList.GUMPTION, 1,
+          "When this model is on Lookout and Reacts, after resolving their Reaction, roll one Grit Die: on a Success it retains "
+          "its Lookout marker and is not classed as Done.", grit_die_to_keep_lookout=True),
+    Skill("Nerves of Steel", SkillList.GUMPTION, 2,
+          "This model may re-roll any one Die result on all its Nerve Tests, including Bottle Checks when applicable.",
+          rerolls="any one Die of a Nerve Test or Bottle Check"),
+    Skill("Hard to Kill", SkillList.GUMPTION, 3,
+          "If this model is Downed at the start of the Recovery Phase, it automatically stands up Shaken.", auto_recovers=True),
+    Skill("Quickdraw", SkillList.GUMPTION, 4, "This model may re-roll a Reaction Test.", rerolls="a Reaction Test"),
+    Skill("Lead-Belly", SkillList.GUMPTION, 5, "This model ignores the Grit Penalty whilst Shaken.", ignores_shaken_penalty=True),
+    Skill("Slick", SkillList.GUMPTION, 6,
+          "When Activated, this model may roll one Grit Die. On a Success, it can make an additional Action this Activation.",
+          grit_die_for_extra_action=True),
+)}
+SKILL_LISTS: dict[SkillList, dict[str, Skill]] = {
+    SkillList.SHOOTING: SHOOTING_SKILLS, SkillList.FIGHTING: FIGHTING_SKILLS, SkillList.GUMPTION: GUMPTION_SKILLS,
+}
+SKILLS: dict[str, Skill] = {**SHOOTING_SKILLS, **FIGHTING_SKILLS, **GUMPTION_SKILLS}
+_SKILL_ALIASES = {"Trick-Shooter": "Trick Shooter", "Ornery": "'Ornery", "Leadbelly": "Lead-Belly", "Triggerhappy": "Trigger-Happy"}
+
+
+def skill(name: str | Skill) -> Skill:
+    """A Skill by its book name ('deadeye', 'Trick-Shooter', 'ornery', ...)."""
+    if isinstance(name, Skill):
+        return name
+    return lookup("skill", str(name), SKILLS, _SKILL_ALIASES)
+
+
+def skill_list(name: str | SkillList) -> SkillList:
+    if isinstance(name, SkillList):
+        return name
+    return lookup("skill list", str(name), {s.value: s for s in SkillList})
+
+
+def random_skill(list_name: SkillList | str, d6: int) -> Skill:
+    """The Skill a D6 roll gives on a Skill list ("Random Skill")."""
+    table = SKILL_LISTS[skill_list(list_name)]
+    for s in table.values():
+        if s.d6 == d6:
+            return s
+    raise OddsmithError(f"a D6 roll is 1-6, got {d6}")
+
+
+GUNSLINGER_EXCLUDES_TRIGGER_HAPPY = True
+
+
+# ---------------------------------------------------------------------------
+# Gear ("Horses and Gear Summary", "Supernatural Gear Summary", "Item Price List")
+# ---------------------------------------------------------------------------
+
+
+class GearKind(enum.Enum):
+    HORSE = "Horse"
+    GEAR = "Gear"
+    SUPERNATURAL = "Supernatural Gear"
+
+
+@dataclass(frozen=True)
+class Gear:
+    """An item of Gear (or a horse) with its effects as parameters.
+
+    ``cost`` is ``None`` where this rulebook text's Item Price List gives no
+    price (it lists Appaloosa Horse, Horse, Boilerplate, Dynamite, Lasso and
+    Marked Cards only). ``takes_slot`` is False for the Grimoire, which is
+    destroyed when it makes an Arcanist.
+    """
+
+    name: str
+    kind: GearKind
+    cost: int | None
+    uncommon: bool
+    notes: str
+    takes_slot: bool = True
+    single_use: bool = False
+    once_per_game: bool = False
+    one_per_model: bool = False
+    one_per_posse: bool = False
+    cancels_successes: int = 0
+    move_penalty: int = 0
+    move: int | None = None
+    fight_dice: int = 0
+    shoot_dice: int = 0
+    casting_dice: int = 0
+    save_modifier_vs_supernatural: int = 0
+    requires_weapon_class: WeaponClass | None = None
+    long_range_bonus: int = 0
+    recover_on_d6: int | None = None
+    explodes_like_dynamite: bool = False
+    supernatural_only_blast: bool = False
+    non_supernatural_only: bool = False
+    no_horse: bool = False
+    rerolls: str | None = None
+
+
+HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
+    Gear("Appaloosa Horse", GearKind.HORSE, 15, True, "See Mounted Models; an Appaloosa has a Move rate of 8\".",
+         move=APPALOOSA_MOVE_INCHES),
+    Gear("Horse", GearKind.HORSE, 10, False, "See Mounted Models (Move 6\").", move=MOUNTED_MOVE_INCHES),
+    Gear("Boilerplate", GearKind.GEAR, 20, True,
+         "The wearer cancels one Success rolled by the Shooter each time it suffers a Shooting Attack, but its Move rate is "
+         "reduced by 1\" (even if Mounted).", cancels_successes=BOILERPLATE_CANCELS, move_penalty=1),
+    Gear("Derringer", GearKind.GEAR, None, False,
+         "Only once per game, in a Fight: +1 Die Modifier for one Fight Test; one Derringer per Fight Test.",
+         once_per_game=True, fight_dice=+1),
+    Gear("Dynamite", GearKind.GEAR, 15, True,
+         "One stick of Dynamite (see Dynamite); any number in a Campaign Posse, one per Posse with the Basic method.",
+         single_use=True, explodes_like_dynamite=True),
+    Gear("Lasso", GearKind.GEAR, 3, False,
+         "Shoot Action up to 6\", not modified for Range; a Target failing its Save suffers no Damage but is dragged 1\" "
+         "towards the thrower per Success (at most 1\" if on a larger base)."),
+    Gear("Marked Cards", GearKind.GEAR, 9, True,
+         "Only one per Posse. When rolling for Income, a nominated model re-rolls any single Die; if the new roll is a 1, "
+         "that model is caught cheating and rolls for Injury.", one_per_posse=True, rerolls="any single Income Die"),
+    Gear("Snake Oil", GearKind.GEAR, None, False,
+         "Single-use, a full Move Action on a Shaken or Down friend in Contact: on a D6 roll of 4+ it removes Shaken "
+         "(or stands up as if it was Down).", single_use=True, recover_on_d6=4),
+    Gear("Telescopic Sight", GearKind.GEAR, None, False,
+         "Attached to a specified Rifle-Class Weapon: its Long Range increases by 6\"; one Sight per Weapon.",
+         requires_weapon_class=WeaponClass.RIFLE, long_range_bonus=TELESCOPIC_SIGHT_LONG_RANGE_BONUS),
+    Gear("Vial of Nitro", GearKind.GEAR, None, False,
+         "One per model, one use, works like a stick of Dynamite; the bearer cannot ride any Horse; if the bearer fails a "
+         "Save with a score of 1 or 2, it explodes centred over them.",
+         single_use=True, one_per_model=True, explodes_like_dynamite=True, no_horse=True),
+    Gear("Whiskey", GearKind.GEAR, None, False,
+         "Single-use, drunk in a Move Action for 1\" of movement: automatically passes all Nerve Tests this Turn (Bottle "
+         "Checks included) but suffers -1 Die on all Shoot Tests.", single_use=True, shoot_dice=-1),
+)}
+"""Horses and Gear Summary; costs from the Item Price List where it gives one."""
+
+SUPERNATURAL_GEAR: dict[str, Gear] = {g.name: g for g in (
+    Gear("Blessed Water", GearKind.SUPERNATURAL, None, False,
+         "Non-Supernatural models only. Follows all the rules for Dynamite but only affects Supernatural models.",
+         single_use=True, explodes_like_dynamite=True, supernatural_only_blast=True, non_supernatural_only=True),
+    Gear("Grimoire", GearKind.SUPERNATURAL, None, False,
+         "Makes a non-Hired Gun model an Arcanist (if the Posse has none) and is destroyed; an existing Arcanist keeps it for "
+         "+1 Die when Casting; further Grimoires have no effect.", takes_slot=False, casting_dice=+1),
+    Gear("Holy Symbol", GearKind.SUPERNATURAL, None, False,
+         "Non-Supernatural models only. Once per game may Cast Warding Circle or Banish following the normal rules; cannot "
+         "cause a Miscast.", non_supernatural_only=True),
+    Gear("Lucky Jackalope's Foot", GearKind.SUPERNATURAL, None, False,
+         "One use per game: re-roll a single Die on behalf of the user.", once_per_game=True, rerolls="a single Die, once per game"),
+    Gear("Silver Bullets", GearKind.SUPERNATURAL, None, False,
+         "Loads one Weapon for a game (until it Jams): Supernatural models Hit suffer an additional -1 Save Modifier.",
+         save_modifier_vs_supernatural=-1),
+)}
+"""Supernatural Gear Summary (prices are not in this rulebook text)."""
+
+GEAR: dict[str, Gear] = {**HORSES_AND_GEAR, **SUPERNATURAL_GEAR}
+_GEAR_ALIASES = {"Appaloosa": "Appaloosa Horse", "Nitro": "Vial of Nitro", "Jackalope's Foot": "Lucky Jackalope's Foot",
+                 "Lucky Foot": "Lucky Jackalope's Foot", "Telescope": "Telescopic Sight", "Scope": "Telescopic Sight",
+                 "TNT": "Dynamite"}
+
+
+def gear(name: str | Gear) -> Gear:
+    """An item of Gear or a horse by its book name ('whiskey', 'Vial of Nitro', 'appaloosa', ...)."""
+    if isinstance(name, Gear):
+        return name
+    return lookup("gear", str(name), GEAR, _GEAR_ALIASES)
+
+
+def horse(name: str | Gear) -> Gear:
+    g = gear(name)
+    if g.kind is not GearKind.HORSE:
+        raise OddsmithError(f"{g.name} is not a horse; horses are: Horse, Appaloosa Horse")
+    return g
+
+
+SNAKE_OIL_CHANCE = Fraction(1, 2)
+"""Snake Oil works on a D6 roll of 4+."""
+
+HORSE_DIES_ON_D6 = 1
+"""In a Campaign, a horse that became a Casualty is dead on a D6 roll of 1 ("Horses in Combat")."""
+
+VIAL_OF_NITRO_EXPLODES_ON = (1, 2)
+"""The Nitro explodes if its bearer fails a Save with a score of 1 or 2."""
+
+
+# ---------------------------------------------------------------------------
+# Dynamite ("Dynamite", "Ka-Boom!", "Explosive Terrain")
+# ---------------------------------------------------------------------------
+
+DYNAMITE_THROW_INCHES = 8
+DYNAMITE_BLAST_RADIUS = 3
+DYNAMITE_BLAST_SAVE = 7
+"""Ka-Boom!: models whose centre of base is within 3" make a 7+ Save; models partly within 3" pass a 1 Die
+Reaction Test or make the 7+ Save; a mounted model makes two Saves (horse and rider)."""
+DYNAMITE_SCATTER_DIE = 6
+"""The Dynamite moves D6" towards or away from the thrower on those failed results."""
+
+
+class DynamiteOutcome(enum.Enum):
+    """Where a thrown stick of Dynamite explodes ("Dynamite")."""
+
+    ON_TARGET = "explodes on the target point"
+    ON_THROWER = "explodes centred over the thrower"
+    TOWARDS_THROWER = "moves D6\" towards the thrower, then explodes"
+    AWAY_FROM_THROWER = "moves D6\" away from the thrower, then explodes"
+    DUD = "dud: no effect, still used"
+
+
+DYNAMITE_FAILED_THROW: dict[int, DynamiteOutcome] = {
+    1: DynamiteOutcome.ON_THROWER,
+    2: DynamiteOutcome.TOWARDS_THROWER,
+    3: DynamiteOutcome.AWAY_FROM_THROWER,
+    4: DynamiteOutcome.DUD,
+}
+"""Score of a failed 1 Die throw -> outcome, the book's four results in order (a Failure scores 1-4)."""
+
+
+def dynamite_throw(score: int) -> DynamiteOutcome:
+    """Outcome of the unmodified 1 Die Shooting Test of a Dynamite throw."""
+    if score >= SUCCESS_ON:
+        return DynamiteOutcome.ON_TARGET
+    if score in DYNAMITE_FAILED_THROW:
+        return DYNAMITE_FAILED_THROW[score]
+    raise OddsmithError(f"a die score is at least 1, got {score}")
+
+
+GOOD_SHOT_DICE = ShootModifier.SMALL_TARGET.dice
+SET_DYNAMITE_INCHES = 1
+EXPLOSIVE_TERRAIN_SAVE_DIE = 8
+EXPLOSIVE_TERRAIN_BLAST_RADIUS = 2
+"""Explosive Terrain: hit, then the player to your left Saves on a D8 for it; failed, it explodes like Dynamite
+with a 2" blast ("Explosive Terrain")."""
+
+
+# ---------------------------------------------------------------------------
+# Fire corridors ("Fire Corridors")
+# ---------------------------------------------------------------------------
+
+FIRE_CORRIDOR_HALF_WIDTH = 1
+FIRE_CORRIDOR_SAVE = 5
+FIRE_CORRIDOR_BLOCKING_HEIGHT = 2
+"""Fire corridor: models under the line are Hit automatically; for each other visible model within 1" of it
+the Shooter rolls one Grit Die (closest first), a Success Hits; every model Hit makes a 5+ Save; solid terrain
+2" or higher blocks the line."""
+
+
+# ---------------------------------------------------------------------------
+# Other numbers of the game
+# ---------------------------------------------------------------------------
+
+CACTUS_PATCH_SAVE = 5
+ORNERY_CRITTER_SAVE = 5
+ARMED_CIVILIANS_DICE = 2
+ARMED_CIVILIANS_DIE = 6
+ARMED_CIVILIANS_RANGE = 6
+DUST_STORM_VISIBILITY = 12
+HORSE_RIDER_SAVE = 5
+"""A rider whose horse becomes a Casualty makes a 5+ Save ("Horses in Combat"); a horse counts as a Novice."""
+LASSO_RANGE = 6
+GAME_TURNS = 8
+MAX_LOOT_PER_MODEL = 2
+
+
+# ---------------------------------------------------------------------------
+# Arcane Powers ("Arcane Powers", "Casting Powers", "Arcane Power Summary")
+# ---------------------------------------------------------------------------
+
+CASTING_DICE = 3
+ARCANIST_STARTING_POWERS = 3
+ARCANIST_MAX_POWERS = 6
+ARCANISTS_PER_POSSE = 1
+ARCANIST_INFAMY = 1
+
+
+@dataclass(frozen=True)
+class ArcanePower:
+    """An Arcane Power: Difficulty is the Successes a 3 Dice Casting Test needs.
+
+    ``difficulties`` lists every Difficulty the caster may choose (Summon: 1-3).
+    """
+
+    name: str
+    difficulties: tuple[int, ...]
+    range_inches: int | None
+    effect: str
+    dice: int | None = None
+
+    @property
+    def difficulty(self) -> int:
+        return self.difficulties[0]
+
+
+ARCANE_POWERS: dict[str, ArcanePower] = {p.name: p for p in (
+    ArcanePower("Arcane Blast", (2,), 9, "Make an unmodified 3 Dice Shooting Test against one visible Target within 9\"; "
+                "four Dice if the Target is an Entity.", dice=3),
+    ArcanePower("Banish", (1,), 6, "Caster and a visible enemy Entity within 6\" each roll one Grit Die; if the Caster rolls "
+                "higher, the Entity is removed from play."),
+    ArcanePower("Bless", (1,), 12, "Bless token on a visible friend within 12\": it re-rolls all Failures once in its very next "
+                "Test or Save."),
+    ArcanePower("Curse", (1,), 12, "Curse token on a visible enemy within 12\": it must re-roll all Successes once in its very "
+                "next Test or Save."),
+    ArcanePower("Dispel", (2,), 12, "Remove any one Bless, Curse or Warding Circle token/marker within 12\"; no LOS needed."),
+    ArcanePower("Faith Healing", (3,), 0, "A friendly Down/Shaken model in Contact recovers: stands up if Down, or removes Shaken."),
+    ArcanePower("Immolate", (3,), 3, "All other models with centre of base within 3\" make a 5+ Save; those partly within pass a "
+                "1 Die Reaction Test or Save too."),
+    ArcanePower("Scry", (1,), None, "Look at one opposing player's Hand of cards."),
+    ArcanePower("Summon", (1, 2, 3), 3, "Difficulty 1: a Lesser Entity, 2: a Minor Entity, 3: a Major Entity, placed within LOS "
+                "and 3\" of the Caster, no closer than 1\" to an enemy; Faction-specific Entities take -1 Die."),
+    ArcanePower("Transfix", (2,), 6, "A visible non-Entity enemy within 6\" not yet Activated must Succeed a 1 Die Nerve Test or "
+                "receive a Done Token."),
+    ArcanePower("Warding Circle", (2,), 0, "A 50mm marker centred under the Caster that no enemy Supernatural model may Move "
+                "into; lasts until the Caster makes another Action/Reaction or is Downed."),
+)}
+
+IMMOLATE_SAVE = 5
+MISCAST = "no Successes and at least one Die scoring 1: the Caster becomes Shaken (Downed if already Shaken)"
+"""Miscast ("Casting Powers"); during an Arcane Storm a Miscast makes the Caster a Casualty."""
+
+
+def is_miscast(scores: Iterable[int]) -> bool:
+    """A Casting Test Miscasts when it scores no Successes and at least one Die is a 1."""
+    scores = list(scores)
+    return not any(is_success(s) for s in scores) and any(s == 1 for s in scores)
+
+
+def arcane_power(name: str | ArcanePower) -> ArcanePower:
+    if isinstance(name, ArcanePower):
+        return name
+    return lookup("Arcane Power", str(name), ARCANE_POWERS)
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A Summoned Entity or Supernatural Creature profile (Common Summoned Models, Unique Summonings, Bestiary)."""
+
+    name: str
+    base_mm: int | None
+    move: int | None
+    grit: int | None
+    special: str
+    skills: tuple[str, ...] = ()
+    entity_class: str | None = None
+
+
+SUMMONED_ENTITIES: dict[str, Entity] = {e.name: e for e in (
+    Entity("Lesser Entity", 25, 4, 6, "Entity. Fearsome", ("Fearsome",), "Lesser"),
+    Entity("Minor Entity", 25, 4, 8, "Entity. Fearsome", ("Fearsome",), "Minor"),
+    Entity("Major Entity", 40, 4, 10, "Entity. Fearsome", ("Fearsome",), "Major"),
+)}
+SUMMON_DIFFICULTY: dict[int, str] = {1: "Lesser Entity", 2: "Minor Entity", 3: "Major Entity"}
+
+UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
+    Entity("Behemoth", 40, 4, 10, "Major Entity. Flying, Fearsome. Breath attack: a 4\" Fire Corridor. Crossroads Cult only.",
+           ("Fearsome",), "Major"),
+    Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser"),
+    Entity("Seraphim", 25, 6, 10, "Major Entity. Flying. Gunslinger. Fearsome. Two Blessed Pistols (Silver Bullets, never Jam). "
+           "Twilight Order only.", ("Gunslinger", "Fearsome"), "Major"),
+    Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
+           "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major"),
+)}
+UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
+
+
+# ---------------------------------------------------------------------------
+# Factions ("The Factions") and their model rules that change dice
+# ---------------------------------------------------------------------------
+
+
+class Faction(enum.Enum):
+    """The six Factions of Dracula's America, and no Faction."""
+
+    NONE = "None"
+    TWILIGHT_ORDER = "The Twilight Order"
+    RED_HAND_COVEN = "The Red Hand Coven"
+    SKINWALKER_TRIBES = "The Skinwalker Tribes"
+    CROSSROADS_CULT = "The Crossroads Cult"
+    CONGREGATION = "The Congregation"
+    DARK_CONFEDERACY = "The Dark Confederacy"
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+    @property
+    def slug(self) -> str:
+        """File-name form: 'twilight-order', ...; 'unaligned' for no Faction."""
+        if self is Faction.NONE:
+            return "unaligned"
+        return re.sub(r"[^a-z]+", "-", self.value.removeprefix("The ").lower()).strip("-")
+
+
+FACTIONS: dict[str, Faction] = {f.value: f for f in Faction}
+_FACTION_ALIASES = {"Twilight Order": "The Twilight Order", "Red Hand Coven": "The Red Hand Coven",
+                    "Red Hand": "The Red Hand Coven", "Skinwalker Tribes": "The Skinwalker Tribes",
+                    "Skinwalkers": "The Skinwalker Tribes", "Crossroads Cult": "The Crossroads Cult",
+                    "Crossroads": "The Crossroads Cult", "Congregation": "The Congregation",
+                    "Dark Confederacy": "The Dark Confederacy", "Unaligned": "None", "No Faction": "None"}
+
+
+def faction(name: str | Faction | None) -> Faction:
+    if name is None:
+        return Faction.NONE
+    if isinstance(name, Faction):
+        return name
+    return lookup("faction", str(name), FACTIONS, _FACTION_ALIASES)
+
+
+@dataclass(frozen=True)
+class FactionRole:
+    """A Faction's unique model type and what it changes ("The Factions").
+
+    ``exactly``/``at_most`` count models of the role in a Posse; the
+    eligibility flags say who may take it; ``skills``, ``gear`` and
+    ``powers`` are granted for free.
+    """
+
+    name: str
+    faction: Faction
+    exactly: int | None
+    at_most: int
+    notes: str
+    boss_only: bool = False
+    not_boss: bool = False
+    not_hired_gun: bool = True
+    not_supernatural: bool = False
+    supernatural: bool = False
+    flying: bool = False
+    arcanist: bool = False
+    required_power: str | None = None
+    skills: tuple[str, ...] = ()
+    gear: tuple[str, ...] = ()
+    powers: tuple[str, ...] = ()
+    move: int | None = None
+    silver_bullets: bool = False
+    loses_weapons_and_gear: bool = False
+    may_not_advance: bool = False
+
+
+FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
+    FactionRole("Crusader", Faction.TWILIGHT_ORDER, 2, 2,
+                "Crusaders of the Order: Nerves of Steel, armour counting as Boilerplate, all Weapons loaded with Silver Bullets.",
+                skills=("Nerves of Steel",), gear=("Boilerplate",), silver_bullets=True),
+    FactionRole("Broodkin", Faction.RED_HAND_COVEN, 2, 2,
+                "Broodkin (Broodsire if the Boss): Supernatural, Move 6\", Hard to Kill, the Transfix Power (not Arcanists); "
+                "a Shaken Broodkin Feeds on a Downed non-Supernatural model in Contact to remove its Shaken marker.",
+                supernatural=True, skills=("Hard to Kill",), powers=("Transfix",), move=6),
+    FactionRole("Skinwalker (Wolf)", Faction.SKINWALKER_TRIBES, None, 2,
+                "Skinwalker with Wolf Beast Form: Supernatural; in Beast Form Fearsome, 40mm base, Moves 6\", +2 Dice in a Fight "
+                "when on the Attack, no Weapons or Gear.", supernatural=True, move=6),
+    FactionRole("Skinwalker (Bear)", Faction.SKINWALKER_TRIBES, None, 2,
+                "Skinwalker with Bear Beast Form: Supernatural; in Beast Form Fearsome, 40mm base; winning a Fight gives the "
+                "loser -1 Save; winning by 2+ against a smaller base makes failed-Save Damage one worse.", supernatural=True),
+    FactionRole("Magister", Faction.CROSSROADS_CULT, 1, 1,
+                "The Boss becomes an Arcanist for free; one of its three Powers must be Summon.",
+                boss_only=True, arcanist=True, required_power="Summon"),
+    FactionRole("Harbinger of the Abyss", Faction.CROSSROADS_CULT, 1, 1,
+                "Flying, Supernatural, knows Summon (not an Arcanist); within 6\" the Magister gets +1 Die to Cast; never the Boss.",
+                not_boss=True, supernatural=True, flying=True, powers=("Summon",)),
+    FactionRole("Vessel", Faction.CONGREGATION, 1, 1,
+                "Chosen before each game: Flying, Supernatural, Tough, Fearsome, Arcane Blast (not an Arcanist); loses its "
+                "Weapons, Gear and Horse for the game.", not_supernatural=True, supernatural=True, flying=True,
+                skills=("Tough", "Fearsome"), powers=("Arcane Blast",), loses_weapons_and_gear=True),
+    FactionRole("Zombi", Faction.CONGREGATION, None, 2,
+                "Zombi Warrior: Supernatural, gains Lead-Belly and Tough, keeps Rank, Skills, Injuries, Powers, Weapons and Gear; "
+                "no more EXP or Advances. Up to two in a one-off game.", not_supernatural=True, supernatural=True,
+                skills=("Lead-Belly", "Tough"), may_not_advance=True),
+    FactionRole("Master Necromancer", Faction.DARK_CONFEDERACY, 1, 1,
+                "The Boss becomes an Arcanist; Faith Healing must be one of its Powers.",
+                boss_only=True, arcanist=True, required_power="Faith Healing"),
+)}
+"""Faction model roles; Skinwalker Tribes need exactly two Skinwalkers (Wolf and/or Bear) in total."""
+
+SKINWALKERS_PER_POSSE = 2
+WOLF_FORM_ATTACK_DICE = FightModifier.WOLF_FORM.dice
+BEAR_FORM_WIN_SAVE_MODIFIER = SaveModifier.BEAR_FORM.modifier
+NATIVE_AMERICAN_ONLY_FACTIONS = (Faction.SKINWALKER_TRIBES,)
+NOT_NATIVE_AMERICAN_FACTIONS = (Faction.CROSSROADS_CULT,)
+
+
+def faction_role(name: str | FactionRole) -> FactionRole:
+    if isinstance(name, FactionRole):
+        return name
+    return lookup("faction role", str(name), FACTION_ROLES, {
+        "Broodsire": "Broodkin", "Crusader of the Order": "Crusader", "Wolf": "Skinwalker (Wolf)",
+        "Bear": "Skinwalker (Bear)", "Harbinger": "Harbinger of the Abyss", "Necromancer": "Master Necromancer",
+        "Zombi Warrior": "Zombi"})
+
+
+REVENANTS = "D3+1"
+REVENANT = Entity("Revenant", 25, 4, 6, "Fearsome. Hard to Kill. Armed with a Pistol.", ("Fearsome", "Hard to Kill"))
+"""The Dark Confederacy's Revenants: D3+1 join the Posse each game (Faction Benefit: Revenants)."""
+
+
+def revenants_distribution() -> dict[int, Fraction]:
+    """Number of Revenants before a game: D3+1 (2, 3 or 4, each 1/3)."""
+    return {k + 1: p for k, p in halved_die_distribution(3).items()}
