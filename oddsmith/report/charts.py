@@ -1,0 +1,270 @@
+"""Chart functions: tidy DataFrames in, matplotlib drawings out.
+
+Each function draws into a figure or subfigure (``fig``) that the document
+layout hands it, takes the data it shows as a DataFrame and a title that
+states the parameters, and never computes a figure itself. Every chart reads
+in black and white: heatmaps print their numbers in the cells, bars carry
+direct labels, and series differ by hatch or marker as well as by colour
+(colours, hatches and the colour map come from the style file through
+:mod:`oddsmith.report.style`).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import Normalize
+from matplotlib.ticker import PercentFormatter
+
+from oddsmith.report import style
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def pct(p: float, digits: int = 1) -> str:
+    """A probability as a percentage for a page (no % sign: headers say so)."""
+    if p is None or (isinstance(p, float) and np.isnan(p)):
+        return ""
+    return f"{100 * p:.{digits}f}"
+
+
+def _label_size(n_cells_across: int, width_in: float) -> float:
+    """A font size that fits four characters in a cell."""
+    per_cell_pt = 72 * width_in / max(n_cells_across, 1)
+    return float(np.clip(per_cell_pt / 2.9, 4.5, 8.0))
+
+
+def _fig_width(fig) -> float:
+    from oddsmith.report.document import _sub_width_fraction
+
+    return fig.get_figure(root=True).get_figwidth() * _sub_width_fraction(fig)
+
+
+# ---------------------------------------------------------------------------- heatmaps
+
+def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylabel: str = "",
+            vmin: float = 0.0, vmax: float = 1.0, digits: int = 1, percent: bool = True,
+            font_size: float | None = None) -> None:
+    """One heatmap with its numbers printed in the cells (percent by default)."""
+    values = matrix.to_numpy(dtype=float)
+    cmap = style.cmap()
+    norm = Normalize(vmin=vmin, vmax=vmax)
+    ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
+    ax.grid(False)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_xticks(range(values.shape[1]), [str(c) for c in matrix.columns])
+    ax.set_yticks(range(values.shape[0]), [str(i) for i in matrix.index])
+    ax.tick_params(length=0)
+    ax.set_xticks(np.arange(-0.5, values.shape[1]), minor=True)
+    ax.set_yticks(np.arange(-0.5, values.shape[0]), minor=True)
+    ax.grid(which="minor", color="white", linewidth=0.6)
+    ax.tick_params(which="minor", length=0)
+    size = font_size or 6.5
+    for (i, j), v in np.ndenumerate(values):
+        if np.isnan(v):
+            continue
+        text = pct(v, digits) if percent else f"{v:.{digits}f}"
+        ax.text(j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(cmap(norm(v))))
+    if title:
+        ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: str = "",
+                 xlabel: str = "", ylabel: str = "", vmin: float = 0.0, vmax: float = 1.0,
+                 digits: int = 1, percent: bool = True, colorbar_label: str = "probability (%)",
+                 ncols: int | None = None) -> None:
+    """Several heatmaps side by side sharing one colour scale (e.g. one per Grit die or target rank)."""
+    n = len(panels)
+    ncols = ncols or n
+    nrows = -(-n // ncols)
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    width = _fig_width(fig) / ncols
+    cols_in_panel = max(m.shape[1] for _, m in panels)
+    size = _label_size(cols_in_panel, width * 0.8)
+    for k, ax in enumerate(axes.flat):
+        if k >= n:
+            ax.axis("off")
+            continue
+        title, matrix = panels[k]
+        heatmap(ax, matrix, title=title, xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
+                vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size)
+        if k % ncols:
+            ax.set_yticklabels([])
+    if suptitle:
+        fig.suptitle(suptitle, x=0.0, ha="left", fontsize="medium", fontweight="bold")
+    if colorbar_label:
+        sm = _scalar_mappable(vmin, vmax, percent)
+        cb = fig.colorbar(sm, ax=axes.ravel().tolist(), shrink=0.6, aspect=25, pad=0.02)
+        cb.set_label(colorbar_label)
+        cb.outline.set_linewidth(0.4)
+
+
+def _scalar_mappable(vmin: float, vmax: float, percent: bool):
+    from matplotlib.cm import ScalarMappable
+
+    if percent:
+        return ScalarMappable(norm=Normalize(100 * vmin, 100 * vmax), cmap=style.cmap())
+    return ScalarMappable(norm=Normalize(vmin, vmax), cmap=style.cmap())
+
+
+# ---------------------------------------------------------------------------- bars
+
+def _bar_labels(ax, bars, texts: Sequence[str], size: float = 6.5, horizontal: bool = False) -> None:
+    for bar, text in zip(bars, texts):
+        if horizontal:
+            x = bar.get_x() + bar.get_width()
+            y = bar.get_y() + bar.get_height() / 2
+            ax.annotate(text, (x, y), xytext=(2, 0), textcoords="offset points", va="center",
+                        ha="left", fontsize=size)
+        else:
+            x = bar.get_x() + bar.get_width() / 2
+            y = bar.get_height()
+            ax.annotate(text, (x, y), xytext=(0, 1.5), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=size)
+
+
+def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | None = None,
+                      group: str | None = None, title: str = "", xlabel: str = "",
+                      ylabel: str = "probability (%)", label_rotation: int = 0) -> None:
+    """Bars of a distribution (one series, or grouped series told apart by hatch), values on top."""
+    ax = fig.add_subplot()
+    cats = list(dict.fromkeys(data[x]))
+    groups = list(dict.fromkeys(data[group])) if group else [None]
+    width = 0.8 / len(groups)
+    cols, hts = style.colors(len(groups)), style.hatches(len(groups))
+    size = _label_size(len(cats) * len(groups), _fig_width(fig) * 0.9) * (0.95 if len(groups) > 1 else 1)
+    top = 0.0
+    for g, (name, col, hatch) in enumerate(zip(groups, cols, hts)):
+        sel = data if name is None else data[data[group] == name]
+        sel = sel.set_index(x).reindex(cats)
+        vals = 100 * sel[p].fillna(0).to_numpy(dtype=float)
+        err = 100 * sel[stderr].fillna(0).to_numpy(dtype=float) if stderr and stderr in sel else None
+        if err is not None and not np.any(err > 0):
+            err = None
+        pos = np.arange(len(cats)) + (g - (len(groups) - 1) / 2) * width
+        bars = ax.bar(pos, vals, width * 0.95, color=col, hatch=hatch, label=name, yerr=err,
+                      error_kw={"elinewidth": 0.6, "ecolor": "black"})
+        _bar_labels(ax, bars, [f"{v:.1f}" if v >= 0.05 else ("<0.1" if v > 0 else "0") for v in vals], size=size)
+        top = max(top, float(np.max(vals)) if len(vals) else 0.0)
+    ax.set_xticks(range(len(cats)), [str(c) for c in cats], rotation=label_rotation,
+                  ha="right" if label_rotation else "center")
+    ax.set_ylim(0, top * 1.15 + 1)
+    ax.set_ylabel(ylabel)
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    if group:
+        ax.legend(ncols=min(len(groups), 4), loc="upper right")
+
+
+def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_order: Sequence[str] | None = None,
+                 title: str = "", xlabel: str = "probability (%)", min_label: float = 0.06) -> None:
+    """Horizontal 100 % stacked bars (e.g. win / tie / lose), each part with its colour, hatch and label."""
+    ax = fig.add_subplot()
+    bars_order = list(dict.fromkeys(data[bar]))
+    parts = list(parts_order) if parts_order else list(dict.fromkeys(data[part]))
+    table = data.pivot_table(index=bar, columns=part, values=p, aggfunc="sum").reindex(index=bars_order, columns=parts).fillna(0)
+    left = np.zeros(len(bars_order))
+    y = np.arange(len(bars_order))
+    for k, (name, col, hatch) in enumerate(zip(parts, style.colors(len(parts)), style.hatches(len(parts)))):
+        vals = table[name].to_numpy(dtype=float)
+        rects = ax.barh(y, 100 * vals, left=100 * left, color=col, hatch=hatch, label=name, height=0.62)
+        for r, v in zip(rects, vals):
+            if v >= min_label:
+                ax.text(r.get_x() + r.get_width() / 2, r.get_y() + r.get_height() / 2, f"{100 * v:.1f}",
+                        ha="center", va="center", fontsize=6.5,
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+        left += vals
+    ax.set_yticks(y, [str(b) for b in bars_order])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.grid(axis="x")
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    fig.legend(*ax.get_legend_handles_labels(), ncols=len(parts), loc="outside lower center")
+
+
+def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: int = 0) -> None:
+    """Cards per value, stacked by suit (colour and hatch per suit), total on top; jokers as their own bar."""
+    ax = fig.add_subplot()
+    values = list(range(1, 14))
+    labels = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    suits = list(dict.fromkeys(counts["suit"]))
+    table = counts.pivot_table(index="value", columns="suit", values="count", aggfunc="sum").reindex(
+        index=values, columns=suits).fillna(0)
+    bottom = np.zeros(len(values))
+    x = np.arange(len(values))
+    for suit, col, hatch in zip(suits, style.colors(len(suits)), style.hatches(len(suits))):
+        vals = table[suit].to_numpy(dtype=float)
+        ax.bar(x, vals, bottom=bottom, color=col, hatch=hatch, label=suit, width=0.7)
+        bottom += vals
+    if jokers:
+        ax.bar([len(values)], [jokers], color="white", hatch="", label="jokers", width=0.7, edgecolor="black")
+    totals = list(bottom) + ([jokers] if jokers else [])
+    for i, t in enumerate(totals):
+        if t:
+            ax.text(i, t + 0.1, f"{int(t)}", ha="center", va="bottom", fontsize=6.5)
+    ax.set_xticks(range(len(totals)), labels + (["Joker"] if jokers else []))
+    ax.set_ylim(0, max(totals + [1]) * 1.18 + 0.5)
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_ylabel("cards")
+    ax.set_xlabel("value")
+    if title:
+        ax.set_title(title)
+    ax.legend(ncols=len(suits) + (1 if jokers else 0), loc="upper right")
+
+
+# ---------------------------------------------------------------------------- trade-off
+
+def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, label: str,
+                     xerr: str | None = None, yerr: str | None = None, title: str = "",
+                     xlabel: str = "", ylabel: str = "") -> None:
+    """One point per deck and bonus: x against y, deck told apart by colour and marker, bonus labels beside."""
+    ax = fig.add_subplot()
+    decks = list(dict.fromkeys(data[deck]))
+    for k, (name, col) in enumerate(zip(decks, style.colors(len(decks)))):
+        sel = data[data[deck] == name]
+        ex = 100 * sel[xerr].to_numpy(dtype=float) if xerr else None
+        ey = 100 * sel[yerr].to_numpy(dtype=float) if yerr else None
+        ax.errorbar(100 * sel[x], 100 * sel[y], xerr=ex, yerr=ey, fmt=MARKERS[k % len(MARKERS)], color=col,
+                    markeredgecolor="black", markeredgewidth=0.4, ecolor="black", elinewidth=0.6,
+                    label=name, linestyle="none")
+        for xv, yv, lab in zip(sel[x], sel[y], sel[label]):
+            ax.annotate(str(lab), (100 * xv, 100 * yv), xytext=(4, 0), textcoords="offset points",
+                        fontsize=5.5, va="center", color="#333333")
+    ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.grid(axis="both")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.margins(x=0.12, y=0.08)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside right upper", title="deck")
+
+
+def line_by_group(fig, data: pd.DataFrame, *, x: str, y: str, group: str, title: str = "",
+                  xlabel: str = "", ylabel: str = "probability (%)") -> None:
+    """Curves of a probability against a count, one per group, marker and colour per group, end labels."""
+    ax = fig.add_subplot()
+    groups = list(dict.fromkeys(data[group]))
+    for k, (name, col) in enumerate(zip(groups, style.colors(len(groups)))):
+        sel = data[data[group] == name].sort_values(x)
+        ax.plot(sel[x], 100 * sel[y], marker=MARKERS[k % len(MARKERS)], color=col, label=str(name),
+                markeredgecolor="black", markeredgewidth=0.4)
+        last = sel.iloc[-1]
+        ax.annotate(f"{100 * last[y]:.1f}", (last[x], 100 * last[y]), xytext=(4, 0),
+                    textcoords="offset points", fontsize=6, va="center")
+    ax.set_ylim(0, 105)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="best")

@@ -1,0 +1,569 @@
+"""Document assembly: pages of charts, tables and notes, written as PDF, PNG, SVG, Markdown or HTML.
+
+A report is a :class:`Document` of :class:`Page` objects; a page holds blocks
+(:class:`Chart`, :class:`Table`, :class:`Notes`, and :class:`Row` to set blocks
+side by side). The same document renders to
+
+* PDF: one page per :class:`Page`, A4 or Letter, vector, fonts embedded;
+* PNG / SVG: one file per page (``name-01.png``, ``name-02.png``, ... when
+  there is more than one page);
+* Markdown / HTML: one text file with every table, and each chart as a PNG
+  written beside it (``name-chart-01.png``, ...).
+
+Every page carries a header stating its parameters and a footer with the
+oddsmith version, the date, the seed and the sampling error of the simulated
+figures on that page (or that they are all exact). Writing is atomic: a
+failure leaves no partial file behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import html as _html
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence, Union
+
+import pandas as pd
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure, SubFigure
+
+from oddsmith import __version__
+from oddsmith.errors import OddsmithError
+from oddsmith.output import atomic_path
+from oddsmith.report import style
+
+#: Paper sizes in inches (width, height).
+PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+#: Report formats; the output file's suffix picks one by default.
+FORMATS = ("pdf", "png", "svg", "md", "html")
+SUFFIX_FORMAT = {".pdf": "pdf", ".png": "png", ".svg": "svg", ".md": "md", ".markdown": "md",
+                 ".html": "html", ".htm": "html"}
+
+# Page geometry in inches: a printer's unprintable border is at most about 0.25 in,
+# so 0.55 in keeps every mark on the paper at both sizes.
+MARGIN = 0.55
+HEADER = 0.62
+FOOTER = 0.42
+#: Block heights are in inches of a printed page; a page whose blocks add up to more
+#: than its content height (8.86 in on Letter, 9.55 in on A4) is scaled to fit.
+CONTENT_HEIGHT = 8.8
+ROW_HEIGHT = 0.19
+
+
+# ---------------------------------------------------------------------------- blocks
+
+@dataclass(frozen=True)
+class Sampling:
+    """How the simulated figures of a block were made: trials each and their largest standard error."""
+
+    trials: int
+    max_stderr: float
+
+    def describe(self) -> str:
+        return f"{self.trials:,} trials each, largest standard error {100 * self.max_stderr:.2f} pp"
+
+
+@dataclass
+class Chart:
+    """A chart drawn by ``draw(subfigure)``; ``data`` is its table for Markdown/HTML."""
+
+    draw: Callable[[Figure | SubFigure], None]
+    title: str
+    data: pd.DataFrame | None = None
+    height: float = 3.0
+    sampling: Sampling | None = None
+
+
+@dataclass
+class Table:
+    """A table of already formatted cells (strings)."""
+
+    frame: pd.DataFrame
+    title: str
+    height: float | None = None
+    sampling: Sampling | None = None
+    font_size: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.height is None:
+            self.height = (0.3 if self.title else 0.08) + ROW_HEIGHT * (len(self.frame) + 1)
+
+
+@dataclass
+class Notes:
+    """A few lines of text (warnings, how to read the page)."""
+
+    lines: list[str]
+    title: str = ""
+    height: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.height is None:
+            wrapped = sum(1 + len(line) // 105 for line in self.lines)
+            self.height = (0.3 if self.title else 0.08) + 0.15 * wrapped
+
+
+@dataclass
+class Row:
+    """Blocks side by side."""
+
+    blocks: list["Block"]
+    widths: list[float] | None = None
+    height: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.height is None:
+            self.height = max(b.height for b in self.blocks)
+
+    @property
+    def sampling(self) -> Sampling | None:
+        return _merge_sampling([b.sampling for b in self.blocks if not isinstance(b, Notes)])
+
+
+Block = Union[Chart, Table, Notes, Row]
+
+
+def _merge_sampling(items: Sequence[Sampling | None]) -> Sampling | None:
+    items = [s for s in items if s is not None]
+    if not items:
+        return None
+    return Sampling(trials=min(s.trials for s in items), max_stderr=max(s.max_stderr for s in items))
+
+
+def _leaf_blocks(blocks: Sequence[Block]) -> Iterator[Block]:
+    for b in blocks:
+        if isinstance(b, Row):
+            yield from _leaf_blocks(b.blocks)
+        else:
+            yield b
+
+
+@dataclass
+class Page:
+    """One printed page: a title, the parameters it was made with, and its blocks."""
+
+    title: str
+    subtitle: str = ""
+    blocks: list[Block] = field(default_factory=list)
+    section: str = ""
+
+    @property
+    def sampling(self) -> Sampling | None:
+        return _merge_sampling([getattr(b, "sampling", None) for b in _leaf_blocks(self.blocks)])
+
+    def charts(self) -> list[Chart]:
+        return [b for b in _leaf_blocks(self.blocks) if isinstance(b, Chart)]
+
+
+@dataclass
+class Document:
+    """A whole report: pages plus what a reader needs to reproduce it."""
+
+    title: str
+    pages: list[Page]
+    seed: int | None = None
+    bit_generator: str = "PCG64"
+    chunk_trials: int | None = None
+    date: str = field(default_factory=lambda: _dt.date.today().isoformat())
+    version: str = __version__
+    cover: bool = True
+    description: list[str] = field(default_factory=list)
+
+    def all_pages(self) -> list[Page]:
+        return ([self.cover_page()] if self.cover else []) + list(self.pages)
+
+    def cover_page(self) -> Page:
+        """The cover: what is inside, on which page, and how the figures were made."""
+        sections: list[tuple[str, int, int]] = []
+        for number, page in enumerate(self.pages, start=2):
+            name = page.section or page.title
+            if sections and sections[-1][0] == name:
+                sections[-1] = (name, sections[-1][1], number)
+            else:
+                sections.append((name, number, number))
+        contents = pd.DataFrame({
+            "Pages": [f"{a}" if a == b else f"{a}-{b}" for _, a, b in sections],
+            "Contents": [name for name, _, _ in sections],
+        })
+        sampled = _merge_sampling([p.sampling for p in self.pages])
+        lines = list(self.description)
+        lines.append(f"oddsmith {self.version}, made on {self.date}.")
+        if sampled is None:
+            lines.append("Every figure in this report is exact (enumeration or dynamic programming).")
+        else:
+            lines.append(
+                f"Figures marked as simulated come from {sampled.trials:,} or more seeded trials each "
+                f"(seed {self.seed}, {self.bit_generator}"
+                + (f", chunks of {self.chunk_trials:,} trials" if self.chunk_trials else "")
+                + f"); their largest standard error is {100 * sampled.max_stderr:.2f} percentage points. "
+                "All other figures are exact.")
+        lines.append("Each page's footer repeats the seed and the sampling error of that page.")
+        return Page(
+            title=self.title,
+            subtitle=f"oddsmith {self.version} · {self.date}" + (f" · seed {self.seed}" if self.seed is not None else ""),
+            blocks=[Notes(lines, title="About this report"), Table(contents, title="What is inside")],
+            section="Cover",
+        )
+
+    def footer(self, page: Page, number: int, total: int) -> tuple[str, str]:
+        """The two footer lines of a page."""
+        left = f"oddsmith {self.version} · {self.date}" + (f" · seed {self.seed} ({self.bit_generator})"
+                                                          if self.seed is not None else "")
+        s = page.sampling
+        if s is None:
+            err = "All figures on this page are exact."
+        else:
+            err = f"Simulated figures on this page: {s.describe()}; all others exact."
+        return f"{left} · page {number} of {total}", err
+
+
+# ---------------------------------------------------------------------------- drawing
+
+def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
+    ax = sub.add_subplot()
+    ax.axis("off")
+    ax.grid(False)
+    df = table.frame
+    if table.title:
+        ax.set_title(table.title)
+    cells = [[str(v) for v in row] for row in df.itertuples(index=False)]
+    header = [str(c) for c in df.columns]
+    tbl = ax.table(cellText=cells, colLabels=header, loc="upper center", cellLoc="center",
+                   bbox=[0, 0, 1, 1])
+    tbl.auto_set_font_size(False)
+    # Fit the text to the page: about 0.55 em per character plus padding per column.
+    width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub) - 0.1
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(header)]
+    chars = sum(widths) + 2.2 * len(widths)
+    size = table.font_size or min(8.0, 72 * width_in / (0.58 * chars))
+    tbl.set_fontsize(size)
+    total = sum(w + 2.2 for w in widths)
+    for (r, c), cell in tbl.get_celld().items():
+        cell.set_width((widths[c] + 2.2) / total)
+        cell.set_linewidth(0.3)
+        if r == 0:
+            cell.set_text_props(fontweight="bold")
+            cell.set_facecolor("#e8e8e8")
+        elif r % 2 == 0:
+            cell.set_facecolor("#f5f5f5")
+
+
+def _sub_width_fraction(sub: Figure | SubFigure) -> float:
+    frac = 1.0
+    while isinstance(sub, SubFigure):
+        ss = sub._subplotspec
+        gs = ss.get_gridspec()
+        ncols = gs.ncols
+        ratios = gs.get_width_ratios() or [1] * ncols
+        frac *= sum(ratios[ss.colspan.start:ss.colspan.stop]) / sum(ratios)
+        sub = sub._parent
+    return frac
+
+
+def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
+    ax = sub.add_subplot()
+    ax.axis("off")
+    ax.grid(False)
+    if notes.title:
+        ax.set_title(notes.title)
+    import textwrap
+
+    width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub)
+    per_line = max(30, int(width_in * 72 / (0.55 * 7.5)))
+    text = "\n".join(textwrap.fill(line, per_line) for line in notes.lines)
+    ax.text(0, 1, text, va="top", ha="left", fontsize=7.5, transform=ax.transAxes, linespacing=1.35)
+
+
+def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
+    if isinstance(block, Row):
+        widths = block.widths or [1.0] * len(block.blocks)
+        subs = sub.subfigures(1, len(block.blocks), width_ratios=widths, squeeze=False)[0]
+        for s, b in zip(subs, block.blocks):
+            _draw_block(s, b)
+    elif isinstance(block, Chart):
+        block.draw(sub)
+    elif isinstance(block, Table):
+        _draw_table(sub, block)
+    elif isinstance(block, Notes):
+        _draw_notes(sub, block)
+    else:  # pragma: no cover - a programming error, not user input
+        raise TypeError(f"unknown block {block!r}")
+
+
+def render_page(doc: Document, page: Page, number: int, total: int, paper: str) -> Figure:
+    """One page as a matplotlib Figure of the paper's size."""
+    w, h = PAPER[paper]
+    fig = Figure(figsize=(w, h), layout="constrained")
+    fig.get_layout_engine().set(rect=(MARGIN / w, (MARGIN + FOOTER) / h,
+                                      1 - 2 * MARGIN / w, 1 - (2 * MARGIN + HEADER + FOOTER) / h))
+    top = 1 - MARGIN / h
+    fig.text(MARGIN / w, top, page.title, ha="left", va="top", fontsize="x-large", fontweight="bold")
+    if page.subtitle:
+        fig.text(MARGIN / w, top - 0.27 / h, page.subtitle, ha="left", va="top", fontsize="medium",
+                 color="#333333", wrap=True)
+    line1, line2 = doc.footer(page, number, total)
+    fig.text(MARGIN / w, MARGIN / h + 0.16 / h, line1, ha="left", va="bottom", fontsize="x-small", color="#333333")
+    fig.text(MARGIN / w, MARGIN / h, line2, ha="left", va="bottom", fontsize="x-small", color="#333333")
+    fig.add_artist(_rule(fig, (MARGIN + FOOTER - 0.08) / h, MARGIN / w, 1 - MARGIN / w))
+    fig.add_artist(_rule(fig, 1 - (MARGIN + HEADER - 0.06) / h, MARGIN / w, 1 - MARGIN / w))
+    if page.blocks:
+        heights = [b.height for b in page.blocks]
+        if sum(heights) < CONTENT_HEIGHT:  # short pages keep their blocks' sizes and leave space below
+            heights.append(CONTENT_HEIGHT - sum(heights))
+        subs = fig.subfigures(len(heights), 1, height_ratios=heights, squeeze=False)[:, 0]
+        for sub, block in zip(subs, page.blocks):
+            _draw_block(sub, block)
+    return fig
+
+
+def _rule(fig: Figure, y: float, x0: float, x1: float):
+    from matplotlib.lines import Line2D
+
+    return Line2D([x0, x1], [y, y], transform=fig.transFigure, color="#888888", linewidth=0.5)
+
+
+# ---------------------------------------------------------------------------- writing
+
+def format_for(path: str | os.PathLike[str], fmt: str | None) -> str:
+    """The format to write: ``fmt`` if given, else from the file's suffix (PDF when none)."""
+    if fmt is not None:
+        fmt = str(getattr(fmt, "value", fmt)).lower()
+        if fmt not in FORMATS:
+            raise OddsmithError(f"unknown report format {fmt!r}: choose one of {', '.join(FORMATS)}")
+        return fmt
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        return "pdf"
+    if suffix not in SUFFIX_FORMAT:
+        raise OddsmithError(f"cannot tell the report format from {Path(path).name!r}: "
+                            f"use a .pdf/.png/.svg/.md/.html name or --format")
+    return SUFFIX_FORMAT[suffix]
+
+
+def check_paper(paper: str) -> str:
+    name = str(getattr(paper, "value", paper)).lower()
+    if name not in PAPER:
+        raise OddsmithError(f"unknown paper size {paper!r}: choose a4 or letter")
+    return name
+
+
+def check_dpi(dpi: int) -> int:
+    if not 30 <= dpi <= 1200:
+        raise OddsmithError(f"--dpi must be between 30 and 1200, got {dpi}")
+    return int(dpi)
+
+
+def check_output(path: str | os.PathLike[str]) -> Path:
+    """Fail early (before any work) when the output cannot be written."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OddsmithError(f"cannot write {target}: folder {folder} does not exist")
+    if target.is_dir():
+        raise OddsmithError(f"cannot write {target}: it is a folder")
+    if not os.access(folder, os.W_OK):
+        raise OddsmithError(f"cannot write {target}: folder {folder} is not writable")
+    return target
+
+
+@contextlib.contextmanager
+def atomic_files(targets: Sequence[Path]) -> Iterator[list[Path]]:
+    """Temporary paths for several outputs, all moved into place only if every one was written."""
+    tmps: list[Path] = []
+    try:
+        for t in targets:
+            folder = t.parent if str(t.parent) else Path(".")
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{t.name}.", suffix=".part", dir=folder)
+            except OSError as exc:
+                raise OddsmithError(f"cannot write {t}: {exc.strerror}") from None
+            os.close(fd)
+            tmps.append(Path(tmp))
+        yield tmps
+        for tmp, t in zip(tmps, targets):
+            os.replace(tmp, t)
+    finally:
+        for tmp in tmps:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def numbered(path: Path, n: int, total: int, tag: str = "") -> Path:
+    """``report.png`` -> ``report-03.png`` (no number when there is a single file and no tag)."""
+    if total == 1 and not tag:
+        return path
+    digits = max(2, len(str(total)))
+    return path.with_name(f"{path.stem}-{tag}{n:0{digits}d}{path.suffix}")
+
+
+def write_document(doc: Document, path: str | os.PathLike[str], *, fmt: str | None = None,
+                   paper: str = "a4", dpi: int = 150) -> list[Path]:
+    """Write ``doc`` to ``path``; returns every file written (the main file first)."""
+    fmt = format_for(path, fmt)
+    paper = check_paper(paper)
+    dpi = check_dpi(dpi)
+    target = check_output(path)
+    with style.report_style():
+        if fmt == "pdf":
+            return _write_pdf(doc, target, paper)
+        if fmt in ("png", "svg"):
+            return _write_images(doc, target, fmt, paper, dpi)
+        return _write_text(doc, target, fmt, paper, dpi)
+
+
+def _pdf_metadata(doc: Document, pages: list[Page]) -> dict:
+    return {
+        "Title": doc.title,
+        "Author": f"oddsmith {doc.version}",
+        "Subject": "; ".join(p.title for p in pages),
+        "Keywords": f"seed {doc.seed}; {doc.bit_generator}; {doc.date}",
+        "Creator": f"oddsmith {doc.version}",
+    }
+
+
+def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
+    pages = doc.all_pages()
+    with atomic_path(target) as tmp:
+        with PdfPages(tmp, metadata=_pdf_metadata(doc, pages)) as pdf:
+            for i, page in enumerate(pages, start=1):
+                fig = render_page(doc, page, i, len(pages), paper)
+                pdf.savefig(fig)
+    return [target]
+
+
+def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
+    pages = doc.all_pages()
+    targets = [numbered(target, i, len(pages)) for i in range(1, len(pages) + 1)]
+    with atomic_files(targets) as tmps:
+        for i, (page, tmp) in enumerate(zip(pages, tmps), start=1):
+            fig = render_page(doc, page, i, len(pages), paper)
+            fig.savefig(tmp, format=fmt, dpi=dpi)
+    return targets
+
+
+def chart_figure(chart: Chart, paper: str = "a4", width_share: float = 1.0) -> Figure:
+    """A chart alone, at the size it has on a printed page (for Markdown/HTML and the README)."""
+    w, _ = PAPER[paper]
+    fig = Figure(figsize=((w - 2 * MARGIN) * width_share, chart.height), layout="constrained")
+    chart.draw(fig)
+    return fig
+
+
+def _width_share(page: Page, chart: Chart) -> float:
+    """The share of the page's width a chart takes (charts in a Row are narrower)."""
+    def walk(blocks: Sequence[Block], share: float) -> float | None:
+        for b in blocks:
+            if b is chart:
+                return share
+            if isinstance(b, Row):
+                widths = b.widths or [1.0] * len(b.blocks)
+                for x, wx in zip(b.blocks, widths):
+                    found = walk([x], share * wx / sum(widths))
+                    if found is not None:
+                        return found
+        return None
+
+    return walk(page.blocks, 1.0) or 1.0
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    header = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(h.replace("|", "\\|") for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _html_table(df: pd.DataFrame) -> str:
+    head = "".join(f"<th>{_html.escape(str(c))}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{_html.escape(str(v))}</td>" for v in row) + "</tr>"
+                   for row in df.itertuples(index=False))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+_HTML_HEAD = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: "DejaVu Sans", Verdana, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.5em 0 1.2em; font-size: 0.85em; }}
+th, td {{ border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: center; }}
+th {{ background: #e8e8e8; }}
+tr:nth-child(even) td {{ background: #f5f5f5; }}
+img {{ max-width: 100%; }}
+.footer {{ color: #555; font-size: 0.8em; border-top: 1px solid #aaa; padding-top: 0.3em; margin-bottom: 2.5em; }}
+.subtitle {{ color: #444; }}
+</style></head><body>
+"""
+
+
+def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
+    pages = doc.all_pages()
+    charts = [(page, c) for page in pages for c in page.charts()]
+    chart_paths = [numbered(target.with_suffix(".png"), i, len(charts), tag="chart-")
+                   for i in range(1, len(charts) + 1)]
+    chart_name = {id(c): p.name for (_, c), p in zip(charts, chart_paths)}
+    out: list[str] = []
+    md = fmt == "md"
+    esc = (lambda s: s) if md else _html.escape
+
+    def table(df: pd.DataFrame, title: str) -> None:
+        if md:
+            out.append((f"**{title}**\n\n" if title else "") + _md_table(df) + "\n")
+        else:
+            out.append((f"<h3>{esc(title)}</h3>" if title else "") + _html_table(df))
+
+    def block(b: Block) -> None:
+        if isinstance(b, Row):
+            for x in b.blocks:
+                block(x)
+        elif isinstance(b, Chart):
+            name = chart_name[id(b)]
+            if md:
+                out.append(f"**{b.title}**\n\n![{b.title}]({name})\n")
+            else:
+                out.append(f"<h3>{esc(b.title)}</h3><img src=\"{esc(name)}\" alt=\"{esc(b.title)}\">")
+            if b.data is not None:
+                table(b.data, "")
+        elif isinstance(b, Table):
+            table(b.frame, b.title)
+        elif isinstance(b, Notes):
+            if md:
+                out.append((f"**{b.title}**\n\n" if b.title else "") + "\n".join(f"- {x}" for x in b.lines) + "\n")
+            else:
+                out.append((f"<h3>{esc(b.title)}</h3>" if b.title else "")
+                           + "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in b.lines) + "</ul>")
+
+    if not md:
+        out.append(_HTML_HEAD.format(title=esc(doc.title)))
+    for i, page in enumerate(pages, start=1):
+        level = "#" if i == 1 else "##"
+        if md:
+            out.append(f"{level} {page.title}\n")
+            if page.subtitle:
+                out.append(f"*{page.subtitle}*\n")
+        else:
+            tag = "h1" if i == 1 else "h2"
+            out.append(f"<{tag}>{esc(page.title)}</{tag}>")
+            if page.subtitle:
+                out.append(f"<p class=\"subtitle\">{esc(page.subtitle)}</p>")
+        for b in page.blocks:
+            block(b)
+        line1, line2 = doc.footer(page, i, len(pages))
+        if md:
+            out.append(f"<sub>{line1}. {line2}</sub>\n")
+        else:
+            out.append(f"<p class=\"footer\">{esc(line1)}<br>{esc(line2)}</p>")
+    if not md:
+        out.append("</body></html>")
+    text = "\n".join(out) + "\n"
+
+    with atomic_files([target, *chart_paths]) as tmps:
+        tmps[0].write_text(text, encoding="utf-8")
+        for (page, chart), tmp in zip(charts, tmps[1:]):
+            fig = chart_figure(chart, paper, _width_share(page, chart))
+            fig.savefig(tmp, format="png", dpi=dpi)
+    return [target, *chart_paths]
