@@ -457,6 +457,7 @@ class WeaponClass(enum.Enum):
 class WeaponTable(enum.Enum):
     BASIC = "Basic Weapons"
     SPECIAL = "Special Weapons"
+    HIRED_GUN = "Hired Gun's own Weapon"
 
 
 @dataclass(frozen=True)
@@ -493,6 +494,8 @@ class Weapon:
     native_americans_only: bool = False
     uncommon: bool = False
     in_weapons_table: bool = True
+    fight_save: int = 0
+    only_for: str | None = None
 
     @property
     def stats_known(self) -> bool:
@@ -572,8 +575,15 @@ SPECIAL_WEAPONS: dict[str, Weapon] = {
 }
 """Special Weapons Table ("Weapons Summary"); the price list of this text gives no Special Weapon prices."""
 
-WEAPONS: dict[str, Weapon] = {**BASIC_WEAPONS, **SPECIAL_WEAPONS}
-_WEAPON_ALIASES = {"LeMat": "LeMat Pistol", "Repeater": "Repeater Rifle", "Sawn-Off": "Sawn-Off Shotgun",
+HIRED_GUN_WEAPONS: dict[str, Weapon] = {
+    "Woodsman's Axe": Weapon("Woodsman's Axe", WeaponTable.HIRED_GUN, None, None, None, None, None, None,
+                             "Huge two-handed axe: in a Fight, enemies struck by it suffer a -1 Save Modifier; never sold "
+                             "or used by any other model", in_weapons_table=False, fight_save=-1, only_for="Carpathian Guard"),
+}
+"""Weapons that come only with a Hired Gun ("Supernatural Hired Guns": the Carpathian Guard's axe)."""
+
+WEAPONS: dict[str, Weapon] = {**BASIC_WEAPONS, **SPECIAL_WEAPONS, **HIRED_GUN_WEAPONS}
+_WEAPON_ALIASES = {"Axe": "Woodsman's Axe", "LeMat": "LeMat Pistol", "Repeater": "Repeater Rifle", "Sawn-Off": "Sawn-Off Shotgun",
                    "Sawnoff": "Sawn-Off Shotgun", "Six-Gun": "Sixgun"}
 
 
@@ -1369,7 +1379,7 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
     FactionRole("Harbinger of the Abyss", Faction.CROSSROADS_CULT, 1, 1,
                 "Flying, Supernatural, knows Summon (not an Arcanist); within 6\" the Magister gets +1 Die to Cast; never the Boss.",
                 not_boss=True, supernatural=True, flying=True, powers=("Summon",)),
-    FactionRole("Vessel", Faction.CONGREGATION, 1, 1,
+    FactionRole("Vessel", Faction.CONGREGATION, None, 1,
                 "Chosen before each game: Flying, Supernatural, Tough, Fearsome, Arcane Blast (not an Arcanist); loses its "
                 "Weapons, Gear and Horse for the game.", not_supernatural=True, supernatural=True, flying=True,
                 skills=("Tough", "Fearsome"), powers=("Arcane Blast",), loses_weapons_and_gear=True),

@@ -1,0 +1,745 @@
+"""Posse files: read, validate against the posse-building rules, cost, and tabulate.
+
+A posse file is TOML (read with the standard library's ``tomllib``; on
+Python 3.10 the ``tomli`` package is used if installed)::
+
+    [posse]
+    name = "The Silver Creek Regulators"
+    faction = "The Twilight Order"   # optional: no Faction when left out
+    method = "advanced"              # basic | advanced | campaign
+    dollar_limit = 100               # Advanced method (default $100)
+    max_models = 8                   # Basic method (default: the number of models)
+    native_american = false          # Bows, the Skinwalker Tribes
+
+    [prices]                         # optional house prices for items this rulebook text leaves unpriced
+    "Sixgun" = 6
+
+    [[model]]
+    name = "Marshal Ezra Cole"
+    rank = "Hero"                    # Novice/Veteran/Hero or D6/D8/D10
+    weapons = ["Pistol", "Carbine"]
+    gear = ["Lasso"]
+    horse = "Horse"
+    skills = ["Deadeye"]
+    role = "Crusader"                # a Faction's unique model type
+    # hired_gun = "Preacher", arcanist = true, powers = [...], injuries = ["One-Eyed"], boss = true
+
+:func:`validate` lists every broken rule (model, rule key, book section);
+:func:`check_posse` raises :class:`~oddsmith.errors.OddsmithError` with the
+first one. :func:`cost_table` prices an Advanced posse line by line, and
+:func:`shooting_table` / :func:`fight_table` give each model's odds through
+the dice engine.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+import pandas as pd
+
+from oddsmith.errors import OddsmithError
+from oddsmith.rules import shadows as R
+
+try:  # Python 3.11+
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    try:
+        import tomli as _toml  # type: ignore[no-redef]
+    except ModuleNotFoundError:
+        _toml = None  # type: ignore[assignment]
+
+
+SAMPLE_POSSE_PACKAGE = "oddsmith.data"
+SAMPLE_POSSE_FOLDER = "posses"
+DEFAULT_SAMPLE = "unaligned"
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PosseModel:
+    """One model of a posse, with every name resolved against the rules model."""
+
+    name: str
+    rank: R.Rank
+    weapons: tuple[R.Weapon, ...] = ()
+    gear: tuple[R.Gear, ...] = ()
+    horse: R.Gear | None = None
+    skills: tuple[R.Skill, ...] = ()
+    role: R.FactionRole | None = None
+    hired_gun: R.HiredGun | None = None
+    boss: bool = False
+    arcanist: bool = False
+    powers: tuple[R.ArcanePower, ...] = ()
+    injuries: tuple[R.Injury, ...] = ()
+    exp: int = 0
+    index: int = 0
+
+    @property
+    def where(self) -> str:
+        return f"model {self.index} {self.name!r}"
+
+    @property
+    def all_skills(self) -> tuple[R.Skill, ...]:
+        """Purchased Skills plus those granted by its Faction role or Hired Gun entry."""
+        granted = list(self.role.skills if self.role else ()) + list(self.hired_gun.skills if self.hired_gun else ())
+        out = list(self.skills)
+        for name in granted:
+            s = R.skill(name)
+            if s not in out:
+                out.append(s)
+        return tuple(out)
+
+    def has_skill(self, name: str) -> bool:
+        target = R.skill(name)
+        return target in self.all_skills
+
+    @property
+    def supernatural(self) -> bool:
+        return bool((self.role and self.role.supernatural) or (self.hired_gun and self.hired_gun.supernatural))
+
+    @property
+    def boilerplate(self) -> bool:
+        """Boilerplate worn, or a Crusader's armour that counts as Boilerplate."""
+        return any(g.cancels_successes for g in self.gear) or bool(self.role and "Boilerplate" in self.role.gear)
+
+    @property
+    def silver_bullets(self) -> bool:
+        return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets" for g in self.gear)
+
+    @property
+    def shoot_dice(self) -> int:
+        """Standing Dice Modifier on its Shooting Tests (Deadeye, One-Eyed)."""
+        total = sum(s.shoot_dice for s in self.all_skills)
+        total += sum(R.INJURY_DICE_MODIFIERS[i].dice for i in self.injuries if i in R.INJURY_DICE_MODIFIERS
+                     and R.INJURY_DICE_MODIFIERS[i].test is R.TestKind.SHOOTING)
+        return total
+
+    @property
+    def fight_dice(self) -> int:
+        """Standing Dice Modifier on its Fight Tests (Mean, Weakened)."""
+        total = sum(s.fight_dice for s in self.all_skills)
+        total += sum(R.INJURY_DICE_MODIFIERS[i].dice for i in self.injuries if i in R.INJURY_DICE_MODIFIERS
+                     and R.INJURY_DICE_MODIFIERS[i].test is R.TestKind.FIGHT)
+        return total
+
+    @property
+    def save_modifier(self) -> int:
+        """Standing Save Modifier (Tough)."""
+        return sum(s.save_modifier for s in self.all_skills)
+
+    @property
+    def lead_belly(self) -> bool:
+        return any(s.ignores_shaken_penalty for s in self.all_skills)
+
+    @property
+    def is_arcanist(self) -> bool:
+        return self.arcanist or bool(self.role and self.role.arcanist) or bool(self.hired_gun and self.hired_gun.arcanist)
+
+    @property
+    def infamy(self) -> int:
+        """Personal worth: Rank + 1 per Skill it learned + 1 for an Arcanist (Faction abilities are not Skills)."""
+        return R.model_infamy(self.rank, len(self.skills), self.is_arcanist)
+
+
+@dataclass(frozen=True)
+class Posse:
+    """A whole posse file."""
+
+    name: str
+    models: tuple[PosseModel, ...]
+    faction: R.Faction = R.Faction.NONE
+    method: R.PosseMethod = R.PosseMethod.ADVANCED
+    dollar_limit: int = R.ADVANCED_DOLLAR_LIMIT
+    max_models: int | None = None
+    native_american: bool = False
+    dracula: bool = False
+    prices: dict[str, int] = field(default_factory=dict, hash=False)
+    source: str = "<posse>"
+
+    @property
+    def boss(self) -> PosseModel | None:
+        flagged = [m for m in self.models if m.boss]
+        if flagged:
+            return flagged[0]
+        want = R.Rank.VETERAN if self.method is R.PosseMethod.CAMPAIGN else R.Rank.HERO
+        for m in self.models:
+            if m.rank is want and m.hired_gun is None:
+                return m
+        return None
+
+    @property
+    def infamy(self) -> int:
+        """Base Infamy: number of models plus their personal worth ("Infamy Phase")."""
+        return len(self.models) + sum(m.infamy for m in self.models)
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+_POSSE_KEYS = {"name", "faction", "method", "dollar_limit", "max_models", "native_american", "dracula"}
+_MODEL_KEYS = {"name", "rank", "weapons", "gear", "horse", "skills", "role", "hired_gun", "boss", "arcanist", "powers",
+               "injuries", "exp"}
+_TOP_KEYS = {"posse", "prices", "model"}
+
+
+def _toml_module():
+    if _toml is None:  # pragma: no cover - Python 3.10 without tomli
+        raise OddsmithError("reading posse files needs Python 3.11+ (tomllib) or the 'tomli' package on Python 3.10")
+    return _toml
+
+
+def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
+    """TOML text to a dict; a syntax error names the file, line and column."""
+    toml = _toml_module()
+    try:
+        return toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else "unknown position"
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
+        if "end of document" in msg and not m:
+            lines = text.splitlines() or [""]
+            where = f"line {len(lines)}, column {len(lines[-1]) + 1} (end of file)"
+        raise OddsmithError(f"posse file {source}: malformed TOML at {where}: {reason}") from None
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if isinstance(value, bool) and kind in (int, (int,)):
+        raise OddsmithError(f"{what} must be a whole number, got {value!r}")
+    if not isinstance(value, kind):
+        names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
+        names = names.replace("str", "text").replace("list", "list").replace("int", "whole number").replace("bool", "true/false")
+        raise OddsmithError(f"{what} must be {names}, got {value!r}")
+    return value
+
+
+def _names(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    _expect(value, list, what)
+    for v in value:
+        _expect(v, str, f"{what} entry")
+    return list(value)
+
+
+def _resolve(fn, name: str, where: str):
+    try:
+        return fn(name)
+    except OddsmithError as exc:
+        raise OddsmithError(f"{where}: {exc}") from None
+
+
+def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
+    """Build a :class:`Posse` from parsed TOML; unknown keys and names are errors naming where they are."""
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise OddsmithError(f"posse file {source}: unknown section {key!r}; sections are [posse], [prices] and [[model]]")
+    head = data.get("posse", {})
+    _expect(head, dict, f"posse file {source}: [posse]")
+    for key in head:
+        if key not in _POSSE_KEYS:
+            raise OddsmithError(f"posse file {source}: unknown key {key!r} in [posse]; keys are {', '.join(sorted(_POSSE_KEYS))}")
+    where = f"posse file {source}"
+    name = _expect(head.get("name", Path(source).stem), str, f"{where}: posse name")
+    faction = _resolve(R.faction, _expect(head.get("faction", "None"), str, f"{where}: faction"), where)
+    method = _resolve(R.posse_method, _expect(head.get("method", "advanced"), str, f"{where}: method"), where)
+    dollar_limit = _expect(head.get("dollar_limit", R.ADVANCED_DOLLAR_LIMIT), int, f"{where}: dollar_limit")
+    if dollar_limit < 0:
+        raise OddsmithError(f"{where}: dollar_limit must not be negative, got {dollar_limit}")
+    max_models = head.get("max_models")
+    if max_models is not None:
+        _expect(max_models, int, f"{where}: max_models")
+        if max_models < 1:
+            raise OddsmithError(f"{where}: max_models must be at least 1, got {max_models}")
+    native = _expect(head.get("native_american", False), bool, f"{where}: native_american")
+    dracula = _expect(head.get("dracula", faction is not R.Faction.NONE), bool, f"{where}: dracula")
+
+    prices_in = data.get("prices", {})
+    _expect(prices_in, dict, f"{where}: [prices]")
+    prices: dict[str, int] = {}
+    for item, cost in prices_in.items():
+        _expect(cost, int, f"{where}: price of {item!r}")
+        if cost < 0:
+            raise OddsmithError(f"{where}: price of {item!r} must not be negative, got {cost}")
+        try:
+            canonical = R.weapon(item).name
+        except OddsmithError:
+            canonical = _resolve(R.gear, item, f"{where}: [prices]").name
+        prices[canonical] = cost
+
+    raw_models = data.get("model", [])
+    _expect(raw_models, list, f"{where}: [[model]]")
+    if not raw_models:
+        raise OddsmithError(f"{where}: no [[model]] entries")
+    models = []
+    for i, raw in enumerate(raw_models, start=1):
+        _expect(raw, dict, f"{where}: model {i}")
+        mname = _expect(raw.get("name", f"Model {i}"), str, f"{where}: model {i} name")
+        mw = f"{where}: model {i} {mname!r}"
+        for key in raw:
+            if key not in _MODEL_KEYS:
+                raise OddsmithError(f"{mw}: unknown key {key!r}; keys are {', '.join(sorted(_MODEL_KEYS))}")
+        hired = _resolve(R.hired_gun, _expect(raw["hired_gun"], str, f"{mw}: hired_gun"), mw) if "hired_gun" in raw else None
+        if "rank" in raw:
+            model_rank = _resolve(R.rank, _expect(raw["rank"], (str, int), f"{mw}: rank"), mw)
+        elif hired is not None and hired.grit is not None:
+            model_rank = hired.grit
+        else:
+            raise OddsmithError(f"{mw}: no rank given (Novice, Veteran or Hero)")
+        weapons = tuple(_resolve(R.weapon, w, mw) for w in _names(raw.get("weapons"), f"{mw}: weapons"))
+        gear_items = tuple(_resolve(R.gear, g, mw) for g in _names(raw.get("gear"), f"{mw}: gear"))
+        horse_item = _resolve(R.horse, _expect(raw["horse"], str, f"{mw}: horse"), mw) if "horse" in raw else None
+        skills = tuple(_resolve(R.skill, s, mw) for s in _names(raw.get("skills"), f"{mw}: skills"))
+        role = _resolve(R.faction_role, _expect(raw["role"], str, f"{mw}: role"), mw) if "role" in raw else None
+        powers = tuple(_resolve(R.arcane_power, p, mw) for p in _names(raw.get("powers"), f"{mw}: powers"))
+        injuries = tuple(_resolve(R.lasting_injury, j, mw) for j in _names(raw.get("injuries"), f"{mw}: injuries"))
+        exp = _expect(raw.get("exp", 0), int, f"{mw}: exp")
+        if exp < 0:
+            raise OddsmithError(f"{mw}: exp must not be negative, got {exp}")
+        models.append(PosseModel(
+            name=mname, rank=model_rank, weapons=weapons, gear=gear_items, horse=horse_item, skills=skills, role=role,
+            hired_gun=hired, boss=_expect(raw.get("boss", False), bool, f"{mw}: boss"),
+            arcanist=_expect(raw.get("arcanist", False), bool, f"{mw}: arcanist"), powers=powers, injuries=injuries,
+            exp=exp, index=i))
+    return Posse(name=name, models=tuple(models), faction=faction, method=method, dollar_limit=dollar_limit,
+                 max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source)
+
+
+def read_posse(path: str | Path) -> Posse:
+    """Read and parse a posse file (not yet validated: see :func:`load_posse`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise OddsmithError(f"posse file {p} does not exist") from None
+    except IsADirectoryError:
+        raise OddsmithError(f"posse file {p} is a folder") from None
+    except UnicodeDecodeError as exc:
+        raise OddsmithError(f"posse file {p} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise OddsmithError(f"cannot read posse file {p}: {exc.strerror}") from None
+    return posse_from_dict(parse_toml(text, str(p)), str(p))
+
+
+def sample_posse_names() -> list[str]:
+    """Names of the shipped sample posses (one per Faction plus an unaligned one)."""
+    folder = resources.files(SAMPLE_POSSE_PACKAGE) / SAMPLE_POSSE_FOLDER
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def sample_posse_text(faction_name: str | R.Faction | None = None) -> tuple[str, str]:
+    """(file name, TOML text) of the shipped sample posse for a Faction (default: the unaligned one)."""
+    if faction_name is None:
+        slug = DEFAULT_SAMPLE
+    else:
+        slug = R.faction(faction_name).slug
+    folder = resources.files(SAMPLE_POSSE_PACKAGE) / SAMPLE_POSSE_FOLDER
+    entry = folder / f"{slug}.toml"
+    if not entry.is_file():
+        raise OddsmithError(f"no sample posse for {faction_name}; samples: {', '.join(sample_posse_names())}")
+    return f"{slug}.toml", entry.read_text(encoding="utf-8")
+
+
+def sample_posse(faction_name: str | R.Faction | None = None) -> Posse:
+    """A shipped sample posse, validated."""
+    name, text = sample_posse_text(faction_name)
+    posse = posse_from_dict(parse_toml(text, name), name)
+    check_posse(posse)
+    return posse
+
+
+def load_posse(path: str | Path) -> Posse:
+    """Read a posse file and check it against the posse-building rules."""
+    posse = read_posse(path)
+    check_posse(posse)
+    return posse
+
+
+# ---------------------------------------------------------------------------
+# Costs (Advanced method)
+# ---------------------------------------------------------------------------
+
+
+def item_price(posse: Posse, name: str) -> int | None:
+    """Price of a Weapon, Gear or horse: the book's price list, else the posse file's house price."""
+    book = R.price(name)
+    if book is not None:
+        return book
+    return posse.prices.get(name)
+
+
+def _free_weapons(model: PosseModel) -> list[str]:
+    """Weapons that come with a Hired Gun (its listed arms are part of the hire)."""
+    return list(model.hired_gun.weapons) if model.hired_gun else []
+
+
+def cost_rows(posse: Posse) -> list[dict]:
+    """One row per priced line of the posse: model, item, kind, cost (None when no price is known)."""
+    rows: list[dict] = []
+    for m in posse.models:
+        if m.hired_gun is not None:
+            rows.append({"model": m.name, "item": f"Hired Gun: {m.hired_gun.name}", "kind": "model", "cost": m.hired_gun.hire})
+        elif m is posse.boss and m.rank is R.Rank.HERO and posse.method is not R.PosseMethod.CAMPAIGN:
+            rows.append({"model": m.name, "item": "Hero (the Boss, free)", "kind": "model", "cost": 0})
+        elif m.rank in R.RECRUIT_COST:
+            rows.append({"model": m.name, "item": m.rank.label, "kind": "model", "cost": R.RECRUIT_COST[m.rank]})
+        else:
+            rows.append({"model": m.name, "item": m.rank.label, "kind": "model", "cost": None})
+        free = _free_weapons(m)
+        for w in m.weapons:
+            if w.name in free:
+                free.remove(w.name)
+                rows.append({"model": m.name, "item": f"{w.name} (comes with the Hired Gun)", "kind": "weapon", "cost": 0})
+                continue
+            rows.append({"model": m.name, "item": w.name, "kind": "weapon", "cost": item_price(posse, w.name)})
+        for g in m.gear:
+            rows.append({"model": m.name, "item": g.name, "kind": "gear", "cost": item_price(posse, g.name)})
+        if m.horse is not None:
+            rows.append({"model": m.name, "item": m.horse.name, "kind": "horse", "cost": item_price(posse, m.horse.name)})
+        for k, s in enumerate(m.skills, start=1):
+            rows.append({"model": m.name, "item": f"{s.name} (Skill {k})", "kind": "skill", "cost": R.skill_cost(m.rank, k)})
+    return rows
+
+
+def cost_table(posse: Posse) -> pd.DataFrame:
+    """Priced lines of an Advanced posse (columns ``model``, ``item``, ``kind``, ``cost``)."""
+    return pd.DataFrame(cost_rows(posse), columns=["model", "item", "kind", "cost"])
+
+
+def total_cost(posse: Posse) -> int:
+    """Total $ of the posse; raises if an item has no price (book or [prices])."""
+    total = 0
+    for row in cost_rows(posse):
+        if row["cost"] is None:
+            raise OddsmithError(f"model {row['model']!r}: no price for {row['item']}")
+        total += row["cost"]
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken posse-building rule: where, which rule, and what is wrong."""
+
+    where: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        r = R.POSSE_RULES[self.rule]
+        return f"{self.where}: {self.message} (rule {self.rule}: {r.text}; {r.section})"
+
+
+def validate(posse: Posse) -> list[Violation]:
+    """Every posse-building rule the posse breaks, in file order (empty: the posse is legal)."""
+    out: list[Violation] = []
+    here = f"posse {posse.name!r}"
+
+    def bad(where: str, rule: str, message: str) -> None:
+        out.append(Violation(where, rule, message))
+
+    models = posse.models
+    n = len(models)
+    hired = [m for m in models if m.hired_gun is not None]
+    method = posse.method
+
+    # --- composition and size ---------------------------------------------------------------
+    flagged_boss = [m for m in models if m.boss]
+    if len(flagged_boss) > 1:
+        bad(here, "one-hero-boss", f"{len(flagged_boss)} models are marked boss: {', '.join(m.name for m in flagged_boss)}")
+    for m in flagged_boss:
+        if m.hired_gun is not None:
+            bad(m.where, "hired-gun-boss", "a Hired Gun cannot be the Boss")
+    if method is R.PosseMethod.CAMPAIGN:
+        vets = [m for m in models if m.rank is R.Rank.VETERAN and m.hired_gun is None]
+        novices = [m for m in models if m.rank is R.Rank.NOVICE and m.hired_gun is None]
+        heroes = [m for m in models if m.rank is R.Rank.HERO]
+        if len(vets) != 1 or len(novices) != 5 or heroes or hired:
+            bad(here, "one-hero-boss", f"a new Campaign Posse is one Veteran and five Novices, found {len(vets)} Veteran(s), "
+                f"{len(novices)} Novice(s), {len(heroes)} Hero(es), {len(hired)} Hired Gun(s)")
+        if posse.boss is not None and posse.boss.rank is not R.Rank.VETERAN:
+            bad(posse.boss.where, "one-hero-boss", "the Boss of a new Campaign Posse is its Veteran")
+    else:
+        heroes = [m for m in models if m.rank is R.Rank.HERO and m.hired_gun is None]
+        if len(heroes) != 1:
+            bad(here, "one-hero-boss", f"needs exactly one Hero (the Boss), found {len(heroes)}")
+        boss = posse.boss
+        if boss is not None and boss.rank is not R.Rank.HERO:
+            bad(boss.where, "one-hero-boss", f"the Boss must be the posse's Hero, this model is a {boss.rank.label}")
+    if method is R.PosseMethod.BASIC:
+        limit = posse.max_models if posse.max_models is not None else n
+        for m in hired:
+            bad(m.where, "basic-trade", "the Basic method has no Hired Guns")
+        vets = sum(1 for m in models if m.rank is R.Rank.VETERAN and m.hired_gun is None)
+        novices = sum(1 for m in models if m.rank is R.Rank.NOVICE and m.hired_gun is None)
+        slots = vets * R.BASIC_NOVICES_PER_VETERAN + novices
+        if slots > limit - 1:
+            bad(here, "basic-trade", f"{vets} Veteran(s) and {novices} Novice(s) take {slots} Novice places, but a posse of "
+                f"at most {limit} has {limit - 1} besides its Hero")
+        if n > limit:
+            bad(here, "posse-size", f"{n} models, over the agreed maximum of {limit}")
+        if posse.max_models is not None and not R.BASIC_POSSE_SIZE[0] <= posse.max_models <= R.BASIC_POSSE_SIZE[1]:
+            pass  # the book only recommends 6-10; any agreed size is legal
+    elif method is R.PosseMethod.ADVANCED:
+        low, high = R.ADVANCED_POSSE_SIZE
+        if not low <= n <= high:
+            bad(here, "posse-size", f"{n} models; an Advanced posse has {low} to {high}")
+        if len(hired) * 3 > n:
+            bad(here, "hired-gun-third", f"{len(hired)} Hired Guns among {n} models; at most {n // 3}")
+    if n > R.MAX_POSSE_MODELS:
+        bad(here, "posse-size", f"{n} models; a posse has at most {R.MAX_POSSE_MODELS}")
+
+    # --- Hired Guns -------------------------------------------------------------------------
+    seen_hg: dict[str, PosseModel] = {}
+    for m in hired:
+        hg = m.hired_gun
+        assert hg is not None
+        if hg.name in seen_hg:
+            bad(m.where, "hired-gun-once", f"{hg.name} is already in the posse ({seen_hg[hg.name].name!r})")
+        seen_hg[hg.name] = m
+        if hg.grit is None or hg.hire is None:
+            bad(m.where, "no-price", f"this rulebook text gives no Rank or Hire fee for the {hg.name}")
+        elif m.rank is not hg.grit:
+            bad(m.where, "hired-gun-once", f"a {hg.name} is a {hg.grit.label}, not a {m.rank.label}")
+        if hg.faction_only is not None and posse.faction is not hg.faction_only:
+            bad(m.where, "hired-gun-faction", f"the {hg.name} can only be hired by {hg.faction_only.value} posses")
+        if hg.supernatural_campaign_only and not posse.dracula:
+            bad(m.where, "supernatural-gear", f"the {hg.name} is a Supernatural Hired Gun (Dracula's America rules only)")
+        if m.role is not None:
+            bad(m.where, "faction-roles", f"a Hired Gun cannot be a {m.role.name}")
+
+    # --- weapons, gear, skills per model ----------------------------------------------------
+    weapon_owners: dict[str, list[PosseModel]] = {}
+    marked_cards: list[PosseModel] = []
+    dynamite_sticks = 0
+    for m in models:
+        armed = m.weapons or (m.role is not None and m.role.loses_weapons_and_gear)
+        if not m.weapons:
+            bad(m.where, "one-weapon", "has no Weapon")
+        del armed
+        if len(m.weapons) > R.MAX_WEAPONS_PER_MODEL:
+            bad(m.where, "three-weapons", f"has {len(m.weapons)} Weapons, at most {R.MAX_WEAPONS_PER_MODEL}")
+        for w in {w.name for w in m.weapons}:
+            weapon_owners.setdefault(w, []).append(m)
+        if m.hired_gun is not None and m.hired_gun.name == "Carpathian Guard":
+            others = [w.name for w in m.weapons if w.name not in m.hired_gun.weapons]
+            if others:
+                bad(m.where, "hired-gun-once", f"the Carpathian Guard can never use other Weapons ({', '.join(others)})")
+        for w in m.weapons:
+            if w.only_for is not None and (m.hired_gun is None or m.hired_gun.name != w.only_for):
+                bad(m.where, "hired-gun-once", f"the {w.name} is used only by the {w.only_for}")
+            if w.native_americans_only and not posse.native_american:
+                bad(m.where, "native-american", f"the {w.name} is for Native Americans only (set native_american = true)")
+            if method is R.PosseMethod.CAMPAIGN and w.table is not R.WeaponTable.BASIC:
+                bad(m.where, "basic-weapons-only", f"the {w.name} is a Special Weapon")
+        slot_gear = [g for g in m.gear if g.takes_slot] + ([m.horse] if m.horse else [])
+        if len(slot_gear) > R.MAX_GEAR_PER_MODEL:
+            bad(m.where, "three-gear", f"has {len(slot_gear)} items of Gear and horses, at most {R.MAX_GEAR_PER_MODEL}")
+        horses = [g for g in m.gear if g.kind is R.GearKind.HORSE] + ([m.horse] if m.horse else [])
+        if len(horses) > R.MAX_HORSES_PER_MODEL:
+            bad(m.where, "one-horse", f"has {len(horses)} horses")
+        if method is R.PosseMethod.CAMPAIGN and (m.gear or m.horse or m.skills):
+            bad(m.where, "basic-weapons-only", "a new Campaign Posse buys Weapons only (no Gear, horses or Skills)")
+        if method is R.PosseMethod.BASIC and m.skills:
+            bad(m.where, "basic-trade", "the Basic method buys no Skills")
+        names = [s.name for s in m.skills]
+        for s in set(names):
+            if names.count(s) > 1:
+                bad(m.where, "skill-once", f"knows {s} {names.count(s)} times")
+        granted = set(m.role.skills if m.role else ()) | set(m.hired_gun.skills if m.hired_gun else ())
+        for s in names:
+            if s in granted:
+                bad(m.where, "skill-once", f"already has {s} from being a {(m.role or m.hired_gun).name}")
+        if R.skill("Trigger-Happy") in m.skills and R.skill("Gunslinger") in m.skills:
+            pass  # a model may know both; the book only forbids combining them in one Activation
+        gear_names = [g.name for g in m.gear]
+        if "Marked Cards" in gear_names:
+            marked_cards.extend([m] * gear_names.count("Marked Cards"))
+        dynamite_sticks += gear_names.count("Dynamite")
+        if gear_names.count("Vial of Nitro") > 1:
+            bad(m.where, "unique-gear", "carries more than one Vial of Nitro")
+        if "Vial of Nitro" in gear_names and horses:
+            bad(m.where, "unique-gear", "the bearer of a Vial of Nitro cannot ride any kind of Horse")
+        rifles = sum(1 for w in m.weapons if w.weapon_class is R.WeaponClass.RIFLE)
+        if gear_names.count("Telescopic Sight") > rifles:
+            bad(m.where, "unique-gear", f"{gear_names.count('Telescopic Sight')} Telescopic Sight(s) need as many Rifle-Class "
+                f"Weapons, it has {rifles}")
+        for g in m.gear:
+            if g.non_supernatural_only and m.supernatural:
+                bad(m.where, "unique-gear", f"{g.name} can only be taken by a non-Supernatural model")
+            if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula:
+                bad(m.where, "supernatural-gear", f"{g.name} is Supernatural Gear (Dracula's America rules only)")
+        if method is R.PosseMethod.ADVANCED:
+            for g in [*m.gear, *([m.horse] if m.horse else [])]:
+                if item_price(posse, g.name) is None:
+                    bad(m.where, "no-price", f"the Item Price List of this rulebook text gives no price for {g.name}; "
+                        f"give one under [prices]")
+            free = _free_weapons(m)
+            for w in m.weapons:
+                if w.name in free:
+                    free.remove(w.name)
+                    continue
+                if item_price(posse, w.name) is None:
+                    bad(m.where, "no-price", f"the Item Price List of this rulebook text gives no price for the {w.name}; "
+                        f"give one under [prices]")
+        for w in m.weapons:
+            if not w.stats_known and method is not R.PosseMethod.ADVANCED:
+                pass  # legal to carry; its shooting table is limited to what the book gives
+
+    for wname, owners in weapon_owners.items():
+        if wname != R.UNLIMITED_WEAPON and len(owners) > R.MAX_MODELS_SHARING_A_WEAPON:
+            bad(owners[R.MAX_MODELS_SHARING_A_WEAPON].where, "two-per-weapon",
+                f"{len(owners)} models have a {wname} ({', '.join(o.name for o in owners)}); at most two")
+    if len(marked_cards) > 1:
+        bad(marked_cards[1].where, "unique-gear", "a posse may only have one Marked Cards")
+    if method is R.PosseMethod.BASIC and dynamite_sticks > R.BASIC_DYNAMITE_PER_POSSE:
+        bad(here, "one-dynamite", f"{dynamite_sticks} sticks of Dynamite; a Basic posse may have one")
+
+    # --- Arcanists and Powers ---------------------------------------------------------------
+    arcanists = [m for m in models if m.is_arcanist and not (m.hired_gun and m.hired_gun.arcanist)]
+    if len(arcanists) > R.ARCANISTS_PER_POSSE:
+        bad(arcanists[1].where, "one-arcanist", f"{len(arcanists)} Arcanists: {', '.join(a.name for a in arcanists)}")
+    for m in models:
+        if m.is_arcanist:
+            if m.hired_gun is not None and not m.hired_gun.arcanist:
+                bad(m.where, "one-arcanist", "a Hired Gun cannot become an Arcanist")
+            free_arcanist = (m.role is not None and m.role.arcanist) or (m.hired_gun is not None and m.hired_gun.arcanist)
+            if not free_arcanist and R.gear("Grimoire") not in m.gear:
+                bad(m.where, "one-arcanist", "becomes an Arcanist only by being given a Grimoire (add it to its gear)")
+            want = len(m.hired_gun.powers) if (m.hired_gun and m.hired_gun.arcanist) else R.ARCANIST_STARTING_POWERS
+            names = [p.name for p in m.powers]
+            if len(set(names)) != len(names):
+                bad(m.where, "arcanist-powers", "lists the same Power twice")
+            if not want <= len(set(names)) <= R.ARCANIST_MAX_POWERS:
+                bad(m.where, "arcanist-powers", f"knows {len(set(names))} Powers; an Arcanist starts with {want} "
+                    f"(at most {R.ARCANIST_MAX_POWERS})")
+            if m.hired_gun and m.hired_gun.arcanist:
+                for p in m.hired_gun.powers:
+                    if p not in names:
+                        bad(m.where, "arcanist-powers", f"the {m.hired_gun.name} knows {p}")
+            if m.role and m.role.required_power and m.role.required_power not in names:
+                bad(m.where, "faction-roles", f"a {m.role.name} must take {m.role.required_power} as one of its Powers")
+        elif m.powers:
+            bad(m.where, "arcanist-powers", "lists Powers but is not an Arcanist (set arcanist = true and give it a Grimoire)")
+
+    # --- Factions ---------------------------------------------------------------------------
+    fac = posse.faction
+    if fac in R.NATIVE_AMERICAN_ONLY_FACTIONS and not posse.native_american:
+        bad(here, "native-american", f"only Native American Posses may join {fac.value} (set native_american = true)")
+    if fac in R.NOT_NATIVE_AMERICAN_FACTIONS and posse.native_american:
+        bad(here, "native-american", f"Native American Posses can never join {fac.value}")
+    roles: dict[str, list[PosseModel]] = {}
+    for m in models:
+        if m.role is None:
+            continue
+        roles.setdefault(m.role.name, []).append(m)
+        if m.role.faction is not fac:
+            bad(m.where, "faction-roles", f"a {m.role.name} belongs to {m.role.faction.value}, the posse is "
+                f"{'unaligned' if fac is R.Faction.NONE else fac.value}")
+        if m.role.boss_only and m is not posse.boss:
+            bad(m.where, "faction-roles", f"the {m.role.name} is the posse's Boss")
+        if m.role.not_boss and m is posse.boss:
+            bad(m.where, "faction-roles", f"a {m.role.name} can never be the Boss")
+    for role in R.FACTION_ROLES.values():
+        if role.faction is not fac:
+            continue
+        have = roles.get(role.name, [])
+        if role.exactly is not None and len(have) != role.exactly:
+            bad(here, "faction-roles", f"{fac.value} needs exactly {role.exactly} {role.name}(s), found {len(have)}")
+        elif len(have) > role.at_most:
+            bad(here, "faction-roles", f"at most {role.at_most} {role.name}(s), found {len(have)}")
+    if fac is R.Faction.SKINWALKER_TRIBES:
+        walkers = [m for m in models if m.role is not None and m.role.name.startswith("Skinwalker")]
+        if len(walkers) != R.SKINWALKERS_PER_POSSE:
+            bad(here, "faction-roles", f"the Skinwalker Tribes need exactly {R.SKINWALKERS_PER_POSSE} Skinwalkers, "
+                f"found {len(walkers)}")
+    return out
+
+
+def check_posse(posse: Posse) -> None:
+    """Raise :class:`OddsmithError` naming the first broken rule (and how many more there are)."""
+    problems = validate(posse)
+    over = dollar_limit_violation(posse) if not any(p.rule == "no-price" for p in problems) else None
+    if over is not None:
+        problems.insert(0, over)
+    if problems:
+        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
+        raise OddsmithError(f"{posse.source}: {problems[0]}{more}")
+
+
+def spent(posse: Posse) -> int | None:
+    """Dollars the posse spends under its method: the Advanced total, a new Campaign Posse's Weapons, None for Basic."""
+    if posse.method is R.PosseMethod.ADVANCED:
+        return total_cost(posse)
+    if posse.method is R.PosseMethod.CAMPAIGN:
+        return campaign_cost(posse)
+    return None
+
+
+def dollar_limit(posse: Posse) -> int | None:
+    """The posse's Dollar Limit: its own (Advanced), $22 (new Campaign Posse), None (Basic)."""
+    if posse.method is R.PosseMethod.ADVANCED:
+        return posse.dollar_limit
+    if posse.method is R.PosseMethod.CAMPAIGN:
+        return R.CAMPAIGN_STARTING_DOLLARS
+    return None
+
+
+def dollar_limit_violation(posse: Posse) -> Violation | None:
+    limit = dollar_limit(posse)
+    if limit is None:
+        return None
+    total = spent(posse)
+    if total is not None and total > limit:
+        what = "its Weapons cost" if posse.method is R.PosseMethod.CAMPAIGN else "costs"
+        return Violation(f"posse {posse.name!r}", "dollar-limit", f"{what} ${total}, over its ${limit} Dollar Limit")
+    return None
+
+
+def campaign_cost(posse: Posse) -> int:
+    """Weapons bought by a new Campaign Posse out of its $22."""
+    total = 0
+    for m in posse.models:
+        for w in m.weapons:
+            cost = R.price(w.name)
+            if cost is None:
+                raise OddsmithError(f"{m.where}: the Item Price List of this rulebook text gives no price for the {w.name}")
+            total += cost
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------
+
+
+def roster_table(posse: Posse) -> pd.DataFrame:
+    """One row per model: name, rank, die, boss, role, weapons, gear, skills, and its standing dice effects."""
+    rows = []
+    for m in posse.models:
+        rows.append({
+            "model": m.name, "rank": m.rank.label, "die": m.rank.die_name, "boss": m is posse.boss,
+            "role": m.role.name if m.role else (f"Hired Gun: {m.hired_gun.name}" if m.hired_gun else ""),
+            "weapons": ", ".join(w.name for w in m.weapons),
+            "gear": ", ".join([g.name for g in m.gear] + ([m.horse.name] if m.horse else [])),
+            "skills": ", ".join(s.name for s in m.all_skills),
+            "shoot_dice": m.shoot_dice, "fight_dice": m.fight_dice, "save_modifier": m.save_modifier,
+            "boilerplate": m.boilerplate, "supernatural": m.supernatural, "infamy": m.infamy,
+        })
+    return pd.DataFrame(rows)
