@@ -83,9 +83,9 @@ def _card_codes(cards: object, what: str) -> list[int]:
     if cards is None:
         return []
     if isinstance(cards, str):
-        from oddsmith.doomtown.cards import parse_cards
+        from oddsmith.doomtown.cards import parse_hand
 
-        return [int(c) for c in parse_cards(cards, what=what)]
+        return parse_hand(cards, where=what)
     out = []
     for i, c in enumerate(cards, 1):
         if isinstance(c, str):
@@ -124,9 +124,9 @@ def deck_counts(deck: object, *, without: object = (), what: str = "removed card
     counts = np.bincount(deck_codes(deck), minlength=N_CODES).astype(np.int64)
     for code in _card_codes(without, what):
         if counts[code] == 0:
-            from oddsmith.rules.doomtown import from_code
+            from oddsmith.doomtown.cards import format_card
 
-            raise OddsmithError(f"{what}: {from_code(code)} is not (or no longer) in the deck")
+            raise OddsmithError(f"{what}: {format_card(code)} is not (or no longer) in the deck")
         counts[code] -= 1
     return counts
 
@@ -494,7 +494,10 @@ class GamblinOdds:
 
 
 def _dot(x: np.ndarray, y: np.ndarray) -> int:
-    """Exact integer dot product (no int64 overflow whatever the deck sizes)."""
+    """Exact integer dot product of non-negative counts: int64 when the sum cannot pass
+    2**62 (every legal deck), Python integers otherwise."""
+    if int(x.sum()) * int(y.max(initial=0)) < (1 << 62):
+        return int(np.dot(x, y))
     return sum(int(a) * int(b) for a, b in zip(x.tolist(), y.tolist()) if a and b)
 
 
