@@ -1,5 +1,210 @@
-"""`oddsmith` commands for this area (filled in by its issue)."""
+"""`oddsmith shadows advance|income|injury|recruit|search|posse`: campaign rolls and posse builds.
+
+Every figure here is exact (the rolls are tiny enumerations, see
+:mod:`oddsmith.shadows.campaign`). Each command prints one tidy table with
+``--format table|csv|json|md``; JSON is an object with the command's
+parameters, ``exact: true`` and the table under ``rows`` (probabilities as
+floats in [0, 1]; ``--exact-fractions`` adds ``*_exact`` fields as
+"numerator/denominator" strings).
+"""
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Any, List, Optional
+
+import pandas as pd
+import typer
+
+from oddsmith.errors import OddsmithError
+from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.rules import shadows as R
+from oddsmith.shadows import campaign as C
+from oddsmith.shadows import posse as P
+
+FORMAT_HELP = "Output format: table, csv, json or md."
+OUTPUT_HELP = "Write to this file instead of stdout (written atomically)."
+EXACT_HELP = "Add every probability as an exact fraction (columns/fields ending in _exact)."
 
 
-def register(app):
-    return None
+def _render(df: pd.DataFrame, fmt: Format, title: str, meta: dict[str, Any], *, digits: int = 4) -> str:
+    if fmt is Format.json:
+        return dumps_json({**meta, "exact": True, "rows": df})
+    return format_frame(df, fmt, title=None if fmt is Format.csv else title, float_digits=digits)
+
+
+def _ranks(values: Optional[List[str]]) -> Optional[list[R.Rank]]:
+    return [R.rank(v) for v in values] if values else None
+
+
+class InjuryCauseOption(str, enum.Enum):
+    casualty = "casualty"
+    downed = "downed"
+    both = "both"
+
+
+class PosseView(str, enum.Enum):
+    all = "all"
+    roster = "roster"
+    costs = "costs"
+    shooting = "shooting"
+    fight = "fight"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the campaign and posse commands to the `oddsmith shadows` group."""
+
+    @app.command("advance")
+    def advance_cmd(
+        rank: Optional[List[str]] = typer.Option(None, "--rank", "-r", help="Model Rank (Novice/Veteran/Hero or D6/D8/D10); repeat for several. Default: all."),
+        exp: Optional[int] = typer.Option(None, "--exp", help="Current EXP. Default: every EXP up to a certain Advance."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+    ) -> None:
+        """Advance roll odds: Grit Die + EXP reaching 6/8/10, then the D6 Advance table."""
+        if exp is not None and exp < 0:
+            raise OddsmithError(f"--exp must not be negative, got {exp}")
+        df = C.advance_table(_ranks(rank), exp, exact=exact_fractions)
+        title = "Advance rolls (Grit Die + EXP >= 6 Novice / 8 Veteran / 10 Hero; D6: 1 Preferred Skill, 2-5 Random Skill, 6 Rank-Up)"
+        emit(_render(df, fmt, title, {"command": "advance"}), output)
+
+    @app.command("injury")
+    def injury_cmd(
+        rank: Optional[List[str]] = typer.Option(None, "--rank", "-r", help="Model Rank; repeat for several. Default: all."),
+        cause: InjuryCauseOption = typer.Option(InjuryCauseOption.both, "--cause", help="How the model ended the game: casualty, downed or both."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+    ) -> None:
+        """Injury odds after a game: a Casualty rolls the D10 Injury table, a Downed model first rolls its Grit Die."""
+        causes = None if cause is InjuryCauseOption.both else cause.value
+        df = C.injury_table(_ranks(rank), causes, exact=exact_fractions)
+        title = "Injury (D10: 1 Dead, 2 Old Wound, 3 One-Eyed, 4 Limp, 5 Weakened, 6 Laid-Up; 7-10 are not on the table: no Injury)"
+        emit(_render(df, fmt, title, {"command": "injury"}), output)
+
+    @app.command("income")
+    def income_cmd(
+        won: bool = typer.Option(False, "--won", help="The posse won its game: $5D6 instead of $4D6."),
+        encounters: bool = typer.Option(False, "--encounters", help="Show the Encounter odds (two, three, four of a kind) instead of the $ distribution."),
+        supernatural: bool = typer.Option(False, "--supernatural", help="Name the Dracula's America (Supernatural) Encounters."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+    ) -> None:
+        """Income ($4D6, $5D6 after a win) and the chance of each Encounter among the dice."""
+        summary = C.income_summary(won)
+        meta: dict[str, Any] = {"command": "income", "won": won, "dice": summary["dice"]}
+        for key, value in summary.items():
+            if key.startswith("p_") or key.startswith("expected_"):
+                meta[key] = float(value)
+                if exact_fractions:
+                    meta[f"{key}_exact"] = value
+        head = (f"Income {summary['dice']}D6: expected ${float(summary['expected_dollars']):.2f}; "
+                f"P(Encounter) {float(summary['p_encounter']):.4f}, P(choice of two or more) "
+                f"{float(summary['p_choice_of_encounters']):.4f}")
+        if encounters:
+            meta["supernatural"] = supernatural
+            df = C.encounter_table(won, supernatural=supernatural, exact=exact_fractions)
+            title = head + "\nEncounters (a value showing 2, 3 or 4 times; an empty name: no entry in the rulebook text)"
+        else:
+            df = C.income_table(won, exact=exact_fractions)
+            title = head
+        emit(_render(df, fmt, title, meta), output)
+
+    @app.command("recruit")
+    def recruit_cmd(
+        boss: Optional[str] = typer.Option(None, "--boss", "-b", help="Boss's Rank: show every score of its roll. Default: a summary for every Rank."),
+        won: Optional[bool] = typer.Option(None, "--won/--lost", help="The posse won its last game (+1). Default: both, or lost with --boss."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+    ) -> None:
+        """Recruitment roll: the Boss's Grit Die (+1 after a win) and the recruits it allows."""
+        if boss is not None:
+            r = R.rank(boss)
+            df = C.recruitment_table(r, bool(won), exact=exact_fractions)
+            title = (f"Recruitment, {r.label} Boss ({r.die_name}{' +1, won' if won else ''}): cumulative, "
+                     f"Novices $4, Veterans $10")
+            meta = {"command": "recruit", "boss": r.label, "won": bool(won)}
+        else:
+            df = C.recruitment_summary(None, won, exact=exact_fractions)
+            title = "Recruitment by Boss Rank (p_veterans: at least one Veteran available)"
+            meta = {"command": "recruit"}
+        emit(_render(df, fmt, title, meta), output)
+
+    @app.command("search")
+    def search_cmd(
+        boss: Optional[List[str]] = typer.Option(None, "--boss", "-b", help="Boss's Rank; repeat for several. Default: all."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+    ) -> None:
+        """Searching for Uncommon Items: a Novice Boss rolls D3-1, a Veteran D4-1, a Hero D5-1."""
+        df = C.uncommon_search_table(_ranks(boss), exact=exact_fractions)
+        title = "Uncommon Items the Boss's Search allows (the most that may be bought this Campaign Turn)"
+        emit(_render(df, fmt, title, {"command": "search"}), output)
+
+    @app.command("posse")
+    def posse_cmd(
+        posse_file: Optional[Path] = typer.Argument(None, help="Posse file (TOML). Default: a shipped sample posse."),
+        faction: Optional[str] = typer.Option(None, "--faction", help="Use the shipped sample posse of this Faction (or 'unaligned')."),
+        view: PosseView = typer.Option(PosseView.all, "--view", help="What to show: all, roster, costs, shooting or fight."),
+        reroll: str = typer.Option("b", "--reroll", help="Reading of the maximum-face re-roll: a or b (default b)."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+    ) -> None:
+        """Check a posse against the posse-building rules; print its roster, costs, shooting and fight odds."""
+        if posse_file is not None and faction is not None:
+            raise OddsmithError("give a POSSE_FILE or --faction, not both")
+        if posse_file is not None:
+            posse = P.load_posse(posse_file)
+        else:
+            posse = P.sample_posse(None if faction is None else faction)
+        reading = R.reroll_reading(reroll)
+        if view is PosseView.all and fmt is Format.csv:
+            raise OddsmithError("CSV holds one table: choose --view roster, costs, shooting or fight")
+        emit(render_posse(posse, view, fmt, reading), output)
+
+
+def posse_sections(posse: P.Posse, view: PosseView, reading: R.RerollReading) -> dict[str, pd.DataFrame]:
+    """The tables ``oddsmith shadows posse`` prints, by section name."""
+    out: dict[str, pd.DataFrame] = {}
+    if view in (PosseView.all, PosseView.roster):
+        out["roster"] = P.roster_table(posse)
+    if view in (PosseView.all, PosseView.costs):
+        out["costs"] = P.cost_table(posse)
+    if view in (PosseView.all, PosseView.shooting):
+        out["shooting"] = P.shooting_table(posse, reading=reading)
+    if view in (PosseView.all, PosseView.fight):
+        out["fight"] = P.fight_table(posse, reading=reading)
+    return out
+
+
+def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.RerollReading) -> str:
+    sections = posse_sections(posse, view, reading)
+    spent = P.spent(posse)
+    limit = P.dollar_limit(posse)
+    meta: dict[str, Any] = {
+        "posse": posse.name, "faction": posse.faction.value, "method": posse.method.value, "models": len(posse.models),
+        "cost": spent, "dollar_limit": limit, "infamy": posse.infamy, "reroll_reading": reading.name,
+        "legal": True,
+    }
+    if fmt is Format.json:
+        return dumps_json({**meta, "exact": True, **sections})
+    if fmt is Format.csv:
+        (df,) = sections.values()
+        return format_frame(df, fmt)
+    money = f"${spent} of ${limit}" if limit is not None else "Basic method (no Dollar Limit)"
+    head = (f"{posse.name} — {posse.faction.value if posse.faction is not R.Faction.NONE else 'no Faction'}, "
+            f"{posse.method.value} method, {len(posse.models)} models, {money}, Infamy {posse.infamy}: legal")
+    titles = {
+        "roster": "Roster",
+        "costs": "Costs",
+        "shooting": f"Shooting (3 Dice, range band modifiers, the model's Skills and Injuries; re-roll reading {reading.name})",
+        "fight": f"Fight as the Attacker, not Charging (re-roll reading {reading.name})",
+    }
+    parts = [head + "\n"] if fmt is Format.table else [f"## {head}\n"]
+    for name, df in sections.items():
+        parts.append(format_frame(df, fmt, title=titles[name]))
+    return "\n".join(parts)
