@@ -675,7 +675,7 @@ def validate(posse: Posse) -> list[Violation]:
 def check_posse(posse: Posse) -> None:
     """Raise :class:`OddsmithError` naming the first broken rule (and how many more there are)."""
     problems = validate(posse)
-    over = dollar_limit_violation(posse) if not any(p.rule == "no-price" for p in problems) else None
+    over = dollar_limit_violation(posse)
     if over is not None:
         problems.insert(0, over)
     if problems:
@@ -702,10 +702,14 @@ def dollar_limit(posse: Posse) -> int | None:
 
 
 def dollar_limit_violation(posse: Posse) -> Violation | None:
+    """The dollar-limit Violation, if the posse is over it (None also when some price is unknown)."""
     limit = dollar_limit(posse)
     if limit is None:
         return None
-    total = spent(posse)
+    try:
+        total = spent(posse)
+    except OddsmithError:
+        return None  # an unpriced item: validate() names it
     if total is not None and total > limit:
         what = "its Weapons cost" if posse.method is R.PosseMethod.CAMPAIGN else "costs"
         return Violation(f"posse {posse.name!r}", "dollar-limit", f"{what} ${total}, over its ${limit} Dollar Limit")

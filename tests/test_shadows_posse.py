@@ -1,0 +1,283 @@
+"""Posse files: reading, the posse-building rules, costs, sample posses, `oddsmith shadows posse`."""
+import json
+import textwrap
+
+import pytest
+
+from oddsmith.cli import main
+from oddsmith.errors import OddsmithError
+from oddsmith.rules import shadows as R
+from oddsmith.shadows import posse as P
+
+FACTION_SLUGS = ["congregation", "crossroads-cult", "dark-confederacy", "red-hand-coven", "skinwalker-tribes",
+                 "twilight-order", "unaligned"]
+
+
+def write(tmp_path, text, name="posse.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def posse_text(models: str, head: str = 'method = "advanced"\ndollar_limit = 100', prices: str = "") -> str:
+    return f'[posse]\nname = "Test Posse"\n{head}\n{prices}\n{textwrap.dedent(models)}'
+
+
+HERO = """
+[[model]]
+name = "Boss Hogg"
+rank = "Hero"
+weapons = ["Pistol"]
+"""
+
+
+def novices(k, weapons='["Pistol"]', start=1):
+    return "".join(f'\n[[model]]\nname = "Hand {i}"\nrank = "Novice"\nweapons = {weapons}\n' for i in range(start, start + k))
+
+
+def broken(tmp_path, text):
+    """The OddsmithError message of loading ``text`` as a posse file."""
+    with pytest.raises(OddsmithError) as info:
+        P.load_posse(write(tmp_path, text))
+    return str(info.value)
+
+
+# --- samples ----------------------------------------------------------------------------------
+
+
+def test_one_sample_per_faction():
+    assert P.sample_posse_names() == FACTION_SLUGS
+    assert sorted(f.slug for f in R.Faction) == FACTION_SLUGS
+
+
+@pytest.mark.parametrize("slug", FACTION_SLUGS)
+def test_every_sample_posse_is_legal(slug):
+    posse = P.sample_posse(slug)
+    assert P.validate(posse) == []
+    assert posse.faction.slug == slug
+    assert posse.boss is not None and posse.boss.rank is R.Rank.HERO
+    assert P.total_cost(posse) <= posse.dollar_limit
+    # the priced lines add up to the total, and each line uses the book's prices
+    costs = P.cost_table(posse)
+    assert costs["cost"].sum() == P.total_cost(posse)
+    for row in costs.itertuples():
+        if row.kind == "weapon" and "Hired Gun" not in row.item:
+            assert row.cost == R.price(row.item)
+
+
+def test_sample_costs_by_hand():
+    posse = P.sample_posse(None)  # The Silver Creek Regulators
+    # Hero free + Pistol 2 + Carbine 3 + Horse 10 + Deadeye 6 = 21
+    # Veteran 10 + Pistol 2 + Shotgun 5 + Mean 4 = 21; Veteran 10 + 2 + 3 + Lasso 3 = 18
+    # Novice 4 + 2 + 5 = 11; Novice 4 + 2 + Lasso 3 = 9; Novice 4 + 2 + Tough 2 = 8; Preacher 6 (Pistol included)
+    assert P.total_cost(posse) == 21 + 21 + 18 + 11 + 9 + 8 + 6
+
+
+def test_sample_models_dice_effects():
+    order = P.sample_posse("Twilight Order")
+    tobias = order.models[0]
+    assert tobias.boilerplate and tobias.silver_bullets and tobias.has_skill("Nerves of Steel")
+    assert tobias.shoot_dice == 1
+    congregation = P.sample_posse("congregation")
+    zombi = next(m for m in congregation.models if m.role and m.role.name == "Zombi")
+    assert zombi.lead_belly and zombi.save_modifier == 1 and zombi.supernatural
+
+
+# --- the posse-building rules -----------------------------------------------------------------
+
+
+def test_skill_cost_example_in_a_posse(tmp_path):
+    text = posse_text(HERO + """
+    [[model]]
+    name = "Marksman"
+    rank = "Veteran"
+    weapons = ["Pistol"]
+    skills = ["Trick-Shooter", "Hawkeye", "Deadeye"]
+    """ + novices(1))
+    posse = P.load_posse(write(tmp_path, text))
+    costs = P.cost_table(posse)
+    skills = costs[(costs.model == "Marksman") & (costs.kind == "skill")]["cost"].tolist()
+    assert skills == [4, 6, 7]
+    assert P.total_cost(posse) == 2 + (10 + 2 + 17) + (4 + 2)
+
+
+def test_over_dollar_limit(tmp_path):
+    text = posse_text(HERO + novices(2) + """
+    [[model]]
+    name = "Rich Kid"
+    rank = "Veteran"
+    weapons = ["Pistol", "Shotgun"]
+    gear = ["Boilerplate", "Dynamite"]
+    horse = "Appaloosa Horse"
+    """, head='method = "advanced"\ndollar_limit = 50')
+    msg = broken(tmp_path, text)
+    assert "costs $81, over its $50 Dollar Limit" in msg and "rule dollar-limit" in msg
+
+
+@pytest.mark.parametrize("models,needle", [
+    (HERO + novices(1) + '\n[[model]]\nname = "Packer"\nrank = "Novice"\nweapons = ["Pistol", "Carbine", "Shotgun", "Bow"]\n',
+     "model 3 'Packer': has 4 Weapons, at most 3 (rule three-weapons"),
+    (HERO + novices(3, '["Shotgun"]'), "model 4 'Hand 3': 3 models have a Shotgun (Hand 1, Hand 2, Hand 3); at most two (rule two-per-weapon"),
+    (HERO + '\n[[model]]\nname = "Mule"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Lasso", "Lasso", "Dynamite"]\nhorse = "Horse"\n'
+     + novices(1), "model 2 'Mule': has 4 items of Gear and horses, at most 3 (rule three-gear"),
+    (HERO + '\n[[model]]\nname = "Centaur"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Horse"]\nhorse = "Appaloosa"\n' + novices(1),
+     "model 2 'Centaur': has 2 horses (rule one-horse"),
+    (HERO + '\n[[model]]\nname = "Unarmed"\nrank = "Novice"\n' + novices(1), "model 2 'Unarmed': has no Weapon (rule one-weapon"),
+    (HERO + novices(1), "2 models; an Advanced posse has 3 to 10 (rule posse-size"),
+    (HERO + novices(10), "11 models"),
+    (HERO.replace("Hero", "Veteran") + novices(2), "needs exactly one Hero (the Boss), found 0 (rule one-hero-boss"),
+    (HERO + HERO.replace("Boss Hogg", "Second Hero") + novices(1), "needs exactly one Hero (the Boss), found 2"),
+    (HERO + novices(2) + '\n[[model]]\nname = "Rev"\nhired_gun = "Preacher"\nweapons = ["Pistol"]\n'
+     '\n[[model]]\nname = "Doc"\nhired_gun = "Doc"\nweapons = ["Pistol"]\n', "2 Hired Guns among 5 models; at most 1 (rule hired-gun-third"),
+    (HERO + novices(4) + '\n[[model]]\nname = "Rev"\nhired_gun = "Preacher"\nweapons = ["Pistol"]\n'
+     '\n[[model]]\nname = "Rev 2"\nhired_gun = "Preacher"\nweapons = ["Pistol"]\n', "model 7 'Rev 2': Preacher is already in the posse"),
+    (HERO + novices(1) + '\n[[model]]\nname = "Brave"\nrank = "Novice"\nweapons = ["Bow"]\n',
+     "model 3 'Brave': the Bow is for Native Americans only"),
+    (HERO + novices(1) + '\n[[model]]\nname = "Twice"\nrank = "Novice"\nweapons = ["Pistol"]\nskills = ["Tough", "tough"]\n',
+     "model 3 'Twice': knows Tough 2 times (rule skill-once"),
+    (HERO + novices(1) + '\n[[model]]\nname = "Gunny"\nrank = "Novice"\nweapons = ["Sixgun"]\n',
+     "model 3 'Gunny': the Item Price List of this rulebook text gives no price for the Sixgun; give one under [prices] (rule no-price"),
+    (HERO + novices(1) + '\n[[model]]\nname = "Sniper"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Lasso"]\n'
+     '\n[[model]]\nname = "Wizard"\nrank = "Novice"\nweapons = ["Pistol"]\narcanist = true\npowers = ["Bless", "Curse", "Scry"]\n',
+     "model 4 'Wizard': becomes an Arcanist only by being given a Grimoire"),
+    (HERO + novices(2) + '\n[[model]]\nname = "Cards"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Marked Cards"]\n'
+     '\n[[model]]\nname = "Cards 2"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Marked Cards"]\n',
+     "model 5 'Cards 2': a posse may only have one Marked Cards"),
+    (HERO + novices(1) + '\n[[model]]\nname = "Scope"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Telescopic Sight"]\n',
+     "model 3 'Scope': 1 Telescopic Sight(s) need as many Rifle-Class Weapons, it has 0"),
+])
+def test_broken_rules_name_model_and_rule(tmp_path, models, needle):
+    msg = broken(tmp_path, posse_text(models))
+    assert needle in msg, msg
+
+
+def test_house_prices_fill_the_gaps(tmp_path):
+    models = HERO + novices(1) + '\n[[model]]\nname = "Gunny"\nrank = "Novice"\nweapons = ["Sixgun"]\n'
+    posse = P.load_posse(write(tmp_path, posse_text(models, prices='[prices]\n"sixgun" = 7\n')))
+    assert P.total_cost(posse) == 2 + 6 + 4 + 7
+
+
+def test_basic_method(tmp_path):
+    head = 'method = "basic"\nmax_models = 6'
+    vets = '\n[[model]]\nname = "Vet 1"\nrank = "Veteran"\nweapons = ["Pistol", "Carbine"]\n' \
+           '\n[[model]]\nname = "Vet 2"\nrank = "Veteran"\nweapons = ["Pistol"]\ngear = ["Dynamite"]\n'
+    # the book's example: in a six-model game, four Novices traded for two Veterans: 1 Hero, 2 Veterans, 1 Novice
+    ok = P.load_posse(write(tmp_path, posse_text(HERO + vets + novices(1), head=head)))
+    assert len(ok.models) == 4 and P.spent(ok) is None
+    msg = broken(tmp_path, posse_text(HERO + vets + novices(2), head=head))
+    assert "2 Veteran(s) and 2 Novice(s) take 6 Novice places, but a posse of at most 6 has 5 besides its Hero" in msg
+    two_sticks = vets.replace('weapons = ["Pistol", "Carbine"]', 'weapons = ["Pistol", "Carbine"]\ngear = ["Dynamite"]')
+    msg = broken(tmp_path, posse_text(HERO + two_sticks + novices(1), head=head))
+    assert "2 sticks of Dynamite; a Basic posse may have one (rule one-dynamite" in msg
+
+
+def test_campaign_method(tmp_path):
+    head = 'method = "campaign"'
+    boss = '\n[[model]]\nname = "Boss"\nrank = "Veteran"\nweapons = ["Pistol", "Carbine"]\n'
+    posse = P.load_posse(write(tmp_path, posse_text(boss + novices(5), head=head)))
+    assert posse.boss.name == "Boss" and P.spent(posse) == 5 + 10
+    msg = broken(tmp_path, posse_text(boss + novices(5, '["Pistol", "Shotgun"]'), head=head))
+    assert "over its $22 Dollar Limit" in msg
+    msg = broken(tmp_path, posse_text(boss.replace('"Carbine"', '"Sixgun"') + novices(5), head=head))
+    assert "the Sixgun is a Special Weapon (rule basic-weapons-only" in msg
+
+
+def test_faction_rules(tmp_path):
+    head = 'faction = "Twilight Order"'
+    msg = broken(tmp_path, posse_text(HERO + novices(2), head=head))
+    assert "The Twilight Order needs exactly 2 Crusader(s), found 0 (rule faction-roles" in msg
+    crusaders = HERO.replace('rank = "Hero"', 'rank = "Hero"\nrole = "Crusader"') + \
+        novices(1) + '\n[[model]]\nname = "Sister"\nrank = "Novice"\nrole = "Crusader"\nweapons = ["Pistol"]\n'
+    assert P.load_posse(write(tmp_path, posse_text(crusaders, head=head))).faction is R.Faction.TWILIGHT_ORDER
+    msg = broken(tmp_path, posse_text(crusaders))
+    assert "a Crusader belongs to The Twilight Order, the posse is unaligned" in msg
+    msg = broken(tmp_path, posse_text(HERO + novices(2), head='faction = "Skinwalker Tribes"'))
+    assert "only Native American Posses may join The Skinwalker Tribes" in msg
+    magister = HERO.replace('rank = "Hero"', 'rank = "Hero"\nrole = "Magister"\npowers = ["Bless", "Curse", "Scry"]')
+    harbinger = '\n[[model]]\nname = "Ash"\nrank = "Novice"\nrole = "Harbinger"\nweapons = ["Pistol"]\n'
+    msg = broken(tmp_path, posse_text(magister + harbinger + novices(1), head='faction = "Crossroads Cult"'))
+    assert "a Magister must take Summon as one of its Powers" in msg
+
+
+def test_supernatural_gear_needs_dracula(tmp_path):
+    models = HERO + novices(1) + '\n[[model]]\nname = "Holy"\nrank = "Novice"\nweapons = ["Pistol"]\ngear = ["Holy Symbol"]\n'
+    msg = broken(tmp_path, posse_text(models, prices='[prices]\n"Holy Symbol" = 5\n'))
+    assert "Holy Symbol is Supernatural Gear (Dracula's America rules only)" in msg
+    ok = P.load_posse(write(tmp_path, posse_text(models, head='dracula = true', prices='[prices]\n"Holy Symbol" = 5\n')))
+    assert P.total_cost(ok) == 2 + 6 + 6 + 5
+
+
+def test_unknown_names_in_posse_file(tmp_path):
+    msg = broken(tmp_path, posse_text(HERO + '\n[[model]]\nname = "Typo"\nrank = "Novice"\nweapons = ["Pistl"]\n'))
+    assert "model 2 'Typo': unknown weapon 'Pistl' (did you mean 'Pistol'?)" in msg
+    msg = broken(tmp_path, posse_text(HERO + '\n[[model]]\nname = "Typo"\nrank = "Rookie"\nweapons = ["Pistol"]\n'))
+    assert "model 2 'Typo': unknown rank 'Rookie'" in msg
+    msg = broken(tmp_path, posse_text(HERO + '\n[[model]]\nname = "Typo"\nrank = "Novice"\nweapons = ["Pistol"]\nskills = ["Deadeyes"]\n'))
+    assert "unknown skill 'Deadeyes' (did you mean 'Deadeye'?)" in msg
+    msg = broken(tmp_path, posse_text(HERO + '\n[[model]]\nname = "Typo"\nrank = "Novice"\nweapns = ["Pistol"]\n'))
+    assert "model 2 'Typo': unknown key 'weapns'" in msg
+    msg = broken(tmp_path, posse_text(HERO + novices(2), head='method = "freestyle"'))
+    assert "unknown posse-building method 'freestyle'" in msg
+
+
+def test_malformed_toml_gives_line_and_column(tmp_path):
+    msg = broken(tmp_path, '[posse]\nname = "Broken"\n\n[[model]]\nname = "A"\nrank = Hero\n')
+    assert "malformed TOML at line 6, column 8" in msg
+    msg = broken(tmp_path, '[posse\nname = "x"\n')
+    assert "malformed TOML at line 1" in msg
+
+
+def test_missing_and_wrong_files(tmp_path):
+    with pytest.raises(OddsmithError, match="does not exist"):
+        P.load_posse(tmp_path / "nope.toml")
+    with pytest.raises(OddsmithError, match="no \\[\\[model\\]\\] entries"):
+        P.load_posse(write(tmp_path, '[posse]\nname = "Empty"\n'))
+    with pytest.raises(OddsmithError, match="weapons must be list"):
+        P.load_posse(write(tmp_path, posse_text('[[model]]\nname = "X"\nrank = "Hero"\nweapons = 3\n')))
+
+
+# --- CLI --------------------------------------------------------------------------------------
+
+
+def run(capsys, *args):
+    rc = main(["shadows", "posse", *args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_posse_default_roster_and_costs(capsys):
+    rc, out, err = run(capsys, "--view", "roster", "--format", "json")
+    assert rc == 0 and err == ""
+    data = json.loads(out)
+    assert data["posse"] == "The Silver Creek Regulators" and data["legal"] is True
+    assert data["cost"] == 94 and data["dollar_limit"] == 100 and len(data["roster"]) == 7
+    rc, out, _ = run(capsys, "--faction", "red hand coven", "--view", "costs", "--format", "csv")
+    assert rc == 0 and out.splitlines()[0] == "model,item,kind,cost"
+    assert "Hired Gun: Carpathian Guard,model,18" in out
+
+
+@pytest.mark.parametrize("text,needle", [
+    (posse_text(HERO + novices(2), head='method = "advanced"\ndollar_limit = 5'), "over its $5 Dollar Limit"),
+    (posse_text(HERO + novices(3, '["Carbine"]')), "model 4 'Hand 3': 3 models have a Carbine"),
+    ('[posse]\nname = "x"\n[[model]]\nrank = = "Hero"\n', "malformed TOML at line 4, column 8"),
+    (posse_text(HERO + '\n[[model]]\nname = "Typo"\nrank = "Novice"\nweapons = ["Repeater"]\ngear = ["Whisky"]\n'),
+     "unknown gear 'Whisky' (did you mean 'Whiskey'?)"),
+])
+def test_cli_posse_bad_input(tmp_path, capsys, text, needle):
+    path = write(tmp_path, text)
+    target = tmp_path / "out.json"
+    rc, out, err = run(capsys, str(path), "--format", "json", "--output", str(target))
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("oddsmith: error:") and needle in err, err
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--faction", "Illuminati"], "unknown faction 'Illuminati'"),
+    (["missing.toml"], "posse file missing.toml does not exist"),
+    (["--format", "csv"], "CSV holds one table"),
+    (["--reroll", "c", "--view", "roster"], "unknown re-roll reading 'c'"),
+])
+def test_cli_posse_bad_options(capsys, args, needle):
+    rc, out, err = run(capsys, *args)
+    assert rc == 2 and err.count("\n") == 1 and needle in err, err
