@@ -1,0 +1,252 @@
+"""Doomtown hand evaluation: the Python face of the ``hand_eval`` kernel.
+
+Checks inputs (codes 0..52, at most two jokers per hand, 5..15 cards), packs
+them into the kernel's padded ``uint8`` layout, runs one ``nogil`` batch call
+and returns numpy arrays or a tidy DataFrame. Keys follow
+:mod:`oddsmith.rules.doomtown` (``rank << 20`` then five 4-bit tie-break
+values): within a mode, a larger key is a better shootout hand and a smaller
+key a better lowball hand. A legal key of 0 means no legal five exists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.doomtown.cards import format_cards, format_hand, parse_hand
+from oddsmith.errors import OddsmithError
+from oddsmith.rules.doomtown import (
+    DECK_RULES, HAND_RANK_NAMES, HAND_SIZE, JOKER_CODE, KEY_RANK_SHIFT, HandRank, key_as_list,
+)
+
+MAX_CARDS = 15
+"""Most cards one hand may hold (5 + a stud bonus of 10)."""
+MAX_JOKERS_PER_HAND = DECK_RULES.max_jokers
+
+
+def _kernel():
+    try:
+        from oddsmith._ext import hand_eval
+    except ImportError as exc:  # pragma: no cover - only in a broken install
+        raise OddsmithError(
+            "the compiled hand evaluator is missing; reinstall oddsmith (pip install .) "
+            f"or build it (python setup.py build_ext --inplace): {exc}"
+        ) from None
+    return hand_eval
+
+
+def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Check hands of card codes and pack them as ``(n, 15) uint8`` cards plus ``uint8`` lengths.
+
+    ``labels`` name each hand in error messages (default ``hand 1``, ``hand 2``...)."""
+    n = len(hands)
+    cards = np.full((n, MAX_CARDS), JOKER_CODE, dtype=np.uint8)
+    lengths = np.zeros(n, dtype=np.uint8)
+    for i, hand in enumerate(hands):
+        where = labels[i] if labels is not None else f"hand {i + 1}"
+        codes = np.asarray(hand)
+        if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
+            raise OddsmithError(f"{where}: a hand is a list of integer card codes 0..52")
+        _check_codes(codes, where)
+        cards[i, : len(codes)] = codes
+        lengths[i] = len(codes)
+    return cards, lengths
+
+
+def _check_codes(codes: np.ndarray, where: str) -> None:
+    k = len(codes)
+    if k < HAND_SIZE:
+        raise OddsmithError(f"{where}: {k} card{'s' if k != 1 else ''}; a draw hand needs at least {HAND_SIZE}")
+    if k > MAX_CARDS:
+        raise OddsmithError(f"{where}: {k} cards; at most {MAX_CARDS} cards per hand")
+    bad = codes[(codes < 0) | (codes > JOKER_CODE)]
+    if bad.size:
+        raise OddsmithError(f"{where}: card code {int(bad[0])} is not 0..52")
+    jokers = int((codes == JOKER_CODE).sum())
+    if jokers > MAX_JOKERS_PER_HAND:
+        raise OddsmithError(f"{where}: {jokers} jokers; a deck holds at most {MAX_JOKERS_PER_HAND}")
+
+
+def check_packed(cards: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Validate already packed arrays (vectorised) and return C-contiguous uint8 copies if needed."""
+    cards = np.asarray(cards)
+    lengths = np.asarray(lengths)
+    if cards.ndim != 2 or cards.shape[1] < HAND_SIZE or lengths.shape != (cards.shape[0],):
+        raise OddsmithError("cards must be an (n, k) array with k >= 5 and lengths an (n,) array")
+    if cards.shape[1] > MAX_CARDS:
+        raise OddsmithError(f"at most {MAX_CARDS} cards per hand (got {cards.shape[1]} columns)")
+    if cards.size and (cards.min() < 0 or cards.max() > JOKER_CODE):
+        i = int(np.argwhere((cards < 0) | (cards > JOKER_CODE))[0][0])
+        raise OddsmithError(f"hand {i + 1}: card codes must be 0..52")
+    if lengths.size and (lengths.min() < HAND_SIZE or lengths.max() > cards.shape[1]):
+        i = int(np.argwhere((lengths < HAND_SIZE) | (lengths > cards.shape[1]))[0][0])
+        raise OddsmithError(f"hand {i + 1}: {int(lengths[i])} cards; a hand holds {HAND_SIZE}..{cards.shape[1]}")
+    inside = np.arange(cards.shape[1])[None, :] < lengths[:, None]
+    jokers = ((cards == JOKER_CODE) & inside).sum(axis=1)
+    if jokers.size and jokers.max() > MAX_JOKERS_PER_HAND:
+        i = int(np.argmax(jokers > MAX_JOKERS_PER_HAND))
+        raise OddsmithError(f"hand {i + 1}: {int(jokers[i])} jokers; a deck holds at most {MAX_JOKERS_PER_HAND}")
+    return np.ascontiguousarray(cards, dtype=np.uint8), np.ascontiguousarray(lengths, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Kernel results for n hands (arrays of length n; ``five``/``ident`` are (n, 5)).
+
+    ``five`` holds the kept cards as held (52 = joker) in tie-break order,
+    ``ident`` what each counts as (jokers resolved), ``kept`` the kept positions
+    as bit masks. ``legal_*`` describe the best legal hand; ``legal_key == 0``
+    when none exists."""
+
+    lowball: bool
+    key: np.ndarray
+    cheatin: np.ndarray
+    five: np.ndarray
+    ident: np.ndarray
+    kept: np.ndarray
+    legal_key: np.ndarray
+    legal_five: np.ndarray
+    legal_ident: np.ndarray
+    legal_kept: np.ndarray
+
+    @property
+    def rank(self) -> np.ndarray:
+        return (self.key >> KEY_RANK_SHIFT).astype(np.int8)
+
+    @property
+    def legal_rank(self) -> np.ndarray:
+        """Best legal rank, 0 when no legal five exists."""
+        return (self.legal_key >> KEY_RANK_SHIFT).astype(np.int8)
+
+    @property
+    def has_legal(self) -> np.ndarray:
+        return self.legal_key != 0
+
+
+def evaluate_packed(cards: np.ndarray, lengths: np.ndarray, *, lowball: bool = False) -> Evaluation:
+    """Full evaluation (keys, cheatin', the five kept, legal hand) of packed hands, one kernel call."""
+    cards, lengths = check_packed(cards, lengths)
+    n = cards.shape[0]
+    if cards.shape[1] != MAX_CARDS:
+        padded = np.full((n, MAX_CARDS), JOKER_CODE, dtype=np.uint8)
+        padded[:, : cards.shape[1]] = cards
+        cards = padded
+    out = dict(
+        key=np.zeros(n, np.int64), cheatin=np.zeros(n, np.uint8), five=np.zeros((n, 5), np.uint8),
+        ident=np.zeros((n, 5), np.uint8), kept=np.zeros(n, np.uint32), legal_key=np.zeros(n, np.int64),
+        legal_five=np.zeros((n, 5), np.uint8), legal_ident=np.zeros((n, 5), np.uint8),
+        legal_kept=np.zeros(n, np.uint32),
+    )
+    _kernel().evaluate(
+        cards, lengths, bool(lowball), out["key"], out["cheatin"], out["five"], out["ident"], out["kept"],
+        out["legal_key"], out["legal_five"], out["legal_ident"], out["legal_kept"],
+    )
+    out["cheatin"] = out["cheatin"].astype(bool)
+    return Evaluation(lowball=bool(lowball), **out)
+
+
+def evaluate_keys(cards: np.ndarray, lengths: np.ndarray, *, lowball: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Keys only: (best key of any legality, best legal key or 0) per hand. Cheatin' iff they differ."""
+    cards, lengths = check_packed(cards, lengths)
+    key = np.zeros(cards.shape[0], np.int64)
+    legal = np.zeros(cards.shape[0], np.int64)
+    _kernel().evaluate_keys(cards, lengths, bool(lowball), key, legal)
+    return key, legal
+
+
+def evaluate_codes(hands: Sequence[Sequence[int]], *, lowball: bool = False,
+                   labels: Sequence[str] | None = None) -> Evaluation:
+    """Full evaluation of hands given as lists of card codes."""
+    cards, lengths = pack_hands(hands, labels=labels)
+    return evaluate_packed(cards, lengths, lowball=lowball)
+
+
+def rank_name(rank: int) -> str | None:
+    return HAND_RANK_NAMES[HandRank(int(rank))] if rank else None
+
+
+def hand_records(hands: Sequence[Sequence[int]], ev: Evaluation, *, ascii: bool = False) -> list[dict]:
+    """One JSON-ready dict per hand: cards, rank, rank_name, key (list), cheatin, best_five,
+    counts_as, and legal (same fields, or None when no legal five exists)."""
+    records = []
+    for i, hand in enumerate(hands):
+        lk = int(ev.legal_key[i])
+        legal = None
+        if lk:
+            legal = {
+                "rank": lk >> KEY_RANK_SHIFT,
+                "rank_name": rank_name(lk >> KEY_RANK_SHIFT),
+                "key": key_as_list(lk),
+                "best_five": format_cards(ev.legal_five[i], ascii=ascii),
+                "counts_as": format_cards(ev.legal_ident[i], ascii=ascii),
+            }
+        k = int(ev.key[i])
+        records.append({
+            "cards": format_cards(hand, ascii=ascii),
+            "rank": k >> KEY_RANK_SHIFT,
+            "rank_name": rank_name(k >> KEY_RANK_SHIFT),
+            "key": key_as_list(k),
+            "cheatin": bool(ev.cheatin[i]),
+            "best_five": format_cards(ev.five[i], ascii=ascii),
+            "counts_as": format_cards(ev.ident[i], ascii=ascii),
+            "legal": legal,
+        })
+    return records
+
+
+def hands_frame(hands: Sequence[Sequence[int]], ev: Evaluation, *, ascii: bool = False) -> pd.DataFrame:
+    """Tidy table, one row per hand. ``key`` and ``legal_key`` are the packed integer keys;
+    legal columns are empty (rank 0) when no legal five exists."""
+    legal_rank = ev.legal_rank.astype(int)
+    return pd.DataFrame({
+        "cards": [format_hand(h, ascii=ascii) for h in hands],
+        "rank": ev.rank.astype(int),
+        "rank_name": [rank_name(r) for r in ev.rank],
+        "key": ev.key,
+        "cheatin": ev.cheatin.astype(bool),
+        "best_five": [format_hand(f, ascii=ascii) for f in ev.five],
+        "counts_as": [format_hand(f, ascii=ascii) for f in ev.ident],
+        "legal_rank": legal_rank,
+        "legal_rank_name": [rank_name(r) or "" for r in legal_rank],
+        "legal_key": ev.legal_key,
+        "legal_five": [format_hand(f, ascii=ascii) if r else "" for f, r in zip(ev.legal_five, legal_rank)],
+    })
+
+
+def evaluate_hands(hands: Sequence[str | Sequence[int]], *, lowball: bool = False, ascii: bool = False) -> pd.DataFrame:
+    """Evaluate hands given as text (``"AS AC 8S 8C JD"``) or code lists; returns :func:`hands_frame`."""
+    codes = [parse_hand(h, where=f"hand {i + 1}") if isinstance(h, str) else list(h) for i, h in enumerate(hands)]
+    ev = evaluate_codes(codes, lowball=lowball)
+    return hands_frame(codes, ev, ascii=ascii)
+
+
+def sample_rank_counts(deck: Sequence[int], hand_size: int, n_hands: int, *, seed: int | None = None) -> pd.DataFrame:
+    """Monte Carlo distribution of the best and best legal shootout rank of ``hand_size`` cards
+    drawn from ``deck`` (codes, jokers 52): columns rank, rank_name, p_best, p_legal,
+    se_best, se_legal (rank 0 = no legal five). The drawing happens inside the kernel."""
+    deck_arr = np.asarray(deck, dtype=np.int64)
+    if deck_arr.ndim != 1 or len(deck_arr) > 64 or len(deck_arr) < hand_size:
+        raise OddsmithError(f"deck must hold between hand size ({hand_size}) and 64 cards")
+    if not HAND_SIZE <= hand_size <= MAX_CARDS:
+        raise OddsmithError(f"hand size {hand_size} is not {HAND_SIZE}..{MAX_CARDS}")
+    if deck_arr.min() < 0 or deck_arr.max() > JOKER_CODE:
+        raise OddsmithError("deck: card codes must be 0..52")
+    if int((deck_arr == JOKER_CODE).sum()) > MAX_JOKERS_PER_HAND:
+        raise OddsmithError(f"deck: at most {MAX_JOKERS_PER_HAND} jokers")
+    if n_hands < 1:
+        raise OddsmithError("number of hands must be at least 1")
+    best = np.zeros(12, np.int64)
+    legal = np.zeros(12, np.int64)
+    bitgen = np.random.PCG64(seed)
+    _kernel().sample_rank_counts(deck_arr.astype(np.uint8), int(hand_size), int(n_hands), bitgen, best, legal)
+    p_best, p_legal = best / n_hands, legal / n_hands
+    return pd.DataFrame({
+        "rank": np.arange(12),
+        "rank_name": ["no legal hand"] + [rank_name(r) for r in range(1, 12)],
+        "p_best": p_best,
+        "se_best": np.sqrt(p_best * (1 - p_best) / n_hands),
+        "p_legal": p_legal,
+        "se_legal": np.sqrt(p_legal * (1 - p_legal) / n_hands),
+    })
