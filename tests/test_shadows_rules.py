@@ -434,3 +434,38 @@ def test_events_tables():
     assert R.SCENARIOS.entry(5).name == "Showdown"
     with pytest.raises(OddsmithError):
         R.UNWELCOME_GUESTS.entry(11)
+
+
+# --- putting a shot or a Fight Test together --------------------------------------------------
+
+
+def test_shooting_dice():
+    assert R.shooting_dice("Pistol", "short") == 4
+    assert R.shooting_dice("Pistol", "medium") == 3
+    assert R.shooting_dice("Pistol", "long", cover=True) == 1
+    assert R.shooting_dice("Shotgun", "short") == 5 and R.shooting_dice("Shotgun", "long") == 1
+    assert R.shooting_dice("Carbine", "medium", skills=["Deadeye"], back_shooter=True, elevated=True) == 6
+    assert R.shooting_dice("Pistol", "long", cover=True, small_target=True, whiskey=True, injuries=["One-Eyed"]) == 1
+    # Trick Shooter ignores one of Long Range / Cover with a Rifle-Class Weapon only
+    assert R.shooting_dice("Carbine", "long", cover=True, skills=["Trick Shooter"]) == 2
+    assert R.shooting_dice("Carbine", "medium", skills=["Trick Shooter"]) == 3
+    assert R.shooting_dice("Pistol", "long", skills=["Trick Shooter"]) == 2
+
+
+def test_shot_save_modifier():
+    assert R.shot_save_modifier("Bow", "long") == 2
+    assert R.shot_save_modifier("Heavy Pistol", "short", target_skills=["Tough"]) == 0
+    assert R.shot_save_modifier("Pistol", "short", silver_bullets=True, target_supernatural=True) == -1
+    assert R.shot_save_modifier("Pistol", "short", silver_bullets=True) == 0
+
+
+def test_fight_dice():
+    assert R.fight_dice() == 3
+    assert R.fight_dice(charging=True, skills=["Mean"]) == 5
+    assert R.fight_dice(outnumbered_by=2) == 1
+    assert R.fight_dice(outnumbered_by=2, skills=["'Ornery"]) == 3
+    assert R.fight_dice(fortified_defender=True, outnumbered_by=3, injuries=["Weakened"]) == 1
+    assert R.fight_dice(wolf_form_attacking=True) == 5
+    assert R.fight_dice(skills=["Close Work"], close_work_pistols=3) == 5
+    assert R.fight_dice(skills=["Close Work"], close_work_pistols=2, derringer=True) == 5
+    assert R.fight_dice(skills=["Close Work"], close_work_pistols=1, derringer=True) == 5
