@@ -21,6 +21,7 @@ import functools
 import io
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,10 +31,10 @@ import pandas as pd
 from oddsmith.doomtown.textinput import read_text
 from oddsmith.errors import OddsmithError
 
-#: Card types of the Weird West Edition (the ``type`` column).
-CARD_TYPES = ("outfit", "dude", "deed", "goods", "spell", "action", "joker")
+#: Card types (the ``type`` column); the Weird West Edition box has no legend.
+CARD_TYPES = ("outfit", "dude", "deed", "goods", "spell", "action", "joker", "legend")
 #: Card types that carry no suit and value (not counted among the 52 valued cards).
-UNVALUED_TYPES = ("outfit", "joker")
+UNVALUED_TYPES = ("outfit", "joker", "legend")
 
 REQUIRED_COLUMNS = ("title", "type", "suit", "value")
 INTEGER_COLUMNS = ("code", "value", "bullets", "influence", "control", "cost", "upkeep",
@@ -80,6 +81,25 @@ def parse_value_text(text: str) -> int | None:
     if t.isdigit() and len(t) <= 2 and 1 <= int(t) <= 13:
         return int(t)
     return _VALUE_SPELLINGS.get(t)
+
+
+def split_items(text: str, is_title: Callable[[str], bool]) -> list[str]:
+    """Items of a list separated by ``;`` or ``,``, keeping commas inside titles.
+
+    Titles may hold commas (``Emre, The Turkish Bear (Exp.1)``): at each comma
+    piece the longest run of pieces that ``is_title`` accepts is kept whole.
+    """
+    items: list[str] = []
+    for part in text.split(";"):
+        pieces = part.split(",")
+        i = 0
+        while i < len(pieces):
+            j = next((j for j in range(len(pieces), i + 1, -1) if is_title(",".join(pieces[i:j]).strip())), i + 1)
+            item = ",".join(pieces[i:j]).strip()
+            if item:
+                items.append(item)
+            i = j
+    return items
 
 
 @dataclass(frozen=True)
@@ -178,7 +198,7 @@ def _read_rows(text: str, source: str) -> pd.DataFrame:
             if not any(cell.strip() for cell in row):
                 continue
             cells = dict(zip(columns, row + [""] * (len(columns) - len(row))))
-            records.append(_table_record(cells, where))
+            records.append(table_record(cells, where))
     except csv.Error as exc:
         raise OddsmithError(f"{source}: line {reader.line_num}: unreadable CSV ({exc})") from None
     if not records:
@@ -186,9 +206,13 @@ def _read_rows(text: str, source: str) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
-def _table_record(cells: dict[str, str], where: str) -> dict[str, object]:
+def table_record(cells: dict[str, str], where: str, *, deck_row: bool = False) -> dict[str, object]:
+    """One checked card-table row from its text cells; errors name ``where``.
+
+    With ``deck_row`` (a row of a deck CSV) the title may be blank and a
+    dude's shooter type may be unknown."""
     title = cells["title"].strip()
-    if not title:
+    if not title and not deck_row:
         raise OddsmithError(f"{where}: empty title")
     ctype = cells["type"].strip().casefold()
     if ctype not in CARD_TYPES:
@@ -210,7 +234,7 @@ def _table_record(cells: dict[str, str], where: str) -> dict[str, object]:
     shooter = _SHOOTER_SPELLINGS.get(shooter_text.casefold()) if shooter_text else None
     if shooter_text and shooter is None:
         raise OddsmithError(f"{where}: shooter {shooter_text!r} of {title!r} is not Stud, Draw or Bonus")
-    if ctype == "dude" and shooter not in ("stud", "draw"):
+    if ctype == "dude" and shooter not in ("stud", "draw") and (not deck_row or shooter):
         raise OddsmithError(f"{where}: dude {title!r} needs shooter Stud or Draw")
     record["shooter"] = shooter if shooter else pd.NA
     for col in ("faction", "keywords"):

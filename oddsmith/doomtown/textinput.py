@@ -10,10 +10,15 @@ encoding of a list saved on Windows.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
 from oddsmith.errors import OddsmithError
+
+# "#" at the start of a line, or after a space and before a space, starts a
+# comment; "Hellstromme Plant #9" and "Cliff's #4 Saloon" keep their "#".
+_COMMENT = re.compile(r"(^|\s)#(\s|$)")
 
 #: Largest deck or posse file read (a deck list is a few kilobytes).
 MAX_TEXT_BYTES = 1024 * 1024
@@ -59,3 +64,11 @@ def read_text(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_BYTES, what
     if len(data) > limit:
         raise OddsmithError(f"{name}: too large for a {what} (over {limit // 1024} KiB)")
     return decode_text(data, name, what)
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without its comment, stripped (``#`` starts a comment at the start of a
+    line or between spaces, so titles such as ``Cliff's #4 Saloon`` keep theirs)."""
+    line = line.strip()
+    m = _COMMENT.search(line)
+    return (line[: m.start()] if m else line).strip()

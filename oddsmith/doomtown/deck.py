@@ -1,0 +1,873 @@
+"""Doomtown decks: reading deck lists, validating them, removing cards already seen.
+
+A :class:`Deck` holds one row per card in :attr:`Deck.cards` (see
+:data:`DECK_COLUMNS`) and gives the kernels :meth:`Deck.codes` (numpy uint8,
+code = (value - 1) * 4 + suit, joker 52, as in :mod:`oddsmith.rules.doomtown`).
+
+Deck files come in four formats (:class:`DeckFormat`), detected from the text
+unless forced:
+
+``cards``
+    card tokens (:mod:`oddsmith.doomtown.cards`: ``AS``, ``A♠``, ``10H``,
+    ``TH``, ``Joker``), one card or several per line, with counts ``4x 8S``,
+    ``8S x4``.
+``valuesuit``
+    the ``Value,Suit`` lines of an existing Doomtown draw calculator:
+    ``13,S``, ``1,H``, ``Joker``.
+``csv``
+    a CSV with columns ``title``, ``type``, ``suit``, ``value`` and optional
+    ``shooter`` (Stud/Draw), ``bullets``, ``influence``, ``upkeep``,
+    ``count`` and ``starting`` (yes/no); blank facts of a known title are
+    taken from the card table.
+``titles``
+    a deck list by card titles as deckbuilding sites export it (``2x Shotgun``,
+    ``Shotgun x2``, ``2 Shotgun``), with section headers (``Dudes:``,
+    ``Starting Gang:``, ``Deeds (12)``; ``Outfit: Law Dogs``; inline lists
+    ``Starting Gang: Randall; Asakichi Cooke``), resolved through the card
+    table (:mod:`oddsmith.doomtown.cardtable`).
+
+In every format ``#`` starts a comment (at the start of a line, or after a
+space and followed by a space). Comment lines ``# name: ...`` name the deck
+and ``# partial: reason`` marks an incomplete list.
+
+Validation follows Rulebook "Deck Building" through
+:data:`oddsmith.rules.doomtown.DECK_RULES`: exactly 52 valued cards (fewer
+with ``partial``), at most 4 sharing suit and value, at most 4 sharing a
+title, up to 2 jokers, one outfit and at most one legend (not counted).
+"""
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.doomtown.cards import CARD_HELP, format_card, parse_card
+from oddsmith.doomtown.cardtable import (
+    CardTable,
+    card_table as _card_table,
+    parse_suit_name,
+    parse_value_text,
+    split_items,
+    table_record,
+    title_key,
+)
+from oddsmith.doomtown.textinput import decode_text, read_text, strip_comment
+from oddsmith.errors import OddsmithError
+from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, VALUE_LABELS, Suit, card_code
+
+#: Columns of :attr:`Deck.cards`, one row per card.
+DECK_COLUMNS = (
+    "card",      # the card as text: "8♠", "10♥", "Joker"
+    "title",     # printed title, or None in a plain card list
+    "type",      # dude, deed, goods, spell, action, joker; None when unknown (plain lists)
+    "suit",      # spades, hearts, diamonds, clubs; None for jokers
+    "value",     # 1..13 (Int64; NA for jokers)
+    "code",      # kernel code (uint8): (value - 1) * 4 + suit, joker 52
+    "shooter",   # dudes: "stud" or "draw"; else None
+    "bullets",   # dudes: bullet rating (Int64, NA when unknown)
+    "influence",  # dudes: influence (Int64)
+    "upkeep",    # dudes: upkeep (Int64)
+    "starting",  # bool: in the starting gang
+    "line",      # line of the source file the card comes from (Int64; NA when built in code)
+)
+
+#: Largest count on one line (a legal deck has 54 drawable cards).
+MAX_LINE_COUNT = DECK_RULES.max_deck_size
+_SUIT_NAMES = tuple(s.name.lower() for s in Suit)
+
+
+class DeckFormat(str, enum.Enum):
+    """Deck file formats (see the module docstring)."""
+
+    cards = "cards"
+    valuesuit = "valuesuit"
+    csv = "csv"
+    titles = "titles"
+
+
+# --------------------------------------------------------------------------
+# The Deck
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """A validated Doomtown deck (or part of one, when ``partial``).
+
+    ``cards`` has the columns :data:`DECK_COLUMNS`; ``outfit`` and ``legend``
+    are titles (not counted among the cards); ``warnings`` are problems that
+    do not make the deck unusable; ``removed`` lists what :meth:`without` took
+    out.
+    """
+
+    name: str
+    cards: pd.DataFrame
+    partial: bool = False
+    source: str = ""
+    format: DeckFormat | None = None
+    outfit: str | None = None
+    legend: str | None = None
+    warnings: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    table: CardTable | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def codes(self) -> np.ndarray:
+        """Kernel codes of the cards (uint8, one per card, row order; jokers 52)."""
+        return self.cards["code"].to_numpy(dtype=np.uint8)
+
+    def counts(self) -> np.ndarray:
+        """Copies of each code 0..52 (int64, length 53)."""
+        return np.bincount(self.codes(), minlength=JOKER_CODE + 1).astype(np.int64)
+
+    @property
+    def valued_cards(self) -> int:
+        return int((self.cards["code"] != JOKER_CODE).sum())
+
+    @property
+    def jokers(self) -> int:
+        return int((self.cards["code"] == JOKER_CODE).sum())
+
+    def starting_gang(self) -> pd.DataFrame:
+        """The rows of the starting gang."""
+        return self.cards[self.cards["starting"]].reset_index(drop=True)
+
+    def without(self, cards: str | Iterable[str]) -> "Deck":
+        """This deck minus cards already seen; the result is ``partial``.
+
+        ``cards`` is a text or a list of texts, each ``gang`` (the starting
+        gang), card tokens (``AS 8S``, ``2x 8S``, ``Joker``) or card titles,
+        separated by ``;`` or ``,``. A card that is not (or no longer) in the
+        deck raises OddsmithError.
+        """
+        items = [cards] if isinstance(cards, str) else list(cards)
+        frame = self.cards
+        removed = list(self.removed)
+        for item in items:
+            for kind, what, count in _removal_items(str(item), self.table or _card_table()):
+                frame = _remove(frame, kind, what, count)
+                removed.append(_removal_label(kind, what, count))
+        return replace(self, cards=frame.reset_index(drop=True), partial=True, removed=tuple(removed))
+
+    def summary(self) -> dict:
+        """The validated summary (:func:`deck_summary`)."""
+        return deck_summary(self)
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame.from_records(rows, columns=list(DECK_COLUMNS))
+    for col in ("value", "bullets", "influence", "upkeep", "line"):
+        df[col] = df[col].astype("Int64")
+    df["code"] = df["code"].astype(np.uint8)
+    df["starting"] = df["starting"].astype(bool)
+    for col in ("card", "title", "type", "suit", "shooter"):
+        df[col] = df[col].astype(object).where(df[col].notna(), None)
+    return df
+
+
+def _na_int(value: object) -> object:
+    return pd.NA if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) else int(value)
+
+
+def _row(code: int, *, line: int | None, title: str | None = None, ctype: str | None = None,
+         shooter: str | None = None, bullets: object = None, influence: object = None,
+         upkeep: object = None, starting: bool = False) -> dict:
+    joker = code == JOKER_CODE
+    dude = ctype == "dude"
+    return {
+        "card": format_card(code),
+        "title": title,
+        "type": "joker" if joker else ctype,
+        "suit": None if joker else _SUIT_NAMES[code % 4],
+        "value": pd.NA if joker else code // 4 + 1,
+        "code": code,
+        "shooter": shooter if dude else None,
+        "bullets": _na_int(bullets) if dude else pd.NA,
+        "influence": _na_int(influence) if dude else pd.NA,
+        "upkeep": _na_int(upkeep) if dude else pd.NA,
+        "starting": bool(starting),
+        "line": pd.NA if line is None else int(line),
+    }
+
+
+def _row_from_table(card: pd.Series, *, line: int | None, starting: bool = False) -> dict:
+    title = card["title"] if isinstance(card["title"], str) and card["title"] else None
+    if card["type"] == "joker":
+        return _row(JOKER_CODE, line=line, title=title, ctype="joker")
+    code = card_code(int(card["value"]), _SUIT_NAMES.index(card["suit"]))
+    return _row(code, line=line, title=title, ctype=str(card["type"]),
+                shooter=card.get("shooter"), bullets=card.get("bullets"),
+                influence=card.get("influence"), upkeep=card.get("upkeep"), starting=starting)
+
+
+def deck_from_codes(codes: Iterable[int], *, name: str = "deck", partial: bool = False) -> Deck:
+    """A validated deck of plain cards from kernel codes (0..51, joker 52)."""
+    rows = []
+    for code in codes:
+        code = int(code)
+        if not 0 <= code <= JOKER_CODE:
+            raise OddsmithError(f"{name}: card code {code} is not 0..52")
+        rows.append(_row(code, line=None))
+        if len(rows) > MAX_LINE_COUNT:
+            break
+    frame = _frame(rows)
+    warnings = validate_deck(frame, partial=partial, name=name)
+    return Deck(name=name, cards=frame, partial=partial, source="codes", warnings=tuple(warnings))
+
+
+# --------------------------------------------------------------------------
+# Validation (Rulebook "Deck Building", "Jokers", "Legends"; DECK_RULES)
+# --------------------------------------------------------------------------
+
+
+def _lines_text(lines: Sequence[object]) -> str:
+    known = sorted({int(x) for x in lines if x is not pd.NA and x is not None})
+    if not known:
+        return ""
+    shown = ", ".join(str(x) for x in known[:6]) + (", ..." if len(known) > 6 else "")
+    return f" (line{'s' if len(known) > 1 else ''} {shown})"
+
+
+def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "deck",
+                  outfits: Sequence[str] = (), legends: Sequence[str] = (),
+                  table: CardTable | None = None) -> list[str]:
+    """Check ``cards`` (columns :data:`DECK_COLUMNS`) against the deck-construction rules.
+
+    Breaking a rule raises OddsmithError naming the cards and their lines:
+    more than 4 cards sharing suit and value or sharing a title, more than 2
+    jokers, more than 52 valued cards, fewer than 52 unless ``partial``, more
+    than one outfit or legend. Returns warnings (facts that do not break a
+    rule but deserve a look: more copies than the box holds, a starting gang
+    member that is not a dude, no outfit in a deck list by titles).
+    """
+    rules = DECK_RULES
+    if cards.empty:
+        raise OddsmithError(f"{name}: no cards")
+    jokers = cards[cards["code"] == JOKER_CODE]
+    if len(jokers) > rules.max_jokers:
+        raise OddsmithError(f"{name}: {len(jokers)} jokers; a deck holds at most {rules.max_jokers} "
+                            f"(Deck Building){_lines_text(jokers['line'].tolist())}")
+    valued = cards[cards["code"] != JOKER_CODE]
+    for code, group in valued.groupby("code", sort=True):
+        if len(group) > rules.max_per_suit_and_value:
+            raise OddsmithError(
+                f"{name}: {len(group)} copies of {format_card(int(code))}; a deck holds at most "
+                f"{rules.max_per_suit_and_value} cards sharing suit and value{_lines_text(group['line'].tolist())}")
+    titled = cards[cards["title"].notna()]
+    if not titled.empty:
+        keys = titled["title"].map(title_key)
+        for _, group in titled.groupby(keys, sort=True):
+            if len(group) > rules.max_per_title:
+                raise OddsmithError(
+                    f"{name}: {len(group)} copies of {group['title'].iloc[0]!r}; a deck holds at most "
+                    f"{rules.max_per_title} cards sharing a title{_lines_text(group['line'].tolist())}")
+    n = len(valued)
+    if n > rules.valued_cards:
+        raise OddsmithError(f"{name}: {n} valued cards; a deck holds exactly {rules.valued_cards} "
+                            f"(Deck Building)")
+    if n < rules.valued_cards and not partial:
+        raise OddsmithError(f"{name}: {n} valued cards; a deck holds exactly {rules.valued_cards} "
+                            f"(use --partial, or partial=True, to analyse an incomplete deck)")
+    if len(outfits) > rules.outfits:
+        raise OddsmithError(f"{name}: {len(outfits)} outfits ({', '.join(outfits)}); a deck has "
+                            f"{rules.outfits}")
+    if len(legends) > rules.max_legends:
+        raise OddsmithError(f"{name}: {len(legends)} legends ({', '.join(legends)}); a deck has at most "
+                            f"{rules.max_legends}")
+    warnings = []
+    for _, row in cards[cards["starting"] & (cards["type"] != "dude")].iterrows():
+        warnings.append(f"{row['title'] or row['card']} is in the starting gang but is not a dude"
+                        f"{_lines_text([row['line']])}")
+    if table is not None and not titled.empty and "copies_in_box" in table.frame:
+        for title, group in titled.groupby("title", sort=True):
+            card = table.find(str(title))
+            box = None if card is None else card.get("copies_in_box")
+            if box is not None and box is not pd.NA and len(group) > int(box):
+                warnings.append(f"{len(group)} copies of {str(title)!r}; the box holds {int(box)}")
+    return warnings
+
+
+# --------------------------------------------------------------------------
+# Reading deck text
+# --------------------------------------------------------------------------
+
+_DIRECTIVE = re.compile(r"^#\s*(name|partial)\s*:\s*(.*)$", re.IGNORECASE)
+_COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]$", re.IGNORECASE)
+_COUNT_AFTER = re.compile(r"^[x×*](\d+)$", re.IGNORECASE)
+_COUNT_GLUED_BEFORE = re.compile(r"^(\d+)[x×*](\S+)$", re.IGNORECASE)
+_COUNT_GLUED_AFTER = re.compile(r"^(\S+?)[x×*](\d+)$", re.IGNORECASE)
+_TOKEN_SPLIT = re.compile(r"[\s,;]+")
+_VALUESUIT = re.compile(r"^([^,\s]+)\s*,\s*([^,\s]+)\s*,?$")
+_TITLE_COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]?\s+(.+)$", re.IGNORECASE)
+_TITLE_COUNT_AFTER = re.compile(r"^(.+?)\s+[x×*]\s*(\d+)$", re.IGNORECASE)
+_BULLET = re.compile(r"^(?:[-*•·]\s+|\d+[.)]\s+(?=\D))")
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z '&/-]*?)\s*(?:\(\s*\d+\s*\)|:\s*\d+|\d+)?\s*(:)?\s*$")
+_INLINE_HEADER = re.compile(r"^([A-Za-z][A-Za-z '&/-]*?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.+)$")
+
+# Section headers of deck lists: normalised name -> (card type expected, starting gang, outfit).
+_SECTIONS = {
+    "dudes": ("dude", False), "dude": ("dude", False),
+    "deeds": ("deed", False), "deed": ("deed", False),
+    "goods": ("goods", False), "good": ("goods", False),
+    "spells": ("spell", False), "spell": ("spell", False),
+    "actions": ("action", False), "action": ("action", False),
+    "jokers": ("joker", False), "joker": ("joker", False),
+    "outfit": ("outfit", False), "outfits": ("outfit", False), "home": ("outfit", False),
+    "legend": ("legend", False), "legends": ("legend", False),
+    "starting gang": ("dude", True), "starting dudes": ("dude", True), "starting posse": ("dude", True),
+    "start": ("dude", True), "starting": ("dude", True), "gang": ("dude", True),
+    "deck": (None, False), "draw deck": (None, False), "main deck": (None, False),
+    "cards": (None, False), "other": (None, False), "others": (None, False),
+    "sidekicks": ("goods", False), "horses": ("goods", False), "weapons": ("goods", False),
+    "hexes": ("spell", False), "miracles": ("spell", False), "spirits": ("spell", False),
+    "techniques": ("action", False), "total": (None, False),
+}
+
+
+# Headers recognised without a colon or a count ("Dudes", not "Joker", which is a card).
+_BARE_SECTIONS = {"dudes", "deeds", "goods", "spells", "actions", "jokers", "outfit", "legend",
+                  "starting gang", "starting dudes", "starting posse", "sidekicks", "horses", "weapons",
+                  "hexes", "miracles", "spirits", "techniques"}
+
+
+def _section_key(name: str) -> str:
+    return " ".join(name.casefold().replace("'", "").split())
+
+
+def _section(name: str) -> tuple[str | None, bool] | None:
+    return _SECTIONS.get(_section_key(name))
+
+
+def _header(text: str) -> tuple[str | None, bool] | None:
+    """The section a header line opens (``Dudes:``, ``Deeds (12)``, ``Starting Gang``), or None."""
+    m = _HEADER.match(text)
+    if not m:
+        return None
+    marked = bool(m.group(2)) or m.group(0).rstrip() != m.group(1)
+    if not marked and _section_key(m.group(1)) not in _BARE_SECTIONS:
+        return None
+    return _section(m.group(1))
+
+
+@dataclass
+class _Line:
+    number: int
+    text: str
+
+
+def _content_lines(text: str) -> tuple[list[_Line], dict[str, str]]:
+    """Lines without comments and blanks, and the ``# name:`` / ``# partial:`` directives."""
+    lines: list[_Line] = []
+    meta: dict[str, str] = {}
+    for number, raw in enumerate(text.split("\n"), start=1):
+        stripped = raw.strip().lstrip("\ufeff")
+        directive = _DIRECTIVE.match(stripped)
+        if directive:
+            meta.setdefault(directive.group(1).casefold(), directive.group(2).strip())
+            continue
+        stripped = strip_comment(stripped)
+        if stripped:
+            lines.append(_Line(number, stripped))
+    return lines, meta
+
+
+def _parse_count(text: str, where: str) -> int:
+    count = int(text)
+    if count > MAX_LINE_COUNT:
+        raise OddsmithError(f"{where}: count {text} is more than a deck can hold ({MAX_LINE_COUNT} cards)")
+    return count
+
+
+def _card_items(text: str, where: str) -> list[tuple[int, int]]:
+    """(code, count) pairs of a line of card tokens; OddsmithError if any part is not a card."""
+    items: list[tuple[int, int]] = []
+    pending: int | None = None
+    for token in _TOKEN_SPLIT.split(text.strip()):
+        if not token:
+            continue
+        m = _COUNT_BEFORE.match(token)
+        if m:
+            if pending is not None:
+                raise OddsmithError(f"{where}: two counts in a row ({token!r})")
+            pending = _parse_count(m.group(1), where)
+            continue
+        m = _COUNT_AFTER.match(token)
+        if m and pending is None:
+            if not items:
+                raise OddsmithError(f"{where}: count {token!r} follows no card")
+            code, count = items[-1]
+            if count != 1:
+                raise OddsmithError(f"{where}: two counts for one card ({token!r})")
+            items[-1] = (code, _parse_count(m.group(1), where))
+            continue
+        count = 1
+        m = _COUNT_GLUED_BEFORE.match(token) or _COUNT_GLUED_AFTER.match(token)
+        if m and pending is None:
+            number, token = (m.group(1), m.group(2)) if token[0].isdigit() and m.re is _COUNT_GLUED_BEFORE \
+                else (m.group(2), m.group(1))
+            try:
+                parse_card(token)
+            except ValueError:
+                pass
+            else:
+                count = _parse_count(number, where)
+        try:
+            code = parse_card(token)
+        except ValueError:
+            raise OddsmithError(f"{where}: {token!r} is not a card; {CARD_HELP}") from None
+        if pending is not None:
+            count, pending = pending, None
+        items.append((code, count))
+    if pending is not None:
+        raise OddsmithError(f"{where}: {token!r} is not a card, or is a count with no card after it; {CARD_HELP}")
+    return items
+
+
+def _valuesuit_item(text: str, where: str) -> tuple[int, int]:
+    if text.strip().casefold() in ("joker", "jk"):
+        return JOKER_CODE, 1
+    m = _VALUESUIT.match(text)
+    value = parse_value_text(m.group(1)) if m else None
+    suit = parse_suit_name(m.group(2)) if m else None
+    if value is None or suit is None:
+        raise OddsmithError(f"{where}: {text!r} is not a Value,Suit line (e.g. 13,S or Joker)")
+    return card_code(value, _SUIT_NAMES.index(suit)), 1
+
+
+def _is_valuesuit_header(line: _Line, first: bool) -> bool:
+    return first and line.text.replace(" ", "").casefold() in ("value,suit", "val,suit", "suit,value")
+
+
+def _looks_like_csv_header(line: _Line) -> bool:
+    try:
+        cols = {c.strip().casefold() for c in next(csv.reader([line.text]))}
+    except csv.Error:
+        return False
+    return {"suit", "value"} <= cols and ("title" in cols or "type" in cols)
+
+
+def detect_format(text: str) -> DeckFormat:
+    """The format of a deck text (see :class:`DeckFormat`): the one that reads most of its lines."""
+    lines, _ = _content_lines(text)
+    if not lines:
+        return DeckFormat.cards
+    if _looks_like_csv_header(lines[0]):
+        return DeckFormat.csv
+    scores = {DeckFormat.cards: 0, DeckFormat.valuesuit: 0, DeckFormat.titles: 0}
+    for i, line in enumerate(lines):
+        if _is_valuesuit_header(line, i == 0):
+            scores[DeckFormat.valuesuit] += 1
+            continue
+        for fmt, reader in ((DeckFormat.cards, _card_items), (DeckFormat.valuesuit, _valuesuit_item)):
+            try:
+                reader(line.text, "")
+            except OddsmithError:
+                continue
+            scores[fmt] += 1
+        text = _BULLET.sub("", line.text)
+        inline = _INLINE_HEADER.match(text)
+        if _header(text) is not None or (inline and _section(inline.group(1)) is not None):
+            scores[DeckFormat.titles] += len(lines)  # a section header settles it
+        elif re.search(r"[A-Za-z]{3}", line.text) and line.text.strip().casefold() not in ("joker", "jk"):
+            scores[DeckFormat.titles] += 1
+    return max(scores, key=lambda f: scores[f])  # ties: cards, then valuesuit, then titles
+
+
+def _expand(code: int, count: int, line: int, rows: list[dict], where: str) -> None:
+    if len(rows) + count > 4 * MAX_LINE_COUNT:
+        raise OddsmithError(f"{where}: more cards than any deck holds")
+    rows.extend(_row(code, line=line) for _ in range(count))
+
+
+def _read_cards(lines: list[_Line], name: str) -> list[dict]:
+    rows: list[dict] = []
+    for line in lines:
+        where = f"{name}: line {line.number}"
+        for code, count in _card_items(line.text, where):
+            _expand(code, count, line.number, rows, where)
+    return rows
+
+
+def _read_valuesuit(lines: list[_Line], name: str) -> list[dict]:
+    rows: list[dict] = []
+    for i, line in enumerate(lines):
+        if _is_valuesuit_header(line, i == 0):
+            continue
+        where = f"{name}: line {line.number}"
+        code, count = _valuesuit_item(line.text, where)
+        _expand(code, count, line.number, rows, where)
+    return rows
+
+
+_TRUE = {"1", "yes", "y", "true", "t", "x", "starting", "start", "gang"}
+_FALSE = {"", "0", "no", "n", "false", "f"}
+
+
+def _read_csv(text: str, name: str, table: CardTable) -> list[dict]:
+    # Comment lines are blanked, not removed, so reader line numbers stay the file's.
+    kept = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
+    reader = csv.reader(io.StringIO(kept))
+    header: list[str] | None = None
+    rows: list[dict] = []
+    try:
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if header is None:
+                header = [c.strip().lstrip("\ufeff").casefold() for c in cells]
+                for alias, col in (("stud/draw", "shooter"), ("bullet type", "shooter"),
+                                   ("quantity", "count"), ("copies", "count"), ("qty", "count"),
+                                   ("starting gang", "starting"), ("start", "starting")):
+                    header = [col if h == alias else h for h in header]
+                missing = [c for c in ("title", "type", "suit", "value") if c not in header]
+                if missing:
+                    raise OddsmithError(f"{name}: line {reader.line_num}: the CSV has no column "
+                                        f"{', '.join(missing)} (needs title, type, suit, value)")
+                continue
+            where = f"{name}: line {reader.line_num}"
+            cell = dict(zip(header, [c.strip() for c in cells] + [""] * (len(header) - len(cells))))
+            known = table.find(cell["title"]) if cell["title"] else None
+            if known is not None:
+                for col in ("type", "suit", "value", "shooter", "bullets", "influence", "upkeep"):
+                    if not cell.get(col) and col in known and known[col] is not None and known[col] is not pd.NA:
+                        cell[col] = str(known[col])
+            record = table_record(cell, where, deck_row=True)
+            count_text = cell.get("count", "") or "1"
+            if not count_text.isdigit():
+                raise OddsmithError(f"{where}: count {count_text!r} is not a whole number")
+            count = _parse_count(count_text, where)
+            start_text = cell.get("starting", "").casefold()
+            if start_text not in _TRUE | _FALSE:
+                raise OddsmithError(f"{where}: starting {cell.get('starting')!r} is not yes or no")
+            record["starting"] = start_text in _TRUE
+            if record["type"] in ("outfit", "legend"):
+                rows.extend({"_unvalued": record["type"], "title": record["title"], "line": reader.line_num}
+                            for _ in range(count))
+                continue
+            record["title"] = record["title"] or None
+            if len(rows) + count > 4 * MAX_LINE_COUNT:
+                raise OddsmithError(f"{where}: more cards than any deck holds")
+            rows.extend(_row_from_table(pd.Series(record), line=reader.line_num, starting=record["starting"])
+                        for _ in range(count))
+    except csv.Error as exc:
+        raise OddsmithError(f"{name}: line {reader.line_num}: unreadable CSV ({exc})") from None
+    if header is None:
+        raise OddsmithError(f"{name}: the CSV has no header line")
+    return rows
+
+
+def _title_entries(text: str, where: str, table: CardTable) -> tuple[str, int]:
+    """(title, count) of a deck-list item; a title that starts with a number wins over a count."""
+    if table.find(text) is not None:
+        return text.strip(), 1
+    m = _TITLE_COUNT_BEFORE.match(text)
+    if m:
+        return m.group(2).strip(), _parse_count(m.group(1), where)
+    m = _TITLE_COUNT_AFTER.match(text)
+    if m:
+        return m.group(1).strip(), _parse_count(m.group(2), where)
+    return text.strip(), 1
+
+
+def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
+    rows: list[dict] = []
+    section: tuple[str | None, bool] = (None, False)
+    section_name = ""
+    for line in lines:
+        where = f"{name}: line {line.number}"
+        text = _BULLET.sub("", line.text).strip()
+        found = _header(text)
+        if found is not None:
+            section, section_name = found, _HEADER.match(text).group(1).strip()
+            continue
+        if text.endswith(":") and table.find(text) is None:
+            raise OddsmithError(f"{where}: unknown section {text!r} (expected Dudes:, Deeds:, Goods:, "
+                                f"Spells:, Actions:, Jokers:, Outfit:, Starting Gang:)")
+        items = [text]
+        inline = _INLINE_HEADER.match(text)
+        line_section, line_section_name = section, section_name
+        if inline and _section(inline.group(1)) is not None and table.find(text) is None:
+            # "Starting Gang: Randall; Asakichi Cooke" holds for its own line only.
+            line_section, line_section_name = _section(inline.group(1)), inline.group(1).strip()
+            items = [p.strip() for p in inline.group(2).split(";") if p.strip()]
+        for item in items:
+            title, count = _title_entries(item, where, table)
+            card = table.find(title)
+            if card is None:
+                try:
+                    codes = _card_items(item, where)
+                except OddsmithError:
+                    table.lookup(title, where)  # raises with the closest title
+                    raise
+                for code, n in codes:
+                    _expand(code, n, line.number, rows, where)
+                    if line_section[1]:
+                        rows[-n:] = [dict(r, starting=True) for r in rows[-n:]]
+                continue
+            expected, starting = line_section
+            ctype = str(card["type"])
+            if expected is not None and ctype != expected:
+                rows.append({"_warning": f"line {line.number}: {card['title']!r} is a {ctype}, listed under "
+                                         f"{line_section_name}"})
+            if ctype in ("outfit", "legend"):
+                rows.extend({"_unvalued": ctype, "title": str(card["title"]), "line": line.number}
+                            for _ in range(count))
+                continue
+            if len(rows) + count > 4 * MAX_LINE_COUNT:
+                raise OddsmithError(f"{where}: more cards than any deck holds")
+            rows.extend(_row_from_table(card, line=line.number, starting=starting) for _ in range(count))
+    return rows
+
+
+def parse_deck(text: str, *, name: str = "deck", source: str = "<text>", format: DeckFormat | str | None = None,
+               partial: bool = False, card_table: CardTable | str | Path | None = None) -> Deck:
+    """Read and validate a deck from its text.
+
+    ``format`` forces a :class:`DeckFormat` (detected when None); ``partial``
+    allows fewer than 52 valued cards (also set by a ``# partial:`` line);
+    ``card_table`` is a :class:`CardTable`, a path to a user's table, or None
+    for the shipped Weird West Edition table. Errors name ``source`` and the line.
+    """
+    table = _card_table(card_table)
+    fmt = detect_format(text) if format is None else _format(format)
+    lines, meta = _content_lines(text)
+    if not lines and fmt is not DeckFormat.csv:
+        raise OddsmithError(f"{source}: no cards (only comments or blank lines)")
+    if fmt is DeckFormat.cards:
+        rows = _read_cards(lines, source)
+    elif fmt is DeckFormat.valuesuit:
+        rows = _read_valuesuit(lines, source)
+    elif fmt is DeckFormat.csv:
+        rows = _read_csv(text, source, table)
+    else:
+        rows = _read_titles(lines, source, table)
+    warnings = [r["_warning"] for r in rows if "_warning" in r]
+    outfits = [r["title"] for r in rows if r.get("_unvalued") == "outfit"]
+    legends = [r["title"] for r in rows if r.get("_unvalued") == "legend"]
+    frame = _frame([r for r in rows if "_warning" not in r and "_unvalued" not in r])
+    deck_name = meta.get("name") or name
+    partial = partial or "partial" in meta
+    warnings = validate_deck(frame, partial=partial, name=source, outfits=outfits, legends=legends,
+                             table=table) + warnings
+    if fmt is DeckFormat.titles and not outfits:
+        warnings.append("no outfit listed (a deck has one; it is not counted among the cards)")
+    if "partial" in meta and meta["partial"]:
+        warnings.insert(0, f"partial deck: {meta['partial']}")
+    return Deck(name=deck_name, cards=frame, partial=partial, source=source, format=fmt,
+                outfit=outfits[0] if outfits else None, legend=legends[0] if legends else None,
+                warnings=tuple(warnings), table=table)
+
+
+def _format(fmt: DeckFormat | str) -> DeckFormat:
+    try:
+        return DeckFormat(fmt.value if isinstance(fmt, DeckFormat) else str(fmt).casefold())
+    except ValueError:
+        raise OddsmithError(f"unknown deck format {fmt!r} (expected {', '.join(f.value for f in DeckFormat)})") \
+            from None
+
+
+# --------------------------------------------------------------------------
+# Removing cards already seen
+# --------------------------------------------------------------------------
+
+
+def _removal_items(text: str, table: CardTable) -> list[tuple[str, object, int]]:
+    """(kind, what, count) for a --without text: kind ``gang``, ``code`` or ``title``."""
+    out: list[tuple[str, object, int]] = []
+    for item in split_items(text, lambda s: table.find(_title_entries(s, "", table)[0]) is not None):
+        where = f"--without {item!r}"
+        if _section(item.rstrip(":")) == ("dude", True):
+            out.append(("gang", None, 0))
+            continue
+        try:
+            out.extend(("code", code, n) for code, n in _card_items(item, where))
+            continue
+        except OddsmithError:
+            pass
+        title, n = _title_entries(item, where, table)
+        card = table.find(title)
+        if card is None:
+            hint = table.closest(title)
+            raise OddsmithError(f"{where}: neither 'gang', a card ({CARD_HELP}) nor a known title"
+                                + (f"; did you mean {hint!r}?" if hint else ""))
+        out.append(("title", str(card["title"]), n))
+    return out
+
+
+def _remove(frame: pd.DataFrame, kind: str, what: object, count: int) -> pd.DataFrame:
+    if kind == "gang":
+        if not frame["starting"].any():
+            raise OddsmithError("--without gang: the deck has no starting gang (or it is already removed)")
+        return frame[~frame["starting"]]
+    for _ in range(count):
+        if kind == "code":
+            match = frame.index[frame["code"] == what]
+            label = format_card(int(what))
+        else:
+            keys = frame["title"].map(lambda t: title_key(t) if t else "")
+            match = frame.index[keys == title_key(str(what))]
+            label = repr(what)
+        if len(match) == 0:
+            raise OddsmithError(f"--without: {label} is not in the deck (or all its copies are already removed)")
+        # Prefer a card still in the draw deck over one of the starting gang.
+        in_deck = [i for i in match if not frame.at[i, "starting"]]
+        frame = frame.drop(index=(in_deck or list(match))[-1])
+    return frame
+
+
+def _removal_label(kind: str, what: object, count: int) -> str:
+    if kind == "gang":
+        return "starting gang"
+    label = format_card(int(what)) if kind == "code" else str(what)
+    return label if count == 1 else f"{count}x {label}"
+
+
+# --------------------------------------------------------------------------
+# Loading: files, stdin, shipped sample decks
+# --------------------------------------------------------------------------
+
+SAMPLE_SUFFIX = ".txt"
+
+
+def _samples_dir():
+    return resources.files("oddsmith.data").joinpath("decks")
+
+
+def sample_names() -> list[str]:
+    """Names of the sample decks shipped in the package (file names without ``.txt``)."""
+    return sorted(p.name[: -len(SAMPLE_SUFFIX)] for p in _samples_dir().iterdir()
+                  if p.name.endswith(SAMPLE_SUFFIX))
+
+
+def _sample_key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+
+
+def is_sample(name: str) -> bool:
+    return _sample_key(str(name)) in sample_names()
+
+
+def load_sample(name: str, *, partial: bool = False, without: str | Iterable[str] | None = None) -> Deck:
+    """A shipped sample deck by name (``law-dogs``, ``Law Dogs``, ``stack-16-16-16`` ...)."""
+    key = _sample_key(name)
+    if key not in sample_names():
+        raise OddsmithError(f"no sample deck {name!r}; samples: {', '.join(sample_names())}")
+    text = _samples_dir().joinpath(key + SAMPLE_SUFFIX).read_text(encoding="utf-8")
+    deck = parse_deck(text, name=key, source=f"sample {key}", partial=partial)
+    return deck.without(without) if without else deck
+
+
+def sample_decks() -> pd.DataFrame:
+    """The shipped sample decks: name, title, valued_cards, jokers, partial, outfit, format."""
+    rows = []
+    for key in sample_names():
+        deck = load_sample(key)
+        rows.append({"name": key, "title": deck.name, "valued_cards": deck.valued_cards,
+                     "jokers": deck.jokers, "partial": deck.partial, "outfit": deck.outfit,
+                     "format": deck.format.value if deck.format else None})
+    return pd.DataFrame(rows, columns=["name", "title", "valued_cards", "jokers", "partial", "outfit", "format"])
+
+
+def load_deck(deck: str | os.PathLike[str], *, format: DeckFormat | str | None = None, partial: bool = False,
+              without: str | Iterable[str] | None = None,
+              card_table: CardTable | str | Path | None = None) -> Deck:
+    """A deck from a file path, ``-`` (stdin) or a shipped sample name, validated.
+
+    The full deck is validated first (52 valued cards unless ``partial``),
+    then the cards in ``without`` are removed (see :meth:`Deck.without`). A
+    path that exists wins over a sample of the same name.
+    """
+    spec = str(deck)
+    if spec != "-" and not Path(spec).exists() and is_sample(spec):
+        return load_sample(spec, partial=partial, without=without)
+    if spec != "-" and not Path(spec).exists():
+        raise OddsmithError(f"{spec}: no such deck file or sample deck (samples: {', '.join(sample_names())})")
+    text = read_text(spec, what="deck file")
+    name = "stdin" if spec == "-" else Path(spec).stem
+    parsed = parse_deck(text, name=name, source="stdin" if spec == "-" else spec, format=format,
+                        partial=partial, card_table=card_table)
+    return parsed.without(without) if without else parsed
+
+
+def deck_from_bytes(data: bytes, **kwargs) -> Deck:
+    """:func:`parse_deck` of raw file bytes (same checks as a file: binary, empty, BOM, CRLF)."""
+    source = kwargs.pop("source", "<bytes>")
+    return parse_deck(decode_text(data, source, "deck file"), source=source, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# Summary (what `oddsmith deck show` prints)
+# --------------------------------------------------------------------------
+
+
+def counts_frame(deck: Deck) -> pd.DataFrame:
+    """Cards per value and suit: one row per value (A..K) plus a Joker row;
+    columns ``card`` (A..K, Joker), ``value``, ``spades``, ``hearts``,
+    ``diamonds``, ``clubs``, ``total``."""
+    grid = deck.counts()[:JOKER_CODE].reshape(13, 4)
+    df = pd.DataFrame(grid, columns=list(_SUIT_NAMES))
+    df.insert(0, "value", pd.array(range(1, 14), dtype="Int64"))
+    df.insert(0, "card", [VALUE_LABELS[v] for v in range(1, 14)])
+    df["total"] = grid.sum(axis=1)
+    joker = {"card": "Joker", "value": pd.NA, **{s: 0 for s in _SUIT_NAMES}, "total": deck.jokers}
+    df = pd.concat([df, pd.DataFrame([joker])], ignore_index=True)
+    df["value"] = df["value"].astype("Int64")
+    return df
+
+
+def duplicates_frame(deck: Deck) -> pd.DataFrame:
+    """Cards held more than once (same suit and value): ``card``, ``copies``, ``titles``."""
+    valued = deck.cards[deck.cards["code"] != JOKER_CODE]
+    rows = []
+    for code, group in valued.groupby("code", sort=True):
+        if len(group) > 1:
+            titles = [t for t in group["title"] if t]
+            rows.append({"card": format_card(int(code)), "copies": len(group),
+                         "titles": "; ".join(dict.fromkeys(titles)) if titles else ""})
+    return pd.DataFrame(rows, columns=["card", "copies", "titles"])
+
+
+def deck_summary(deck: Deck) -> dict:
+    """The validated summary as plain data (the JSON of ``oddsmith deck show``).
+
+    Fields: ``name``, ``source``, ``format``, ``outfit``, ``partial``,
+    ``valued_cards``, ``jokers``, ``cards``, ``removed``, ``starting_gang``
+    (titles), ``per_value`` (A..K -> cards), ``per_suit`` (suit -> cards),
+    ``counts`` (rows of :func:`counts_frame`), ``duplicates`` (rows of
+    :func:`duplicates_frame`), ``max_copies`` (most cards sharing suit and
+    value), ``warnings``.
+    """
+    counts = counts_frame(deck)
+    valued = counts.iloc[:13]
+    dups = duplicates_frame(deck)
+    gang = deck.starting_gang()
+    return {
+        "name": deck.name,
+        "source": deck.source,
+        "format": deck.format.value if deck.format else None,
+        "outfit": deck.outfit,
+        "partial": deck.partial,
+        "valued_cards": deck.valued_cards,
+        "jokers": deck.jokers,
+        "cards": len(deck),
+        "removed": list(deck.removed),
+        "starting_gang": [t if t else c for t, c in zip(gang["title"], gang["card"])],
+        "per_value": {str(c): int(t) for c, t in zip(valued["card"], valued["total"])},
+        "per_suit": {s: int(valued[s].sum()) for s in _SUIT_NAMES},
+        "counts": counts,
+        "duplicates": dups,
+        "max_copies": int(deck.counts()[:JOKER_CODE].max()) if deck.valued_cards else 0,
+        "warnings": list(deck.warnings),
+    }
