@@ -1,5 +1,270 @@
-"""`oddsmith` commands for this area (filled in by its issue)."""
+"""`oddsmith lowball` and `oddsmith pull`: Gamblin' odds of a deck, and pulls from it.
+
+``oddsmith lowball DECK`` prints the exact distribution of the deck's lowball
+hand rank and P(cheatin'); ``--vs DECK`` plays Gamblin' head to head (exact);
+``--players N`` (or several ``--vs``) simulates the multiplayer variant.
+``oddsmith pull DECK`` gives exact P(success) of skill tests, Kung Fu tests,
+suit and value pulls from what is left of the deck.
+
+DECK is a deck file, ``-`` for stdin, or a shipped sample deck name (as for
+``oddsmith deck show``). JSON (``--format json``) follows the contract of
+DESIGN.md section 5: ``distribution`` (rank -> probability), ``p_cheatin``,
+``mean_rank``, ``trials`` (0 when exact), ``exact``, ``stderr`` (rank ->
+standard error, 0 when exact); matchups add ``p_win``, ``p_lose``, ``p_tie``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, List, Optional
+
+import pandas as pd
+import typer
+
+from oddsmith.doomtown import lowball as L
+from oddsmith.doomtown import pulls as P
+from oddsmith.doomtown.deck import Deck, load_deck
+from oddsmith.errors import OddsmithError
+from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.sampling import check_trials, check_workers, resolve_seed
+
+FORMAT_HELP = "Output format: table, csv, json or md."
+OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."
+DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
+WITHOUT_HELP = "Cards already out of the deck: card tokens (AS 8S Joker), titles, or 'gang' (the starting gang); ';' between items."
+PARTIAL_HELP = "Accept an incomplete deck (fewer than 52 valued cards)."
 
 
-def register(app):
-    return None
+def _check_output(output: Optional[Path]) -> None:
+    """Fail before any work when the output cannot be written (no partial output either way)."""
+    if output is None or str(output) == "-":
+        return
+    folder = output.parent if str(output.parent) else Path(".")
+    if not folder.is_dir():
+        raise OddsmithError(f"cannot write {output}: folder {folder} does not exist")
+    if output.is_dir():
+        raise OddsmithError(f"cannot write {output}: it is a folder")
+
+
+def _load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
+    return load_deck(spec, partial=partial, without=without or None)
+
+
+def _label(deck: Deck) -> str:
+    return deck.name + (f" (without {', '.join(deck.removed)})" if deck.removed else "")
+
+
+def _mode(exact: Optional[bool], trials: Optional[int], can_be_exact: bool) -> bool:
+    """True for exact. Default: exact where it exists, unless --trials asks for sampling."""
+    if exact is None:
+        return can_be_exact and trials is None
+    if exact and not can_be_exact:
+        raise OddsmithError("multiplayer Gamblin' is only simulated: drop --exact")
+    return exact
+
+
+def _stderr_partner(df: pd.DataFrame, col: str) -> str | None:
+    partner = "stderr" if col == "probability" else f"{col}_stderr"
+    return partner if partner in df.columns and col != partner else None
+
+
+def _readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
+    """The table and Markdown view: exact figures without their (zero) standard errors;
+    simulated figures as "value ± standard error" (JSON and CSV keep plain columns)."""
+    if exact:
+        return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
+    out = {}
+    for col in df.columns:
+        if col == "stderr" or col.endswith("_stderr") or (col == "cheatin" and df[col].isna().all()):
+            continue
+        partner = _stderr_partner(df, col)
+        if partner is None:
+            out[col] = df[col]
+        else:
+            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
+    return pd.DataFrame(out)
+
+
+def _how(exact: bool, trials: int, seed: Optional[int]) -> str:
+    return "exact" if exact else f"{trials:,} simulated deals, seed {seed}"
+
+
+def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "lowball", **odds.to_json()})
+    if fmt is Format.csv:
+        return format_frame(odds.ranks, fmt)
+    title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
+    if fmt is Format.md:
+        title = f"## {title}"
+    table = format_frame(_readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    if odds.exact:
+        foot = f"P(cheatin') {odds.p_cheatin:.6f}   mean rank {odds.mean_rank:.4f}"
+    else:
+        foot = (f"P(cheatin') {odds.p_cheatin:.6f} ± {odds.p_cheatin_stderr:.6f}   "
+                f"mean rank {odds.mean_rank:.4f} ± {odds.mean_rank_stderr:.4f} (± one standard error)")
+    return f"{title}\n\n{table}\n{foot}\n"
+
+
+def _wide(summary: pd.DataFrame, hands: tuple[L.LowballOdds, ...]) -> pd.DataFrame:
+    """One row per player with the rank distribution as p_rank_1..p_rank_11 (the CSV form)."""
+    out = summary.copy()
+    for r in L.RANKS:
+        out[f"p_rank_{r}"] = [h.distribution[r] for h in hands]
+    return out
+
+
+def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "lowball", **g.to_json()})
+    if fmt is Format.csv:
+        return format_frame(_wide(g.summary(), g.players), fmt)
+    a, b = g.players
+    title = f"Gamblin': {a.deck} (A) vs {b.deck} (B), {_how(g.exact, g.trials, g.seed)}"
+    note = (f"A wins {g.p_win:.6f}, B wins {g.p_lose:.6f} once identical hands are redrawn; "
+            f"identical hands on a deal {g.p_tie:.6f} (A lower {g.p_win_first_deal:.6f}, "
+            f"B lower {g.p_lose_first_deal:.6f} on a single deal)")
+    if not g.exact:
+        note += f"; win/lose ± {g.p_win_stderr:.6f}, identical ± {g.p_tie_stderr:.6f} (one standard error)"
+    if fmt is Format.md:
+        title = f"## {title}"
+    s = format_frame(_readable(g.summary(), g.exact), fmt, float_digits=6)
+    r = format_frame(_readable(g.ranks(), g.exact), fmt, float_digits=6,
+                     title="Lowball hand ranks" if fmt is Format.table else "### Lowball hand ranks")
+    return f"{title}\n\n{s}\n{note}\n\n{r}"
+
+
+def _render_table(t: L.TableOdds, fmt: Format) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "lowball", **t.to_json()})
+    if fmt is Format.csv:
+        return format_frame(_wide(t.players, t.hands), fmt)
+    n = len(t.hands)
+    title = (f"Gamblin' at a table of {n}: {t.trials:,} simulated deals, seed {t.seed} "
+             f"(lowest hand wins 2 ghost rock, second lowest 1)")
+    if fmt is Format.md:
+        title = f"## {title}"
+    body = format_frame(_readable(t.players, False), fmt, float_digits=6)
+    note = (f"Identical hands on a first deal {t.p_identical:.6f} ± {t.p_identical_stderr:.6f}; "
+            f"mean redraws per deal {t.mean_redraws:.4f}. Figures ± one standard error.")
+    return f"{title}\n\n{body}\n{note}\n"
+
+
+def _pull_meta(deck: Deck, kind: str) -> dict[str, Any]:
+    return {"command": "pull", "test": kind, "deck": deck.name, "cards": len(deck),
+            "removed": list(deck.removed), "exact": True, "trials": 0}
+
+
+def register(app: typer.Typer) -> None:
+    """Add `oddsmith lowball` and `oddsmith pull`."""
+
+    @app.command("lowball")
+    def lowball_cmd(
+        deck: str = typer.Argument(..., help=DECK_HELP, metavar="DECK"),
+        vs: Optional[List[str]] = typer.Option(None, "--vs", help="Opponent deck (file, '-' or sample name); repeat for a table of players."),
+        players: Optional[int] = typer.Option(None, "--players", "-n", help="Players at the table (2..8). Seats without a --vs deck play the last --vs deck (or DECK itself)."),
+        exact: Optional[bool] = typer.Option(None, "--exact/--simulate", help="Exact enumeration (default for one deck or two) or Monte Carlo."),
+        trials: Optional[int] = typer.Option(None, "--trials", "-t", help=f"Simulated deals (default {L.DEFAULT_TRIALS:,}); giving it selects --simulate unless --exact is given."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
+        partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+    ) -> None:
+        """Lowball (Gamblin') odds: hand-rank distribution and P(cheatin'), head to head, or at a table."""
+        _check_output(output)
+        if trials is not None:
+            check_trials(trials)
+        check_workers(workers)
+        vs = list(vs or [])
+        if players is not None and not 2 <= players <= L.MAX_PLAYERS:
+            raise OddsmithError(f"--players must be 2..{L.MAX_PLAYERS}, got {players}")
+        if players is not None and len(vs) > players - 1:
+            raise OddsmithError(f"--players {players} leaves room for {players - 1} --vs deck(s), got {len(vs)}")
+        n_players = players if players is not None else (1 + len(vs) if vs else 1)
+        if [deck, *vs].count("-") > 1:
+            raise OddsmithError("only one deck can be read from stdin ('-')")
+        main = _load(deck, partial, without)
+        loaded: dict[str, Deck] = {}
+        opponents = []
+        for spec in vs:
+            if spec not in loaded:
+                loaded[spec] = _load(spec, partial)
+            opponents.append(loaded[spec])
+        while len(opponents) < n_players - 1:
+            opponents.append(opponents[-1] if opponents else main)
+        is_exact = _mode(exact, trials, n_players <= 2)
+        n_trials = trials if trials is not None else L.DEFAULT_TRIALS
+        used_seed = None if is_exact else resolve_seed(seed)
+        if n_players == 1:
+            odds = L.lowball_odds(main, exact=is_exact, trials=n_trials, seed=used_seed, workers=workers,
+                                  name=_label(main))
+            text = _render_single(odds, fmt)
+        elif n_players == 2:
+            g = L.gamblin_odds(main, opponents[0], exact=is_exact, trials=n_trials, seed=used_seed,
+                               workers=workers, names=(_label(main), _label(opponents[0])))
+            text = _render_matchup(g, fmt)
+        else:
+            decks = [main, *opponents]
+            t = L.table_odds(decks, trials=n_trials, seed=used_seed, workers=workers,
+                             names=[_label(d) for d in decks])
+            text = _render_table(t, fmt)
+        emit(text, output)
+
+    @app.command("pull")
+    def pull_cmd(
+        deck: str = typer.Argument(..., help=DECK_HELP, metavar="DECK"),
+        skill: Optional[int] = typer.Option(None, "--skill", "-s", help="Skill test: the dude's skill rating (without --difficulty: a table by difficulty)."),
+        difficulty: Optional[int] = typer.Option(None, "--difficulty", "-d", help="Skill test difficulty (without --skill: a table by skill rating 0..5)."),
+        kung_fu: Optional[int] = typer.Option(None, "--kung-fu", "-k", help="Kung Fu test: the dude's Kung Fu rating (added to its value)."),
+        dude_value: Optional[int] = typer.Option(None, "--dude-value", help="Kung Fu test: the dude's printed value (without it: a table over 1..13)."),
+        suit: Optional[str] = typer.Option(None, "--suit", help="Suit pull: suits that pass (spades, H, ♦, red, black; comma list)."),
+        value: Optional[str] = typer.Option(None, "--value", help="Value pull: values that pass (8, 8+, <=5, 3-7, J-K; comma list)."),
+        seen: Optional[str] = typer.Option(None, "--seen", help="Cards already seen (discard pile, hand, in play), removed before the pull: " + WITHOUT_HELP),
+        partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+    ) -> None:
+        """Exact pull odds: skill tests, Kung Fu tests, suit and value pulls (jokers wild).
+
+        With no test given, prints what a pull reveals, value by value."""
+        _check_output(output)
+        kinds = [k for k, on in (("skill test", skill is not None or difficulty is not None),
+                                 ("Kung Fu test", kung_fu is not None or dude_value is not None),
+                                 ("pull", suit is not None or value is not None)) if on]
+        if len(kinds) > 1:
+            raise OddsmithError(f"choose one kind of pull: got {' and '.join(kinds)} options")
+        base = _load(deck, partial, without)
+        if seen:
+            try:
+                base = base.without(seen)
+            except OddsmithError as exc:
+                raise OddsmithError(str(exc).replace("--without", "--seen")) from None
+        kind = kinds[0] if kinds else "value table"
+        if kind == "skill test":
+            df = P.skill_test_odds(base, skill, difficulty)
+            title = "Skill test: pull + skill rating >= difficulty (a joker counts as a king)"
+        elif kind == "Kung Fu test":
+            df = P.kung_fu_test_odds(base, dude_value, kung_fu if kung_fu is not None else 0)
+            title = "Kung Fu test: pull <= dude's value + Kung Fu rating, at most 13 (a joker passes)"
+        elif kind == "pull":
+            df = P.pull_odds(base, suits=suit, values=value)
+            title = "Pull (a joker passes)"
+        else:
+            df = P.value_pull_table(base)
+            title = "What a pull reveals: P(exactly / at least / at most each value), jokers wild"
+        meta = _pull_meta(base, kind)
+        if fmt is Format.json:
+            payload: dict[str, Any] = {**meta, "rows": df}
+            if len(df) == 1 and "p_success" in df:
+                payload["p_success"] = float(df["p_success"].iloc[0])
+            text = dumps_json(payload)
+        elif fmt is Format.csv:
+            text = format_frame(df, fmt)
+        else:
+            head = f"{title}\n{_label(base)}: {len(base)} cards left, exact"
+            if fmt is Format.md:
+                head = "## " + head.replace("\n", "\n\n")
+            text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}"
+        emit(text, output)

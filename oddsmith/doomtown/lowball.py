@@ -120,7 +120,16 @@ def deck_codes(deck: object) -> np.ndarray:
 
 
 def deck_counts(deck: object, *, without: object = (), what: str = "removed cards") -> np.ndarray:
-    """Copies of each code 0..52 in ``deck`` minus the cards in ``without``."""
+    """Copies of each code 0..52 in ``deck`` minus the cards in ``without``.
+
+    For a :class:`~oddsmith.doomtown.deck.Deck`, ``without`` text goes through
+    :meth:`Deck.without` (card tokens, titles, ``gang``); otherwise it is card
+    tokens or codes."""
+    if without is None:
+        without = ()
+    if hasattr(deck, "without") and (isinstance(without, str) or (
+            not isinstance(without, np.ndarray) and without and all(isinstance(w, str) for w in without))):
+        return np.bincount(deck_codes(deck.without(without)), minlength=N_CODES).astype(np.int64)
     counts = np.bincount(deck_codes(deck), minlength=N_CODES).astype(np.int64)
     for code in _card_codes(without, what):
         if counts[code] == 0:
@@ -260,13 +269,17 @@ def key_text(key: int) -> str:
     return "-".join(VALUE_LABELS[f] for f in key_fields(key))
 
 
-def _rank_frame(p: np.ndarray, se: np.ndarray, cheat: np.ndarray) -> pd.DataFrame:
+def _rank_frame(p: np.ndarray, cheat: np.ndarray, trials: int = 0) -> pd.DataFrame:
+    """The rank table; standard errors are binomial over ``trials`` (0: exact, no error)."""
+    at_most = np.minimum(np.cumsum(p), 1.0)
+    zero = np.zeros(len(p))
     return pd.DataFrame({
         "rank": list(RANKS),
         "hand": [HAND_RANK_NAMES[HandRank(r)] for r in RANKS],
         "probability": p,
-        "stderr": se,
-        "at_most": np.minimum(np.cumsum(p), 1.0),
+        "stderr": binomial_stderr(p, trials) if trials else zero,
+        "at_most": at_most,
+        "at_most_stderr": binomial_stderr(at_most, trials) if trials else zero,
         "cheatin": cheat,
     })
 
@@ -276,8 +289,8 @@ class LowballOdds:
     """One deck's lowball hand: rank distribution, P(cheatin'), mean rank.
 
     ``ranks`` columns: rank (1..11), hand (book name), probability, stderr
-    (0 when exact), at_most (P(rank <= r): lowball rewards low ranks), cheatin
-    (P(this rank and cheatin'); NaN when simulated).
+    (0 when exact), at_most (P(rank <= r): lowball rewards low ranks),
+    at_most_stderr, cheatin (P(this rank and cheatin'); NaN when simulated).
     Exact results also hold every distinct hand key with its number of hands
     (``key_codes``, ``key_hands``, ``key_cheatin``; see :meth:`key_table`).
     """
@@ -358,7 +371,7 @@ def _exact_odds(counts: np.ndarray, name: str, method: str = "values") -> Lowbal
     nz = hands > 0
     return LowballOdds(
         deck=name, cards=n, exact=True, trials=0,
-        ranks=_rank_frame(p, np.zeros(11), cheat_by_rank / total),
+        ranks=_rank_frame(p, cheat_by_rank / total),
         p_cheatin=float(cheat.sum() / total), p_cheatin_stderr=0.0,
         mean_rank=float(np.dot(p, RANKS)), mean_rank_stderr=0.0,
         hands=total, key_codes=keys[nz], key_hands=hands[nz], key_cheatin=cheat[nz],
@@ -373,7 +386,7 @@ def _mc_odds(rank_counts: np.ndarray, cheat: int, trials: int, name: str, cards:
     var = float(np.dot(p, (r - mean) ** 2))
     return LowballOdds(
         deck=name, cards=cards, exact=False, trials=trials,
-        ranks=_rank_frame(p, binomial_stderr(p, trials), np.full(11, np.nan)),
+        ranks=_rank_frame(p, np.full(11, np.nan), trials),
         p_cheatin=cheat / trials, p_cheatin_stderr=float(binomial_stderr(cheat / trials, trials)),
         mean_rank=mean, mean_rank_stderr=math.sqrt(var / trials), seed=seed,
     )
@@ -446,26 +459,29 @@ class GamblinOdds:
     mean_redraws: float = 0.0
 
     def summary(self) -> pd.DataFrame:
-        """One row per player: player, deck, p_win, p_win_stderr, p_lose, p_tie, p_cheatin,
-        p_cheatin_stderr, mean_rank, mean_rank_stderr (p_win of B is A's p_lose)."""
+        """One row per player: player (A, B), deck, p_win, p_win_stderr, p_lose,
+        p_lose_stderr, p_tie, p_tie_stderr, p_cheatin, p_cheatin_stderr, mean_rank,
+        mean_rank_stderr (B's p_win is A's p_lose; stderr 0 when exact)."""
         rows = []
         for i, pl in enumerate(self.players):
             win, lose = (self.p_win, self.p_lose) if i == 0 else (self.p_lose, self.p_win)
             rows.append({
-                "player": "AB"[i], "deck": pl.deck, "p_win": win, "p_win_stderr": self.p_win_stderr,
-                "p_lose": lose, "p_tie": self.p_tie, "p_cheatin": pl.p_cheatin,
-                "p_cheatin_stderr": pl.p_cheatin_stderr, "mean_rank": pl.mean_rank,
-                "mean_rank_stderr": pl.mean_rank_stderr,
+                "player": "AB"[i], "deck": pl.deck,
+                "p_win": win, "p_win_stderr": self.p_win_stderr,
+                "p_lose": lose, "p_lose_stderr": self.p_lose_stderr,
+                "p_tie": self.p_tie, "p_tie_stderr": self.p_tie_stderr,
+                "p_cheatin": pl.p_cheatin, "p_cheatin_stderr": pl.p_cheatin_stderr,
+                "mean_rank": pl.mean_rank, "mean_rank_stderr": pl.mean_rank_stderr,
             })
         return pd.DataFrame(rows)
 
     def ranks(self) -> pd.DataFrame:
-        """Both rank distributions side by side: rank, hand, p_A, stderr_A, p_B, stderr_B."""
+        """Both rank distributions side by side: rank, hand, p_A, p_A_stderr, p_B, p_B_stderr."""
         a, b = self.players
         return pd.DataFrame({
             "rank": a.ranks["rank"], "hand": a.ranks["hand"],
-            "p_A": a.ranks["probability"], "stderr_A": a.ranks["stderr"],
-            "p_B": b.ranks["probability"], "stderr_B": b.ranks["stderr"],
+            "p_A": a.ranks["probability"], "p_A_stderr": a.ranks["stderr"],
+            "p_B": b.ranks["probability"], "p_B_stderr": b.ranks["stderr"],
         })
 
     def to_json(self) -> dict[str, Any]:
