@@ -30,12 +30,17 @@ def C(v: int, s: int) -> int:
 # --------------------------------------------------------------------------
 
 
+def low_keys(hands) -> np.ndarray:
+    """Reference lowball keys: every joker assignment of each five, the lowest kept."""
+    return ref.best_keys([list(h) for h in hands]).low_best
+
+
 def brute_force(deck: list[int]) -> tuple[Counter, Counter]:
     """(hands per lowball key, cheatin' hands per key) over every 5 of the deck's cards
     (cards are distinct objects even when they share a code)."""
     multisets = Counter(tuple(sorted(deck[i] for i in five)) for five in itertools.combinations(range(len(deck)), 5))
     hands = list(multisets)
-    keys, _ = ref.best_keys(hands, lowball=True)
+    keys = low_keys(hands)
     per_key, cheat = Counter(), Counter()
     for hand, key in zip(hands, keys.tolist()):
         per_key[key] += multisets[hand]
@@ -108,7 +113,7 @@ def test_kernel_single_hands_match_reference():
     keys = np.zeros(len(hands), dtype=np.uint32)
     cheat = np.zeros(len(hands), dtype=np.uint8)
     lb._kernels().evaluate(hands, keys, cheat)
-    want, _ = ref.best_keys(hands.tolist(), lowball=True)
+    want = low_keys(hands.tolist())
     assert np.array_equal(keys.astype(np.int64), want)
     assert cheat.tolist() == [0 if ref.is_legal(h) else 1 for h in hands.tolist()]
 
@@ -164,8 +169,8 @@ def test_standard_deck_figures():
 
 
 def brute_force_matchup(a: list[int], b: list[int]) -> tuple[int, int, int]:
-    ka = ref.best_keys([[a[i] for i in f] for f in itertools.combinations(range(len(a)), 5)], lowball=True)[0]
-    kb = ref.best_keys([[b[i] for i in f] for f in itertools.combinations(range(len(b)), 5)], lowball=True)[0]
+    ka = low_keys([[a[i] for i in f] for f in itertools.combinations(range(len(a)), 5)])
+    kb = low_keys([[b[i] for i in f] for f in itertools.combinations(range(len(b)), 5)])
     win = lose = tie = 0
     for x in ka.tolist():
         for y in kb.tolist():
@@ -354,3 +359,119 @@ def test_json_contract_fields():
     assert mc["trials"] == 1000 and mc["exact"] is False and mc["seed"] == 3
     assert all(v > 0 for r, v in mc["stderr"].items() if 0 < mc["distribution"][r] < 1)
     json.dumps(mc)  # plain JSON types only
+
+
+# --------------------------------------------------------------------------
+# The command: JSON contract, formats, determinism, bad input
+# --------------------------------------------------------------------------
+
+from oddsmith.cli import main  # noqa: E402
+
+TOKENS = [f"{v}{s}" for v in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "SHDC"]
+
+
+def run(capsys, *args):
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def deck_file(tmp_path, lines, name="deck.txt"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_cli_single_deck_json_contract(capsys):
+    rc, out, err = run(capsys, "lowball", "balanced", "-f", "json")
+    assert rc == 0 and err == ""
+    data = json.loads(out)
+    assert data["exact"] is True and data["trials"] == 0
+    assert set(data["distribution"]) == {str(r) for r in range(1, 12)}
+    assert set(data["stderr"].values()) == {0.0}
+    assert sum(data["distribution"].values()) == pytest.approx(1.0)
+    exact = lb.lowball_odds(STANDARD)
+    assert data["p_cheatin"] == exact.p_cheatin and data["mean_rank"] == pytest.approx(exact.mean_rank)
+    assert data["distribution"]["2"] == pytest.approx(exact.distribution[2])
+
+
+def test_cli_matchup_json_contract(capsys):
+    rc, out, _ = run(capsys, "lowball", "stack-16-16-16", "--vs", "balanced", "-f", "json")
+    assert rc == 0
+    data = json.loads(out)
+    for field in ("distribution", "p_cheatin", "mean_rank", "trials", "exact", "stderr", "p_win", "p_lose", "p_tie"):
+        assert field in data
+    assert data["p_win"] + data["p_lose"] == pytest.approx(1.0)
+    assert 0 < data["p_win"] < 0.5 and data["p_cheatin"] > 0.3
+    assert data["opponent"]["p_cheatin"] == 0.0
+
+
+def test_cli_simulation_same_seed_whatever_workers(capsys):
+    args = ["lowball", "full-house-4-values", "--vs", "balanced", "--trials", "140000", "--seed", "12", "-f", "json"]
+    rc1, out1, _ = run(capsys, *args, "--workers", "1")
+    rc2, out2, _ = run(capsys, *args, "--workers", "2")
+    assert rc1 == rc2 == 0 and out1 == out2
+    data = json.loads(out1)
+    assert data["exact"] is False and data["trials"] == 140000 and data["seed"] == 12
+    assert data["stderr"]["2"] > 0
+
+
+def test_cli_table_of_players(capsys):
+    rc, out, _ = run(capsys, "lowball", "balanced", "--players", "3", "--vs", "stack-16-16-16",
+                     "--trials", "30000", "--seed", "4", "-f", "json")
+    assert rc == 0
+    data = json.loads(out)
+    assert data["players_count"] == 3 and len(data["players"]) == 3
+    assert [p["deck"] for p in data["players"]][1:] == [data["players"][1]["deck"]] * 2
+    assert sum(p["p_lowest"] for p in data["players"]) == pytest.approx(1.0)
+    assert sum(p["p_second_lowest"] for p in data["players"]) == pytest.approx(1.0)
+    assert data["p_win"] == data["players"][0]["p_lowest"] and data["p_win"] > 0.8
+    rc, out, _ = run(capsys, "lowball", "balanced", "--players", "4", "--trials", "20000", "--seed", "4", "-f", "csv")
+    lines = out.strip().splitlines()
+    assert rc == 0 and len(lines) == 5 and "p_lowest" in lines[0] and "p_rank_11" in lines[0]
+
+
+def test_cli_formats_and_output_file(capsys, tmp_path):
+    rc, out, _ = run(capsys, "lowball", "balanced")
+    assert rc == 0 and "Dead Man's Hand" in out and "P(cheatin')" in out
+    rc, out, _ = run(capsys, "lowball", "balanced", "-f", "csv")
+    assert out.splitlines()[0] == "rank,hand,probability,stderr,at_most,at_most_stderr,cheatin"
+    rc, out, _ = run(capsys, "lowball", "balanced", "--vs", "law-dogs", "-f", "md")
+    assert rc == 0 and out.startswith("## Gamblin'") and "| A |" in out
+    target = tmp_path / "low.json"
+    rc, out, _ = run(capsys, "lowball", "balanced", "-f", "json", "-o", target)
+    assert rc == 0 and out == "" and json.loads(target.read_text())["exact"] is True
+
+
+def test_cli_without_gang_and_partial(capsys, tmp_path):
+    rc, out, _ = run(capsys, "lowball", "law-dogs", "--without", "gang", "-f", "json")
+    assert rc == 0 and json.loads(out)["cards"] == 49
+    path = deck_file(tmp_path, TOKENS[:51] + ["Joker"])
+    rc, out, _ = run(capsys, "lowball", path, "--partial", "-f", "json")
+    assert rc == 0 and json.loads(out)["cards"] == 52
+
+
+@pytest.mark.parametrize("case", ["fifth copy", "51 cards", "53 cards", "three jokers", "unknown title",
+                                  "trials 0", "missing file", "missing folder", "exact table", "too many vs",
+                                  "unknown sample"])
+def test_cli_bad_input(capsys, tmp_path, case):
+    good = TOKENS + ["Joker", "Joker"]
+    args = {
+        "fifth copy": [deck_file(tmp_path, ["5x 8S"] + [t for t in TOKENS if t != "8S"][:47] + ["Joker"])],
+        "51 cards": [deck_file(tmp_path, TOKENS[:51])],
+        "53 cards": [deck_file(tmp_path, TOKENS + ["8S"])],
+        "three jokers": [deck_file(tmp_path, good + ["Joker"])],
+        "unknown title": [deck_file(tmp_path, ["Dudes:", "2x Nobody Ever Printed This Card"])],
+        "trials 0": ["balanced", "--simulate", "--trials", "0"],
+        "missing file": [tmp_path / "nope.txt"],
+        "missing folder": ["balanced", "-o", tmp_path / "nope" / "out.json"],
+        "exact table": ["balanced", "--players", "3", "--exact"],
+        "too many vs": ["balanced", "--players", "2", "--vs", "law-dogs", "--vs", "outlaws"],
+        "unknown sample": ["balanced", "--vs", "no-such-sample-deck"],
+    }[case]
+    rc, out, err = run(capsys, "lowball", *args)
+    assert rc == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("oddsmith: error:")
+    assert "Traceback" not in err
+    assert not (tmp_path / "nope").exists()
