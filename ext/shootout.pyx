@@ -1,0 +1,678 @@
+# cython: language_level=3
+"""Shootout hand kernels: Monte Carlo hands and head-to-head rounds, the discard
+policies, and the exact distribution without a draw bonus.
+
+Hot loops only; ``oddsmith.doomtown.shootout`` validates every input before
+calling in. Hands are evaluated by the shared hand core (doomtown_hand.pxd).
+
+Rulebook "Shootout Sequence", step 4 "Draw!": each side draws 5 + stud bonus
+cards, may discard up to its draw bonus and draw that many once, then keeps
+five. Kernel parameters:
+
+* ``margin``, the hand-keeping policy (DESIGN section 3): 0 = greedy (keep the
+  best hand whatever its legality), k >= 1 = cheat only when the best hand is
+  k ranks or more above the best legal one; LEGAL_MARGIN (99) = legal (cheat
+  only when no legal hand exists).
+* ``mode``, the discard policy: HEURISTIC (a sensible player's rule, below),
+  SEARCH (the discard set maximising the exact expected kept rank, by
+  enumeration of every discard set and every replacement draw: small cases
+  only), AUTOMATON (Rulebook "Automaton Variant", "Shootout Hands": reveal
+  ``draw`` cards, keep the highest rank made from the 5 + stud cards and at
+  most one revealed card, a legal hand when one of that rank exists).
+
+Decks are arrays of card codes (52 = joker). The first ``n + draws`` cards
+of a partial Fisher-Yates shuffle are the hand and its replacements; the deck
+array stays a permutation, so it is never reset between trials.
+"""
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+
+from doomtown_hand cimport (
+    DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_count, dt_hibit,
+    dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
+)
+
+DEF JOKER = 52
+DEF NCODES = 53
+DEF MAXDECK = 256
+DEF MAXHAND = 15
+DEF NOUT = 24                  # rank * 2 + cheatin'
+LEGAL_MARGIN = 99
+DEF C_LEGAL = 99
+HEURISTIC = 0
+SEARCH = 1
+AUTOMATON = 2
+DEF M_HEURISTIC = 0
+DEF M_SEARCH = 1
+DEF M_AUTOMATON = 2
+# head-to-head output layout
+RND_A = 0                     # [0:24] side A kept hands (rank * 2 + cheatin')
+RND_B = 24                    # [24:48] side B
+RND_A_WINS = 48
+RND_B_WINS = 49
+RND_IDENTICAL = 50
+RND_EQUAL_RANKS = 51
+RND_CAS_A = 52                # [52:63] casualties A suffers, 0..10
+RND_CAS_B = 63                # [63:74]
+RND_SIZE = 74
+
+# ---------------------------------------------------------------------------
+# Randomness
+# ---------------------------------------------------------------------------
+
+cdef inline uint32_t _bounded(bitgen_t* bg, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
+    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>(-n)) % n
+        while low < threshold:
+            m = <uint64_t>bg.next_uint32(bg.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void _deal(uint8_t* deck, int size, int k, bitgen_t* bg) noexcept nogil:
+    """Partial Fisher-Yates: deck[0:k] becomes a uniform ordered draw of k cards."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(k):
+        j = i + <int>_bounded(bg, <uint32_t>(size - i))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+cdef bitgen_t* _bitgen(object bit_generator) except NULL:
+    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
+# ---------------------------------------------------------------------------
+# Keeping five (the hand-keeping policy)
+# ---------------------------------------------------------------------------
+
+cdef inline int64_t _keep(int64_t key, int64_t lkey, int margin, int* cheat) noexcept nogil:
+    """Key of the five the policy keeps, and whether they are cheatin'."""
+    if lkey == 0:
+        cheat[0] = 1
+        return key
+    if margin == 0:
+        if key > lkey:
+            cheat[0] = 1
+            return key
+    elif <int>(key >> 20) - <int>(lkey >> 20) >= margin:
+        cheat[0] = 1
+        return key
+    cheat[0] = 0
+    return lkey
+
+
+cdef inline int64_t _kept_key(const uint8_t* hand, int n, int margin, int* cheat) noexcept nogil:
+    cdef int64_t lkey
+    cdef int64_t key = dt_best_key(hand, n, &lkey)
+    return _keep(key, lkey, margin, cheat)
+
+
+include "shootout_exact.pxi"
+
+
+# ---------------------------------------------------------------------------
+# The discard heuristic
+# ---------------------------------------------------------------------------
+
+cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
+                         int64_t* kept_out, int* cheat_out) noexcept nogil:
+    """Positions to discard (at most ``maxd``): a sensible player's rule (DESIGN section 3).
+
+    1. Keep the structure of the best made hand the policy would keep now: a straight,
+       flush, straight flush or Dead Man's Hand whole, the groups of values of the
+       other ranks (the four of a four of a kind, both pairs of two pair, ...); jokers
+       always.
+    2. With a pair or less, also keep four cards to a flush and four to a straight
+       (open or inside), unless keeping them beside a pair leaves nothing to draw to
+       (then the pair is kept alone: it is worth more than the draw).
+    3. Discard everything else, up to the draw bonus: first the second copies of cards
+       already kept when the hand is played legal (a duplicate can never be in a legal
+       hand), then the lowest values (the highest stay as kickers).
+
+    ``kept_out``/``cheat_out`` receive the kept key and cheatin' flag of the hand as
+    dealt (the result when nothing is discarded).
+    """
+    cdef int cheat, rank, i, v, s, c, k, cnt, best_s, best_cnt, lo, npos, nd
+    cdef int64_t key, lkey, kept
+    cdef DtCounts h, hl
+    cdef const DtCounts* hk
+    cdef uint32_t protect = 0, made, draw_flush = 0, draw_straight = 0, union_, free_, out = 0
+    cdef unsigned int group = 0, window = 0, values, w
+    cdef int prio[MAXHAND]
+    cdef int pos[MAXHAND]
+    cdef uint64_t seen = 0, want = 0
+    cdef bint legal
+    dt_count(hand, n, &h)
+    key = dt_max_key(&h, hand, n, 0)
+    hk = &h
+    if not h.dup:
+        lkey = key
+    else:
+        nd = dt_legal_counts(&h, &hl)
+        lkey = dt_max_key(&hl, hand, n, 1) if nd >= 5 else 0
+    kept = _keep(key, lkey, margin, &cheat)
+    kept_out[0] = kept
+    cheat_out[0] = cheat
+    if maxd <= 0:
+        return 0
+    legal = cheat == 0
+    if legal and h.dup:
+        hk = &hl
+    rank = <int>(kept >> 20)
+    # the made hand's structure, as values (groups, straights), a suit (flushes) or cards
+    if rank == 5 or rank == 9:
+        window = (<unsigned int>0x1F) << (((kept >> 16) & 15) - 4)
+    if rank == 2 or rank == 4 or rank == 8 or rank == 10:
+        group = DT_BIT((kept >> 16) & 15)
+    elif rank == 3:
+        group = DT_BIT((kept >> 16) & 15) | DT_BIT((kept >> 8) & 15)
+    elif rank == 7:
+        group = DT_BIT((kept >> 16) & 15) | DT_BIT((kept >> 4) & 15)
+    elif rank == 11:
+        want = ((<uint64_t>1) << 0) | ((<uint64_t>1) << 3) | ((<uint64_t>1) << 28) \
+            | ((<uint64_t>1) << 31) | ((<uint64_t>1) << 42)
+    best_s = -1
+    if rank == 6 or rank == 9:
+        for s in range(4):
+            if hk.scnt[s] + hk.jokers >= 5 and (rank == 6 or dt_popcount(hk.suit[s] & window) + hk.jokers >= 5):
+                best_s = s
+                break
+    values = 0
+    for i in range(n):
+        c = hand[i]
+        if c == JOKER:
+            protect |= DT_BIT(i)
+            continue
+        v = (c >> 2) + 1
+        if (group >> v) & 1:
+            if legal and (seen >> c) & 1:
+                continue
+        elif rank == 5:
+            if not (window >> v) & 1 or (values >> v) & 1:
+                continue
+            values |= DT_BIT(v)
+        elif best_s >= 0:
+            if (c & 3) != best_s or (rank == 9 and not (window >> v) & 1) or (legal and (seen >> c) & 1):
+                continue
+        elif want:
+            if not (want >> c) & 1 or (seen >> c) & 1:
+                continue
+        else:
+            continue
+        seen |= (<uint64_t>1) << c
+        protect |= DT_BIT(i)
+    made = protect
+    if rank <= 2:
+        # four to a flush: the suit with the most (distinct, when legal) cards
+        best_s = -1
+        best_cnt = 0
+        for s in range(4):
+            cnt = hk.scnt[s]
+            if cnt + hk.jokers == 4 and cnt > best_cnt:
+                best_s = s
+                best_cnt = cnt
+        if best_s >= 0:
+            seen = 0
+            for i in range(n):
+                c = hand[i]
+                if c != JOKER and (c & 3) == best_s:
+                    if legal and (seen >> c) & 1:
+                        continue
+                    seen |= (<uint64_t>1) << c
+                    draw_flush |= DT_BIT(i)
+        # four to a straight: the highest window of five values holding four (jokers fill)
+        w = dt_straight_lows(h.ge[1], h.jokers + 1) if h.jokers < 2 else 0
+        if w:
+            lo = dt_hibit(w)
+            window = (<unsigned int>0x1F) << lo
+            values = 0
+            for i in range(n):
+                c = hand[i]
+                if c == JOKER:
+                    continue
+                v = (c >> 2) + 1
+                if (window >> v) & 1 and not (values >> v) & 1:
+                    values |= DT_BIT(v)
+                    draw_straight |= DT_BIT(i)
+        union_ = made | draw_flush | draw_straight
+        if dt_popcount(union_) < n:
+            protect = union_
+        elif draw_flush and dt_popcount(made | draw_flush) < n:
+            protect = made | draw_flush
+        elif rank == 1:
+            protect = made | (draw_flush if draw_flush else draw_straight)
+        # else: a pair whose draws leave nothing to discard: keep the pair alone
+    free_ = ((<uint32_t>1) << n) - 1
+    free_ &= ~protect
+    if free_ == 0:
+        return 0
+    # order the free cards: duplicates of kept cards first (legal play), then low values
+    seen = 0
+    for i in range(n):
+        if (protect >> i) & 1 and hand[i] != JOKER:
+            seen |= (<uint64_t>1) << hand[i]
+    npos = 0
+    for i in range(n):
+        if not (free_ >> i) & 1:
+            continue
+        c = hand[i]
+        v = (c >> 2) + 1
+        k = 16 + v
+        if legal:
+            if (seen >> c) & 1:
+                k = v
+            seen |= (<uint64_t>1) << c
+        # insertion by priority (stable: equal priorities keep their order)
+        k = k * 16 + i
+        cnt = npos
+        while cnt > 0 and prio[cnt - 1] > k:
+            prio[cnt] = prio[cnt - 1]
+            pos[cnt] = pos[cnt - 1]
+            cnt -= 1
+        prio[cnt] = k
+        pos[cnt] = i
+        npos += 1
+    if npos > maxd:
+        npos = maxd
+    for i in range(npos):
+        out |= DT_BIT(pos[i])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The search reference: exact expected kept rank of every discard set
+# ---------------------------------------------------------------------------
+
+cdef struct _Search:
+    uint8_t hand[MAXHAND]
+    int n
+    int margin
+    int rem[NCODES]           # the rest of the deck: copies per code
+    int slots[MAXHAND]        # positions being replaced
+    int r
+    int64_t total_w
+    int64_t sum_wr
+
+
+cdef void _search_fill(_Search* e, int start, int filled, int64_t w) noexcept nogil:
+    cdef int c, x, t, cheat
+    cdef int64_t key
+    if filled == e.r:
+        key = _kept_key(e.hand, e.n, e.margin, &cheat)
+        e.total_w += w
+        e.sum_wr += w * (key >> 20)
+        return
+    for c in range(start, NCODES):
+        if e.rem[c] == 0:
+            continue
+        for x in range(1, e.r - filled + 1):
+            if x > e.rem[c]:
+                break
+            for t in range(x):
+                e.hand[e.slots[filled + t]] = <uint8_t>c
+            _search_fill(e, c + 1, filled + x, w * _binom64(e.rem[c], x))
+
+
+cdef double _expected_rank(const uint8_t* hand, int n, uint32_t mask, const int* rem, int margin) noexcept nogil:
+    """Exact expected rank of the kept hand after discarding the positions in ``mask``
+    and drawing as many from the rest of the deck (``rem``: copies per code)."""
+    cdef _Search e
+    cdef int i
+    memcpy(e.hand, hand, n)
+    memcpy(e.rem, rem, NCODES * sizeof(int))
+    e.n = n
+    e.margin = margin
+    e.r = 0
+    for i in range(n):
+        if (mask >> i) & 1:
+            e.slots[e.r] = i
+            e.r += 1
+    e.total_w = 0
+    e.sum_wr = 0
+    _search_fill(&e, 0, 0, 1)
+    if e.total_w == 0:
+        return 0.0
+    return <double>e.sum_wr / <double>e.total_w
+
+
+cdef inline bint _canonical(const uint8_t* hand, int n, uint32_t mask) noexcept nogil:
+    """Discarding one copy of a card or another copy of it is the same choice: only the
+    set that discards the earliest copies is searched."""
+    cdef int p, q
+    for q in range(n):
+        if (mask >> q) & 1:
+            for p in range(q):
+                if hand[p] == hand[q] and not (mask >> p) & 1:
+                    return 0
+    return 1
+
+
+cdef uint32_t _search(const uint8_t* hand, int n, int maxd, const int* rem, int margin,
+                      double* best_out) noexcept nogil:
+    """The discard set (at most ``maxd`` cards) with the highest exact expected kept
+    rank; ties go to the smaller set found first."""
+    cdef uint32_t best_mask = 0, mask, full, cbit, rbit
+    cdef double best, e
+    cdef int r
+    best = _expected_rank(hand, n, 0, rem, margin)
+    full = ((<uint32_t>1) << n) - 1
+    for r in range(1, maxd + 1):
+        if r > n:
+            break
+        # Gosper's hack: every n-bit mask with r bits set
+        mask = ((<uint32_t>1) << r) - 1
+        while mask <= full:
+            if _canonical(hand, n, mask):
+                e = _expected_rank(hand, n, mask, rem, margin)
+                if e > best + 1e-12:
+                    best = e
+                    best_mask = mask
+            cbit = mask & (~mask + 1)
+            rbit = mask + cbit
+            mask = (((rbit ^ mask) >> 2) // cbit) | rbit
+    if best_out != NULL:
+        best_out[0] = best
+    return best_mask
+
+
+# ---------------------------------------------------------------------------
+# One side's shootout hand
+# ---------------------------------------------------------------------------
+
+cdef struct _Side:
+    uint8_t deck[MAXDECK]
+    int size
+    int n                    # 5 + stud
+    int draws                # cards that can be replaced: min(draw bonus, size - n)
+    int margin
+    int mode
+    int counts[NCODES]       # the whole deck, copies per code (search)
+    int64_t discarded        # cards discarded in total
+
+
+cdef int _side_init(_Side* sd, const uint8_t[::1] deck, int stud, int draw, int margin, int mode) except -1:
+    cdef int i
+    sd.size = deck.shape[0]
+    memcpy(sd.deck, &deck[0], sd.size)
+    sd.n = 5 + stud
+    sd.draws = draw if draw < sd.size - sd.n else sd.size - sd.n
+    sd.margin = margin
+    sd.mode = mode
+    sd.discarded = 0
+    memset(sd.counts, 0, NCODES * sizeof(int))
+    for i in range(sd.size):
+        sd.counts[sd.deck[i]] += 1
+    return 0
+
+
+cdef int64_t _automaton(_Side* sd, int* cheat) noexcept nogil:
+    """Rulebook "Automaton Variant", "Shootout Hands": the highest rank made from the
+    5 + stud cards and at most one revealed card; a legal hand when one of that rank
+    exists (the best such key), else the best hand of that rank."""
+    cdef uint8_t buf[MAXHAND + 1]
+    cdef int i, n = sd.n, best_rank = 0
+    cdef int64_t key, lkey, best_any = 0, best_legal = 0
+    cdef int64_t keys[MAXDECK]
+    cdef int64_t lkeys[MAXDECK]
+    memcpy(buf, sd.deck, n)
+    for i in range(sd.draws + 1):
+        if i == 0:
+            key = dt_best_key(buf, n, &lkey)
+        else:
+            buf[n] = sd.deck[n + i - 1]
+            key = dt_best_key(buf, n + 1, &lkey)
+        keys[i] = key
+        lkeys[i] = lkey
+        if <int>(key >> 20) > best_rank:
+            best_rank = <int>(key >> 20)
+    for i in range(sd.draws + 1):
+        if <int>(lkeys[i] >> 20) == best_rank and lkeys[i] > best_legal:
+            best_legal = lkeys[i]
+        if <int>(keys[i] >> 20) == best_rank and keys[i] > best_any:
+            best_any = keys[i]
+    if best_legal:
+        cheat[0] = 0
+        return best_legal
+    cheat[0] = 1
+    return best_any
+
+
+cdef int64_t _play(_Side* sd, bitgen_t* bg, int* cheat) noexcept nogil:
+    """Deal one shootout hand, use the draw bonus, return the kept key."""
+    cdef uint32_t mask = 0
+    cdef int i, k, n = sd.n
+    cdef uint8_t t
+    cdef int64_t key
+    cdef int rem[NCODES]
+    _deal(sd.deck, sd.size, n + sd.draws, bg)
+    if sd.draws > 0:
+        if sd.mode == M_AUTOMATON:
+            return _automaton(sd, cheat)
+        if sd.mode == M_HEURISTIC:
+            mask = _heuristic(sd.deck, n, sd.draws, sd.margin, &key, cheat)
+            if mask == 0:
+                return key
+        else:
+            memcpy(rem, sd.counts, NCODES * sizeof(int))
+            for i in range(n):
+                rem[sd.deck[i]] -= 1
+            mask = _search(sd.deck, n, sd.draws, rem, sd.margin, NULL)
+        # replace the discarded cards with the next cards of the shuffled deck
+        k = n
+        for i in range(n):
+            if (mask >> i) & 1:
+                t = sd.deck[i]
+                sd.deck[i] = sd.deck[k]
+                sd.deck[k] = t
+                k += 1
+        sd.discarded += k - n
+    return _kept_key(sd.deck, n, sd.margin, cheat)
+
+
+def simulate_hands(const uint8_t[::1] deck, int stud, int draw, int margin, int mode,
+                   object bit_generator, Py_ssize_t trials, int64_t[::1] out):
+    """``trials`` shootout hands: out[rank * 2 + cheatin'] += 1 per kept hand;
+    out[24] += cards discarded."""
+    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef _Side sd
+    cdef Py_ssize_t t
+    cdef int cheat
+    cdef int64_t key
+    _side_init(&sd, deck, stud, draw, margin, mode)
+    with bit_generator.lock:
+      with nogil:
+        for t in range(trials):
+            key = _play(&sd, bg, &cheat)
+            out[<int>(key >> 20) * 2 + cheat] += 1
+        out[NOUT] += sd.discarded
+
+
+def simulate_rounds(const uint8_t[::1] deck_a, int stud_a, int draw_a, int margin_a, int mode_a,
+                    const uint8_t[::1] deck_b, int stud_b, int draw_b, int margin_b, int mode_b,
+                    object bit_generator, Py_ssize_t trials, int64_t[::1] out):
+    """``trials`` shootout rounds, each side drawing from its own deck (Rulebook "Shootout
+    Sequence" steps 4, 7, 8): higher key wins, identical keys tie; the loser suffers the
+    rank difference, equal ranks cost each side 1. Layout: RND_* constants."""
+    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef _Side a
+    cdef _Side b
+    cdef Py_ssize_t t
+    cdef int ca, cb, ra, rb
+    cdef int64_t ka, kb
+    _side_init(&a, deck_a, stud_a, draw_a, margin_a, mode_a)
+    _side_init(&b, deck_b, stud_b, draw_b, margin_b, mode_b)
+    with bit_generator.lock:
+      with nogil:
+        for t in range(trials):
+            ka = _play(&a, bg, &ca)
+            kb = _play(&b, bg, &cb)
+            ra = <int>(ka >> 20)
+            rb = <int>(kb >> 20)
+            out[ra * 2 + ca] += 1
+            out[24 + rb * 2 + cb] += 1
+            if ka > kb:
+                out[48] += 1
+            elif kb > ka:
+                out[49] += 1
+            else:
+                out[50] += 1
+            if ra == rb:
+                out[51] += 1
+                out[52 + 1] += 1
+                out[63 + 1] += 1
+            elif ra > rb:
+                out[52] += 1
+                out[63 + ra - rb] += 1
+            else:
+                out[52 + rb - ra] += 1
+                out[63] += 1
+
+
+# ---------------------------------------------------------------------------
+# Single hands (tests, the gap between the heuristic and the search)
+# ---------------------------------------------------------------------------
+
+def kept_keys(const uint8_t[:, ::1] hands, int n, int margin, int64_t[::1] keys, uint8_t[::1] cheat):
+    """Key of the five each hand (first ``n`` codes of each row) keeps under ``margin``."""
+    cdef Py_ssize_t i
+    cdef int c
+    with nogil:
+        for i in range(hands.shape[0]):
+            keys[i] = _kept_key(&hands[i, 0], n, margin, &c)
+            cheat[i] = c
+
+
+def heuristic_masks(const uint8_t[:, ::1] hands, int n, int maxd, int margin, uint32_t[::1] masks):
+    """The heuristic's discard positions (bit i = position i) for each hand."""
+    cdef Py_ssize_t i
+    cdef int64_t key
+    cdef int c
+    with nogil:
+        for i in range(hands.shape[0]):
+            masks[i] = _heuristic(&hands[i, 0], n, maxd, margin, &key, &c)
+
+
+def expected_rank(const uint8_t[::1] hand, uint32_t mask, const int32_t[::1] rem, int margin):
+    """Exact expected kept rank after discarding ``mask`` and drawing from ``rem``."""
+    cdef int r[NCODES]
+    cdef int i
+    for i in range(NCODES):
+        r[i] = rem[i]
+    return _expected_rank(&hand[0], hand.shape[0], mask, r, margin)
+
+
+def best_discard(const uint8_t[::1] hand, int maxd, const int32_t[::1] rem, int margin):
+    """(mask, expected rank) of the search reference's discard choice."""
+    cdef int r[NCODES]
+    cdef int i
+    cdef double best
+    cdef uint32_t mask
+    for i in range(NCODES):
+        r[i] = rem[i]
+    mask = _search(&hand[0], hand.shape[0], maxd, r, margin, &best)
+    return mask, best
+
+
+def discard_gap(const uint8_t[::1] deck, int stud, int draw, int margin, object bit_generator,
+                Py_ssize_t hands, double[::1] e_heuristic, double[::1] e_search, double[::1] e_keep,
+                uint32_t[::1] heuristic_mask, uint32_t[::1] search_mask):
+    """For ``hands`` dealt hands: exact expected kept rank under the heuristic's discards,
+    under the search reference's, and with no discard at all."""
+    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef _Side sd
+    cdef Py_ssize_t t
+    cdef int i
+    cdef int rem[NCODES]
+    cdef uint32_t hm, sm
+    cdef double best
+    cdef int64_t key
+    cdef int c
+    _side_init(&sd, deck, stud, draw, margin, M_HEURISTIC)
+    with bit_generator.lock:
+      with nogil:
+        for t in range(hands):
+            _deal(sd.deck, sd.size, sd.n, bg)
+            memcpy(rem, sd.counts, NCODES * sizeof(int))
+            for i in range(sd.n):
+                rem[sd.deck[i]] -= 1
+            hm = _heuristic(sd.deck, sd.n, sd.draws, margin, &key, &c)
+            sm = _search(sd.deck, sd.n, sd.draws, rem, margin, &best)
+            e_search[t] = best
+            e_heuristic[t] = _expected_rank(sd.deck, sd.n, hm, rem, margin)
+            e_keep[t] = _expected_rank(sd.deck, sd.n, 0, rem, margin)
+            heuristic_mask[t] = hm
+            search_mask[t] = sm
+
+
+# ---------------------------------------------------------------------------
+# Exact, no draw bonus
+# ---------------------------------------------------------------------------
+
+cdef struct _Direct:
+    int nd
+    uint8_t code[NCODES]
+    int mult[NCODES]
+    uint8_t hand[MAXHAND]
+    int n
+    int margin
+    int64_t dist[NOUT]
+
+
+cdef void _direct(_Direct* e, int start, int filled, int64_t weight) noexcept nogil:
+    cdef int i, take, t, cheat
+    cdef int64_t key
+    for i in range(start, e.nd):
+        for take in range(1, e.n - filled + 1):
+            if take > e.mult[i]:
+                break
+            for t in range(take):
+                e.hand[filled + t] = e.code[i]
+            if filled + take == e.n:
+                key = _kept_key(e.hand, e.n, e.margin, &cheat)
+                e.dist[<int>(key >> 20) * 2 + cheat] += weight * _binom64(e.mult[i], take)
+            else:
+                _direct(e, i + 1, filled + take, weight * _binom64(e.mult[i], take))
+
+
+def exact_direct(const int32_t[::1] counts, int n, int margin, int64_t[::1] out):
+    """Hand by hand: every multiset of ``n`` distinct codes weighted by the product of the
+    binomial coefficients of the copies it takes (the cross-check of exact_values)."""
+    cdef _Direct e
+    cdef int c
+    e.nd = 0
+    e.n = n
+    e.margin = margin
+    memset(e.dist, 0, NOUT * sizeof(int64_t))
+    for c in range(NCODES):
+        if counts[c] > 0:
+            e.code[e.nd] = <uint8_t>c
+            e.mult[e.nd] = counts[c]
+            e.nd += 1
+    with nogil:
+        _direct(&e, 0, 0, 1)
+    for c in range(NOUT):
+        out[c] += e.dist[c]
+
+
+def exact_values(const int32_t[::1] counts, int n, int margin, int64_t[::1] out):
+    """By value classes with flush and Dead Man's Hand corrections (5 <= n <= 7, at most
+    two jokers): out[rank * 2 + cheatin'] += number of n-card hands."""
+    cdef int c[NCODES]
+    cdef int64_t dist[NOUT]
+    cdef int i
+    for i in range(NCODES):
+        c[i] = counts[i]
+    memset(dist, 0, NOUT * sizeof(int64_t))
+    with nogil:
+        _exact_decomposed(c, n, margin, dist)
+    for i in range(NOUT):
+        out[i] += dist[i]
