@@ -158,23 +158,23 @@ class CardTable:
         return row
 
 
-def _int_cell(text: str, col: str, where: str) -> object:
+def _int_cell(text: str, col: str, where: str, title: str) -> object:
     text = text.strip()
     if not text:
         return pd.NA
     if col == "value":
         value = parse_value_text(text)
         if value is None:
-            raise OddsmithError(f"{where}: value {text!r} is not 1..13 or A/J/Q/K")
+            raise OddsmithError(f"{where}: value {text!r} of {title!r} is not 1..13 or A/J/Q/K")
         return value
     try:
         number = float(text)
     except ValueError:
         number = float("nan")
     if not number.is_integer() or abs(number) > 1e9:
-        raise OddsmithError(f"{where}: {col} {text!r} is not a whole number")
+        raise OddsmithError(f"{where}: {col} {text!r} of {title!r} is not a whole number")
     if number < 0 and col != "code":
-        raise OddsmithError(f"{where}: {col} {text!r} is negative")
+        raise OddsmithError(f"{where}: {col} {text!r} of {title!r} is negative")
     return int(number)
 
 
@@ -219,7 +219,7 @@ def table_record(cells: dict[str, str], where: str, *, deck_row: bool = False) -
         raise OddsmithError(f"{where}: type {cells['type']!r} of {title!r} is not one of {', '.join(CARD_TYPES)}")
     record: dict[str, object] = {"title": title, "type": ctype}
     for col in INTEGER_COLUMNS:
-        record[col] = _int_cell(cells.get(col, ""), col, f"{where} ({title})")
+        record[col] = _int_cell(cells.get(col, ""), col, where, title)
     suit_text = cells["suit"].strip()
     suit = parse_suit_name(suit_text) if suit_text else None
     if suit_text and suit is None:

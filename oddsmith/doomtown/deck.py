@@ -83,6 +83,8 @@ DECK_COLUMNS = (
 
 #: Largest count on one line (a legal deck has 54 drawable cards).
 MAX_LINE_COUNT = DECK_RULES.max_deck_size
+#: Most cards read from one list (validation then names the broken rule).
+MAX_ROWS = 1000
 _SUIT_NAMES = tuple(s.name.lower() for s in Suit)
 
 
@@ -308,6 +310,8 @@ _COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]$", re.IGNORECASE)
 _COUNT_AFTER = re.compile(r"^[x×*](\d+)$", re.IGNORECASE)
 _COUNT_GLUED_BEFORE = re.compile(r"^(\d+)[x×*](\S+)$", re.IGNORECASE)
 _COUNT_GLUED_AFTER = re.compile(r"^(\S+?)[x×*](\d+)$", re.IGNORECASE)
+_SPACED_COUNT_BEFORE = re.compile(r"\b(\d+)\s+[x×*]\s+", re.IGNORECASE)
+_SPACED_COUNT_AFTER = re.compile(r"\s+[x×*]\s+(\d+)\b", re.IGNORECASE)
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
 _VALUESUIT = re.compile(r"^([^,\s]+)\s*,\s*([^,\s]+)\s*,?$")
 _TITLE_COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]?\s+(.+)$", re.IGNORECASE)
@@ -394,6 +398,7 @@ def _card_items(text: str, where: str) -> list[tuple[int, int]]:
     """(code, count) pairs of a line of card tokens; OddsmithError if any part is not a card."""
     items: list[tuple[int, int]] = []
     pending: int | None = None
+    text = _SPACED_COUNT_AFTER.sub(r" x\1", _SPACED_COUNT_BEFORE.sub(r"\1x ", text))  # "3 x 8D", "8D x 3"
     for token in _TOKEN_SPLIT.split(text.strip()):
         if not token:
             continue
@@ -485,9 +490,14 @@ def detect_format(text: str) -> DeckFormat:
     return max(scores, key=lambda f: scores[f])  # ties: cards, then valuesuit, then titles
 
 
+def _check_room(rows: list[dict], count: int, where: str) -> None:
+    """Stop reading a list far longer than any deck before it fills memory."""
+    if len(rows) + count > MAX_ROWS:
+        raise OddsmithError(f"{where}: more than {MAX_ROWS} cards, far more than any deck holds")
+
+
 def _expand(code: int, count: int, line: int, rows: list[dict], where: str) -> None:
-    if len(rows) + count > 4 * MAX_LINE_COUNT:
-        raise OddsmithError(f"{where}: more cards than any deck holds")
+    _check_room(rows, count, where)
     rows.extend(_row(code, line=line) for _ in range(count))
 
 
@@ -557,8 +567,7 @@ def _read_csv(text: str, name: str, table: CardTable) -> list[dict]:
                             for _ in range(count))
                 continue
             record["title"] = record["title"] or None
-            if len(rows) + count > 4 * MAX_LINE_COUNT:
-                raise OddsmithError(f"{where}: more cards than any deck holds")
+            _check_room(rows, count, where)
             rows.extend(_row_from_table(pd.Series(record), line=reader.line_num, starting=record["starting"])
                         for _ in range(count))
     except csv.Error as exc:
@@ -625,8 +634,7 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
                 rows.extend({"_unvalued": ctype, "title": str(card["title"]), "line": line.number}
                             for _ in range(count))
                 continue
-            if len(rows) + count > 4 * MAX_LINE_COUNT:
-                raise OddsmithError(f"{where}: more cards than any deck holds")
+            _check_room(rows, count, where)
             rows.extend(_row_from_table(card, line=line.number, starting=starting) for _ in range(count))
     return rows
 

@@ -151,16 +151,17 @@ def best_shooter(posse: Posse, score: Callable[[PosseBonus], float]) -> tuple[in
     return best_i, posse.bonus(best_i)
 
 
-def _item_title(item: str) -> str:
-    """The title part of a posse item (no count, shooter mark or bullets override)."""
-    m = _COUNT.match(item)
-    return (m.group(2) if m else item).strip().rstrip("*").split("=", 1)[0].strip()
+def _is_title_item(item: str, table: CardTable) -> bool:
+    """Whether ``item`` is one whole title item (count, title, ``=stud:N`` override, ``*``)."""
+    m = _COUNT.match(item.strip())
+    name, _, override = (m.group(2) if m else item).strip().rstrip("*").partition("=")
+    return table.find(name.strip()) is not None and (not override or bool(_DIRECT.match(override.strip())))
 
 
 def _split_items(text: str, table: CardTable) -> list[str]:
     items: list[str] = []
     for line in text.split("\n"):
-        items += split_items(strip_comment(line), lambda s: table.find(_item_title(s)) is not None)
+        items += split_items(strip_comment(line), lambda s: _is_title_item(s, table))
     return items
 
 
