@@ -191,35 +191,53 @@ def class_table() -> _ClassTable:
     number of hands of each kind the deck holds.
     """
     ext = _kernels()
-    jokers, pairs, values, counts, distinct, plain_reps, flush_reps = [], [], [], [], [], [], []
-    dmh_class = -1
+    parts = []
     for j in range(DECK_RULES.max_jokers + 1):
-        for combo in itertools.combinations_with_replacement(range(1, VALUE_MAX + 1), HAND_SIZE - j):
-            held = sorted(Counter(combo).items())
-            if j == 0 and combo == _DMH_VALUES:
-                dmh_class = len(jokers)
-            jokers.append(j)
-            pairs.append(len(held))
-            values.append([v for v, _ in held] + [0] * (HAND_SIZE - len(held)))
-            counts.append([k for _, k in held] + [0] * (HAND_SIZE - len(held)))
-            distinct.append(all(k == 1 for _, k in held))
-            plain_reps.append([card_code(v, i % N_SUITS) for i, v in enumerate(combo)] + [JOKER_CODE] * j)
-            flush_reps.append([card_code(v, 0) for v in combo] + [JOKER_CODE] * j)
-    reps = np.array(plain_reps + flush_reps + [sorted(DEAD_MANS_HAND_CODES)], dtype=np.uint8)
+        combos = np.array(list(itertools.combinations_with_replacement(range(1, VALUE_MAX + 1), HAND_SIZE - j)),
+                          dtype=np.int64).reshape(-1, HAND_SIZE - j)
+        parts.append((j, combos))
+    jokers = np.concatenate([np.full(len(c), j) for j, c in parts])
+    held = np.zeros((len(jokers), VALUE_MAX + 1), dtype=np.int64)  # cards of each value 1..13 (column 0 unused)
+    row = 0
+    for j, combos in parts:
+        for col in range(combos.shape[1]):
+            np.add.at(held, (np.arange(row, row + len(combos)), combos[:, col]), 1)
+        row += len(combos)
+    present = held[:, 1:] > 0
+    # the values held, lowest first, padded with 0 (count 0) to five slots
+    order = np.argsort(~present, axis=1, kind="stable")[:, :HAND_SIZE]
+    pairs = present.sum(axis=1)
+    slot_used = np.arange(HAND_SIZE)[None, :] < pairs[:, None]
+    values = np.where(slot_used, order + 1, 0)
+    counts = np.where(slot_used, np.take_along_axis(held[:, 1:], order, axis=1), 0)
+    distinct = (held <= 1).all(axis=1)
+    plain_reps, flush_reps = [], []
+    for j, combos in parts:
+        jcol = np.full((len(combos), j), JOKER_CODE, dtype=np.int64)
+        # suits spread 0, 1, 2, 3, 0 across the sorted values: never a flush, never Dead Man's Hand
+        spread = (combos - 1) * N_SUITS + (np.arange(combos.shape[1]) % N_SUITS)[None, :]
+        plain_reps.append(np.hstack([spread, jcol]))
+        flush_reps.append(np.hstack([(combos - 1) * N_SUITS, jcol]))
+    plain_reps = np.vstack(plain_reps)
+    flush_reps = np.vstack(flush_reps)
+    dmh_row = np.bincount(_DMH_VALUES, minlength=VALUE_MAX + 1)
+    dmh_class = int(np.flatnonzero((jokers == 0) & (held == dmh_row).all(axis=1))[0])
+    reps = np.vstack([plain_reps, flush_reps, [sorted(DEAD_MANS_HAND_CODES)]]).astype(np.uint8)
     keys = np.zeros(len(reps), dtype=np.uint32)
     cheat = np.zeros(len(reps), dtype=np.uint8)
     ext.evaluate(reps, keys, cheat)
     n = len(jokers)
     plain_keys, flush_keys, dmh_key = keys[:n], keys[n : 2 * n], keys[2 * n]
-    jokers_a = np.array(jokers, dtype=np.uint8)
+    jokers_a = jokers.astype(np.uint8)
     used = np.concatenate([plain_keys, flush_keys[jokers_a == 0], [dmh_key]])
-    all_keys = np.unique(used).astype(np.uint32)
+    used = np.sort(used)
+    all_keys = used[np.concatenate([[True], used[1:] != used[:-1]])].astype(np.uint32)
     return _ClassTable(
         jokers=jokers_a,
-        pairs=np.array(pairs, dtype=np.uint8),
-        value=np.array(values, dtype=np.uint8),
-        count=np.array(counts, dtype=np.uint8),
-        distinct=np.array(distinct, dtype=np.uint8),
+        pairs=pairs.astype(np.uint8),
+        value=np.ascontiguousarray(values, dtype=np.uint8),
+        count=np.ascontiguousarray(counts, dtype=np.uint8),
+        distinct=distinct.astype(np.uint8),
         ix_plain=np.searchsorted(all_keys, plain_keys).astype(np.int32),
         ix_flush=np.where(jokers_a == 0, np.searchsorted(all_keys, flush_keys), 0).astype(np.int32),
         dmh_class=dmh_class,
