@@ -25,11 +25,13 @@ from numpy.random cimport bitgen_t
 
 from doomtown_hand cimport dt_low5, dt_is_legal
 
-DEF JOKER = 52
-DEF NCODES = 53
-DEF MAXDECK = 256
-DEF HAND = 5
-DEF NRANKS = 12
+cdef enum:
+    JOKER = 52
+    NCODES = 53
+    MAXDECK = 256       # largest deck the wrapper passes in
+    HAND = 5
+    MAX_REDRAWS = 100000  # a deal that stays identical this long never resolves (degenerate decks)
+    MAXPLAYERS = 8
 
 
 cdef inline uint32_t _key(const uint8_t* hand) noexcept nogil:
@@ -273,10 +275,6 @@ def exact_by_cards(
 # ---------------------------------------------------------------------------
 # Monte Carlo
 # ---------------------------------------------------------------------------
-
-DEF MAX_REDRAWS = 100000
-DEF MAXPLAYERS = 8
-
 
 cdef void _deck_loop(uint8_t* cards, int n, bitgen_t* bg, Py_ssize_t trials, int64_t* out) noexcept nogil:
     cdef Py_ssize_t t
