@@ -248,6 +248,8 @@ def test_titles_may_mix_card_tokens():
     deck = D.parse_deck("Dudes:\n1x Bass Reeves\n2x 8S\n", partial=True)
     assert deck.format is D.DeckFormat.titles
     assert Counter(deck.cards["card"]) == Counter({"K♠": 1, "8♠": 2})
+    gang = D.parse_deck("Dudes:\n1x Bobo\nStarting Gang:\n0x 8S\n2x 9S\n", partial=True)
+    assert gang.cards[["card", "starting"]].values.tolist() == [["6♠", False], ["9♠", True], ["9♠", True]]
 
 
 def test_the_same_deck_in_every_format_gives_the_same_cards():

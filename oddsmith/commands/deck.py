@@ -61,7 +61,7 @@ def render_summary(summary: dict, fmt: Format) -> str:
         return format_frame(counts, fmt)
     facts = [
         ("deck", summary["name"]),
-        ("source", summary["source"]),
+        ("source", summary["source"] + (f" ({summary['format']} format)" if summary["format"] else "")),
         ("outfit", summary["outfit"] or "none listed"),
         ("valued cards", f"{summary['valued_cards']}" + (" (partial)" if summary["partial"] else "")),
         ("jokers", str(summary["jokers"])),

@@ -63,7 +63,17 @@ from oddsmith.doomtown.cardtable import (
 )
 from oddsmith.doomtown.textinput import decode_text, read_text, strip_comment
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, VALUE_LABELS, Suit, card_code
+from oddsmith.rules.doomtown import (
+    DECK_RULES,
+    JOKER_CODE,
+    N_SUITS,
+    N_VALUES,
+    VALUE_LABELS,
+    Suit,
+    card_code,
+    code_suit,
+    code_value,
+)
 
 #: Columns of :attr:`Deck.cards`, one row per card.
 DECK_COLUMNS = (
@@ -158,7 +168,8 @@ class Deck:
         frame = self.cards
         removed = list(self.removed)
         for item in items:
-            for kind, what, count in _removal_items(str(item), self.table or _card_table()):
+            table = self.table if self.table is not None else _card_table()
+            for kind, what, count in _removal_items(str(item), table):
                 frame = _remove(frame, kind, what, count)
                 removed.append(_removal_label(kind, what, count))
         return replace(self, cards=frame.reset_index(drop=True), partial=True, removed=tuple(removed))
@@ -192,8 +203,8 @@ def _row(code: int, *, line: int | None, title: str | None = None, ctype: str | 
         "card": format_card(code),
         "title": title,
         "type": "joker" if joker else ctype,
-        "suit": None if joker else _SUIT_NAMES[code % 4],
-        "value": pd.NA if joker else code // 4 + 1,
+        "suit": None if joker else _SUIT_NAMES[code_suit(code)],
+        "value": pd.NA if joker else code_value(code),
         "code": code,
         "shooter": shooter if dude else None,
         "bullets": _na_int(bullets) if dude else pd.NA,
@@ -216,14 +227,13 @@ def _row_from_table(card: pd.Series, *, line: int | None, starting: bool = False
 
 def deck_from_codes(codes: Iterable[int], *, name: str = "deck", partial: bool = False) -> Deck:
     """A validated deck of plain cards from kernel codes (0..51, joker 52)."""
-    rows = []
+    rows: list[dict] = []
     for code in codes:
         code = int(code)
         if not 0 <= code <= JOKER_CODE:
             raise OddsmithError(f"{name}: card code {code} is not 0..52")
+        _check_room(rows, 1, name)
         rows.append(_row(code, line=None))
-        if len(rows) > MAX_LINE_COUNT:
-            break
     frame = _frame(rows)
     warnings = validate_deck(frame, partial=partial, name=name)
     return Deck(name=name, cards=frame, partial=partial, source="codes", warnings=tuple(warnings))
@@ -394,6 +404,14 @@ def _parse_count(text: str, where: str) -> int:
     return count
 
 
+def _is_card(token: str) -> bool:
+    try:
+        parse_card(token)
+    except ValueError:
+        return False
+    return True
+
+
 def _card_items(text: str, where: str) -> list[tuple[int, int]]:
     """(code, count) pairs of a line of card tokens; OddsmithError if any part is not a card."""
     items: list[tuple[int, int]] = []
@@ -418,16 +436,11 @@ def _card_items(text: str, where: str) -> list[tuple[int, int]]:
             items[-1] = (code, _parse_count(m.group(1), where))
             continue
         count = 1
-        m = _COUNT_GLUED_BEFORE.match(token) or _COUNT_GLUED_AFTER.match(token)
+        m = _COUNT_GLUED_BEFORE.match(token) or _COUNT_GLUED_AFTER.match(token)  # "4x8S", "8Sx4"
         if m and pending is None:
-            number, token = (m.group(1), m.group(2)) if token[0].isdigit() and m.re is _COUNT_GLUED_BEFORE \
-                else (m.group(2), m.group(1))
-            try:
-                parse_card(token)
-            except ValueError:
-                pass
-            else:
-                count = _parse_count(number, where)
+            number, card = (m.group(1), m.group(2)) if m.re is _COUNT_GLUED_BEFORE else (m.group(2), m.group(1))
+            if _is_card(card):
+                token, count = card, _parse_count(number, where)
         try:
             code = parse_card(token)
         except ValueError:
@@ -496,9 +509,9 @@ def _check_room(rows: list[dict], count: int, where: str) -> None:
         raise OddsmithError(f"{where}: more than {MAX_ROWS} cards, far more than any deck holds")
 
 
-def _expand(code: int, count: int, line: int, rows: list[dict], where: str) -> None:
+def _expand(code: int, count: int, line: int, rows: list[dict], where: str, starting: bool = False) -> None:
     _check_room(rows, count, where)
-    rows.extend(_row(code, line=line) for _ in range(count))
+    rows.extend(_row(code, line=line, starting=starting) for _ in range(count))
 
 
 def _read_cards(lines: list[_Line], name: str) -> list[dict]:
@@ -621,9 +634,7 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
                     table.lookup(title, where)  # raises with the closest title
                     raise
                 for code, n in codes:
-                    _expand(code, n, line.number, rows, where)
-                    if line_section[1]:
-                        rows[-n:] = [dict(r, starting=True) for r in rows[-n:]]
+                    _expand(code, n, line.number, rows, where, starting=line_section[1])
                 continue
             expected, starting = line_section
             ctype = str(card["type"])
@@ -824,7 +835,7 @@ def counts_frame(deck: Deck) -> pd.DataFrame:
     """Cards per value and suit: one row per value (A..K) plus a Joker row;
     columns ``card`` (A..K, Joker), ``value``, ``spades``, ``hearts``,
     ``diamonds``, ``clubs``, ``total``."""
-    grid = deck.counts()[:JOKER_CODE].reshape(13, 4)
+    grid = deck.counts()[:JOKER_CODE].reshape(N_VALUES, N_SUITS)  # code = (value - 1) * 4 + suit
     df = pd.DataFrame(grid, columns=list(_SUIT_NAMES))
     df.insert(0, "value", pd.array(range(1, 14), dtype="Int64"))
     df.insert(0, "card", [VALUE_LABELS[v] for v in range(1, 14)])
