@@ -211,7 +211,7 @@ def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: 
         if t:
             ax.text(i, t + 0.1, f"{int(t)}", ha="center", va="bottom", fontsize=6.5)
     ax.set_xticks(range(len(totals)), labels + (["Joker"] if jokers else []))
-    ax.set_ylim(0, max(totals + [1]) * 1.18 + 0.5)
+    ax.set_ylim(0, max(totals + [1]) * 1.3 + 0.5)
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("cards")
     ax.set_xlabel("value")
