@@ -58,6 +58,7 @@ GENERIC_JOKER = "Joker"
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def title_key(title: str) -> str:
     """The lenient matching key of a title (see the module docstring)."""
     text = unicodedata.normalize("NFKD", str(title))
@@ -83,6 +84,10 @@ def parse_value_text(text: str) -> int | None:
     return _VALUE_SPELLINGS.get(t)
 
 
+#: Most commas a title holds (the box's titles hold at most one).
+MAX_COMMAS_IN_TITLE = 3
+
+
 def split_items(text: str, is_title: Callable[[str], bool]) -> list[str]:
     """Items of a list separated by ``;`` or ``,``, keeping commas inside titles.
 
@@ -94,7 +99,8 @@ def split_items(text: str, is_title: Callable[[str], bool]) -> list[str]:
         pieces = part.split(",")
         i = 0
         while i < len(pieces):
-            j = next((j for j in range(len(pieces), i + 1, -1) if is_title(",".join(pieces[i:j]).strip())), i + 1)
+            longest = min(len(pieces), i + MAX_COMMAS_IN_TITLE + 1)
+            j = next((j for j in range(longest, i + 1, -1) if is_title(",".join(pieces[i:j]).strip())), i + 1)
             item = ",".join(pieces[i:j]).strip()
             if item:
                 items.append(item)
@@ -118,6 +124,7 @@ class CardTable:
     frame: pd.DataFrame
     source: str
     _by_key: dict[str, int] = field(repr=False, compare=False)
+    _rows: dict[int, pd.Series] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -128,7 +135,12 @@ class CardTable:
         pos = self._by_key.get(key)
         if pos is None and key in ("joker", "jokers", "jk"):
             return self.generic_joker()
-        return None if pos is None else self.frame.iloc[pos]
+        if pos is None:
+            return None
+        row = self._rows.get(pos)
+        if row is None:  # iloc costs ~0.1 ms; deck lists look the same titles up again and again
+            row = self._rows[pos] = self.frame.iloc[pos]
+        return row
 
     def closest(self, title: str) -> str | None:
         """The printed title closest to ``title``, or None when nothing is close."""
