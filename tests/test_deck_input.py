@@ -19,7 +19,6 @@ from oddsmith.doomtown import deck as D
 from oddsmith.doomtown import textinput
 from oddsmith.doomtown.cards import format_card, parse_card
 from oddsmith.doomtown.cardtable import (
-    CardTable,
     default_card_table,
     read_card_table,
     split_items,

@@ -13,14 +13,7 @@ from typing import List, Optional
 import pandas as pd
 import typer
 
-from oddsmith.doomtown.deck import (
-    DeckFormat,
-    counts_frame,
-    deck_summary,
-    duplicates_frame,
-    load_deck,
-    sample_decks,
-)
+from oddsmith.doomtown.deck import DeckFormat, deck_summary, load_deck, sample_decks
 from oddsmith.output import Format, dumps_json, emit, format_frame
 
 deck_app = typer.Typer(
@@ -119,5 +112,3 @@ def list_samples(
 def register(app: typer.Typer) -> None:
     app.add_typer(deck_app, name="deck")
 
-
-__all__ = ["register", "render_summary", "counts_frame", "duplicates_frame"]

@@ -42,7 +42,6 @@ import enum
 import io
 import os
 import re
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
