@@ -28,7 +28,7 @@ from typing import Callable, Iterable
 
 import pandas as pd
 
-from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, split_items
+from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, split_items, title_key
 from oddsmith.doomtown.textinput import read_text, strip_comment
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import BulletType, Gunslinger, PosseBonus, casualty_capacity, posse_bonus
@@ -85,8 +85,6 @@ class Posse:
             if not 0 <= shooter < len(self.dudes):
                 raise OddsmithError(f"posse: shooter {shooter} is not one of its {len(self.dudes)} dudes")
             return shooter
-        from oddsmith.doomtown.cardtable import title_key
-
         key = title_key(shooter)
         for i, dude in enumerate(self.dudes):
             if title_key(dude.name) == key or (dude.title and title_key(dude.title) == key):
