@@ -475,3 +475,16 @@ def test_cli_bad_input(capsys, tmp_path, case):
     assert err.count("\n") == 1 and err.startswith("oddsmith: error:")
     assert "Traceback" not in err
     assert not (tmp_path / "nope").exists()
+
+
+def test_cli_hands_lists_every_key(capsys):
+    rc, out, _ = run(capsys, "lowball", "stack-16-16-16", "--hands", "-f", "json")
+    assert rc == 0
+    data = json.loads(out)
+    rows = data["hands"]
+    assert data["total_hands"] == math.comb(54, 5) and sum(r["hands"] for r in rows) == data["total_hands"]
+    # two jokers with 9-8-7 take the lowest values that make no straight and no pair: 2 and A
+    assert rows[0]["values"] == "9-8-7-2-A" and rows[0]["rank"] == 1
+    assert rows[-1]["at_most"] == pytest.approx(1.0)
+    rc, out, err = run(capsys, "lowball", "balanced", "--hands", "--simulate")
+    assert rc == 2 and out == "" and "--hands" in err

@@ -105,6 +105,20 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
     return f"{title}\n\n{table}\n{foot}\n"
 
 
+def _render_hands(odds: L.LowballOdds, fmt: Format) -> str:
+    df = odds.key_table().drop(columns=["key"])
+    if fmt is Format.json:
+        return dumps_json({"command": "lowball", "deck": odds.deck, "cards": odds.cards, "exact": True,
+                           "trials": 0, "total_hands": odds.hands, "hands": df})
+    if fmt is Format.csv:
+        return format_frame(df, fmt)
+    title = (f"Every lowball hand of {odds.deck}, lowest first: {len(df):,} distinct hands "
+             f"among {odds.hands:,} deals, exact (values in comparison order)")
+    if fmt is Format.md:
+        title = f"## {title}"
+    return f"{title}\n\n{format_frame(df, fmt, float_digits=8)}"
+
+
 def _wide(summary: pd.DataFrame, hands: tuple[L.LowballOdds, ...]) -> pd.DataFrame:
     """One row per player with the rank distribution as p_rank_1..p_rank_11 (the CSV form)."""
     out = summary.copy()
@@ -168,6 +182,7 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
+        hands: bool = typer.Option(False, "--hands", help="List every distinct lowball hand DECK can deal (exact), lowest first, with its probability."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
@@ -193,10 +208,15 @@ def register(app: typer.Typer) -> None:
             opponents.append(loaded[spec])
         while len(opponents) < n_players - 1:
             opponents.append(opponents[-1] if opponents else main)
+        if hands and (n_players > 1 or exact is False or trials is not None):
+            raise OddsmithError("--hands lists one deck's hands exactly: drop --vs, --players, --simulate and --trials")
         is_exact = _mode(exact, trials, n_players <= 2)
         n_trials = trials if trials is not None else L.DEFAULT_TRIALS
         used_seed = None if is_exact else resolve_seed(seed)
-        if n_players == 1:
+        if hands:
+            odds = L.lowball_odds(main, name=_label(main))
+            text = _render_hands(odds, fmt)
+        elif n_players == 1:
             odds = L.lowball_odds(main, exact=is_exact, trials=n_trials, seed=used_seed, workers=workers,
                                   name=_label(main))
             text = _render_single(odds, fmt)
