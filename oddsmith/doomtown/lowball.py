@@ -29,10 +29,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -45,12 +44,10 @@ from oddsmith.rules.doomtown import (
     HAND_SIZE,
     JOKER_CODE,
     KEY_RANK_SHIFT,
-    LOWBALL_RULES,
     N_SUITS,
     VALUE_LABELS,
     VALUE_MAX,
     HandRank,
-    card_code,
     gamblin_payouts,
     key_fields,
 )
