@@ -962,13 +962,14 @@ def blast_odds(rank: R.Rank | str, *, shaken: bool = False, partly: bool = False
 
 
 def blast_table_records() -> list[dict[str, Any]]:
+    """The blast Saves of every Rank, Shaken or not, fully or partly within 3" (as :func:`~oddsmith.shadows.tables.blast_table`)."""
     rows = []
     for rk in R.Rank:
         for sh in (False, True):
             for partly in (False, True):
                 b = blast_odds(rk, shaken=sh, partly=partly)
                 rows.append({"rank": rk.label, "shaken": sh, "within": "partly" if partly else "fully",
-                             **{k: float(v) for k, v in b.items()}})
+                             **{("shaken_result" if k == "shaken" else k): float(v) for k, v in b.items()}})
     return rows
 
 
@@ -1065,20 +1066,60 @@ def simulate_sequence(shots: Sequence[tuple[ShotPlan, int]], *, trials: int = 1_
     return odds
 
 
-def simulate_fight(plan: FightPlan, *, trials: int = 1_000_000, seed: int | None = None, workers: int = 1) -> Odds:
-    """Monte Carlo Fight outcomes (FIGHT_OUTCOMES; extra['margins'] with standard errors) for a plan."""
+def simulate_fight(attacker: "FightPlan | Fighter | R.Rank | str", defender: "Fighter | R.Rank | str | None" = None, *,
+                   charging: bool = False, fortified: bool = False,
+                   reading: R.RerollReading | str = R.DEFAULT_REROLL_READING, trials: int = 1_000_000,
+                   seed: int | None = None, workers: int = 1) -> Odds:
+    """Monte Carlo twin of :func:`fight` (FIGHT_OUTCOMES, extra['margins']); takes a plan or two Fighters."""
+    if isinstance(attacker, FightPlan):
+        plan = attacker
+    else:
+        if defender is None:
+            raise OddsmithError("simulate_fight needs a defender")
+        plan = plan_fight(Fighter.of(attacker), Fighter.of(defender), charging=charging, fortified=fortified,
+                          reading=reading)
     a = np.array(plan.mc_attacker, dtype=np.int64)
     d = np.array(plan.mc_defender, dtype=np.int64)
     size = 11 + 2 * (MAX_DICE + 1)
     counts, sd = _mc(lambda g, k, out: _M.mc_fight(g, a, d, plan.reading, SAVE_TABLE_ARRAY, DAMAGE_ARRAY, SUCCESS_ON,
                                                    k, out), size, trials, seed, workers, "fighting")
-    odds = _mc_odds("fight", {k: int(counts[j]) for j, k in enumerate(FIGHT_OUTCOMES)}, int(trials), sd, {},
+    setup = {"attacker_die": f"D{plan.attacker[0]}", "attacker_dice": plan.attacker[1],
+             "defender_die": f"D{plan.defender[0]}", "defender_dice": plan.defender[1],
+             "attacker_fearsome_test": plan.attacker[4] > 0, "charging": charging, "fortified": fortified}
+    odds = _mc_odds("fight", {k: int(counts[j]) for j, k in enumerate(FIGHT_OUTCOMES)}, int(trials), sd, setup,
                     plan.attacker_mods)
     margins = {}
     for i, side in enumerate(("attacker", "defender")):
         base = 11 + i * (MAX_DICE + 1)
         margins[side] = {str(k): float(counts[base + k] / trials) for k in range(1, MAX_DICE + 1) if counts[base + k]}
     odds.extra["margins"] = margins
+    return odds
+
+
+def simulate_shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | str, weapon: R.Weapon | str = "Pistol", *,
+                   range_band: R.RangeBand | str = "medium", cover: bool = False, elevated: bool = False,
+                   back_shooter: bool = False, small_target: bool = False, silver_bullets: bool = False,
+                   trick_shot: str | None = None, second_weapon: R.Weapon | str | None = None,
+                   reading: R.RerollReading | str = R.DEFAULT_REROLL_READING, trials: int = 1_000_000,
+                   seed: int | None = None, workers: int = 1) -> Odds:
+    """Monte Carlo twin of :func:`shoot`: the first shot's SHOT_OUTCOMES, and extra['action'] (with
+    extra['action_stderr']) when the Action fires several shots."""
+    sh = Shooter.of(shooter)
+    tg = Target.of(target)
+    sit = Situation(R.range_band(range_band), cover, elevated, back_shooter, small_target, silver_bullets, trick_shot)
+    weapons = action_weapons(sh, weapon, second_weapon)
+    plans = [plan_shot(sh, tg, w, sit, reading=reading) for w, _ in weapons]
+    odds = simulate_shot(plans[0], trials=trials, seed=seed, workers=workers)
+    p0 = plans[0]
+    odds.setup.update({"shooter": sh.rank.label, "target": tg.rank.label, "weapon": p0.weapon,
+                       "range_band": sit.range_band.value, "save_modifier": p0.save_mod, "jam_die": f"D{p0.jam_die}",
+                       "reading": R.reroll_reading(reading).value, "shots": len(plans)})
+    if len(plans) > 1:
+        seq = simulate_sequence([(p, wid) for p, (_, wid) in zip(plans, weapons)], trials=trials,
+                                seed=None if seed is None else seed + 1, workers=workers)
+        odds.extra["action"] = dict(seq.outcomes)
+        odds.extra["action_stderr"] = dict(seq.stderr)
+        odds.extra["action_weapons"] = [w.name for w, _ in weapons]
     return odds
 
 

@@ -1,0 +1,182 @@
+"""`oddsmith shadows` dice commands: JSON contracts, every format, bad input."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from oddsmith.cli import main
+from oddsmith.shadows import engine as E
+
+FINAL = ("miss", "cancelled", "saved", "shaken", "downed", "casualty")
+KEYS = ("miss", "jam_check", "cancelled", "saved", "shaken", "downed", "casualty")
+
+
+def run(capsys, *args):
+    rc = main(list(args))
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def run_json(capsys, *args):
+    rc, out, err = run(capsys, *args, "--format", "json")
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_test_contract(capsys):
+    d = run_json(capsys, "shadows", "test", "--die", "d8", "--dice", "3")
+    dist = d["distribution"]
+    assert set(dist) == {"0", "1", "2", "3"}
+    assert sum(dist.values()) == pytest.approx(1)
+    assert dist["0"] == 0.125
+    assert d["exact"] is True
+
+
+def test_test_exact_fractions_and_ranks(capsys):
+    d = run_json(capsys, "shadows", "test", "--rank", "HERO", "--dice", "2", "--exact-fractions")
+    assert d["setup"]["die"] == "D10"
+    fr = {k: Fraction(v) for k, v in d["fractions"].items()}
+    assert sum(fr.values()) == 1
+    for k, v in d["distribution"].items():
+        assert float(fr[k]) == pytest.approx(v)
+
+
+@pytest.mark.parametrize("extra", [[], ["--dice-mod", "2"], ["--save-mod", "-1"], ["--boilerplate"],
+                                   ["--target-shaken"], ["--reroll", "a"],
+                                   ["--dice-mod", "-1", "--save-mod", "2", "--boilerplate", "--target-shaken",
+                                    "--reroll", "b"]])
+def test_shoot_contract(capsys, extra):
+    d = run_json(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice", *extra)
+    out = d["outcomes"]
+    for k in KEYS:
+        assert k in out and 0.0 <= out[k] <= 1.0
+    assert sum(out[k] for k in FINAL) == pytest.approx(1, abs=1e-12)
+    assert out["jam_check"] <= out["miss"]
+    assert d["exact"] is True
+    assert "fractions" not in d
+
+
+def test_shoot_exact_fractions(capsys):
+    d = run_json(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--exact-fractions")
+    fr = {k: Fraction(v) for k, v in d["fractions"].items()}
+    assert set(KEYS) <= set(fr)
+    assert sum(fr[k] for k in FINAL) == 1
+    for k in KEYS:
+        assert float(fr[k]) == pytest.approx(d["outcomes"][k])
+    assert fr["miss"] == Fraction(1, 8)   # three D8 all failing
+
+
+def test_shoot_matches_engine_and_options(capsys):
+    d = run_json(capsys, "shadows", "shoot", "--shooter", "D10", "--target", "d8", "--weapon", "repeater rifle",
+                 "--range", "long", "--cover", "--skill", "trick shooter", "--tough", "--silver-bullets",
+                 "--supernatural")
+    assert d["setup"]["dice"] == 2 and d["setup"]["save_modifier"] == 0
+    assert "action" in d and d["action_weapons"] == ["Repeater Rifle", "Repeater Rifle"]
+    want = E.shoot(E.Shooter.of("hero", skills=["Trick Shooter"]),
+                   E.Target.of("veteran", skills=["Tough"], supernatural=True), "repeater rifle",
+                   range_band="long", cover=True, silver_bullets=True)
+    assert d["outcomes"] == pytest.approx(want.outcomes)
+
+
+def test_shoot_mc_reports_stderr(capsys):
+    d = run_json(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "hero", "--mc", "--trials", "50000",
+                 "--seed", "4")
+    assert d["exact"] is False and d["trials"] == 50000 and d["seed"] == 4
+    exact = E.shoot("hero", "hero").outcomes
+    for k, v in d["outcomes"].items():
+        assert abs(v - exact[k]) <= 5 * max(d["stderr"][k], 1 / 50000)
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "md", "json"])
+@pytest.mark.parametrize("cmd", [
+    ["test", "--rank", "novice"],
+    ["shoot", "--shooter", "novice", "--target", "hero", "--weapon", "sixgun"],
+    ["fight", "--attacker", "hero", "--defender", "novice", "--charging"],
+    ["recover", "--rank", "veteran", "--friend"],
+    ["bottle", "--rank", "hero", "--stand-in"],
+    ["cast", "--rank", "veteran", "--power", "bless"],
+    ["dynamite", "--rank", "veteran"],
+    ["table", "recovery"],
+])
+def test_every_command_every_format(capsys, cmd, fmt):
+    rc, out, err = run(capsys, "shadows", *cmd, "--format", fmt)
+    assert rc == 0, err
+    assert out.strip() and not err
+    if fmt == "json":
+        json.loads(out)
+
+
+def test_output_file(tmp_path, capsys):
+    target = tmp_path / "fight.csv"
+    rc, out, _ = run(capsys, "shadows", "table", "fight", "--format", "csv", "--output", str(target))
+    assert rc == 0 and out == ""
+    lines = target.read_text().splitlines()
+    assert lines[0].startswith("attacker,defender,charging") and len(lines) == 19
+
+
+def test_table_contracts(capsys):
+    d = run_json(capsys, "shadows", "table", "shooting-full")
+    assert len(d["rows"]) == 2160 and d["exact"] is True
+    for row in d["rows"][:50]:
+        assert sum(row[k] for k in FINAL) == pytest.approx(1)
+    d = run_json(capsys, "shadows", "table", "success", "--exact-fractions")
+    row = d["rows"][0]
+    assert row["die"] == "D6" and row["dice"] == 1 and row["1_exact"] == "1/3"
+    d = run_json(capsys, "shadows", "table", "shooting", "--reroll", "a")
+    assert {r["reading"] for r in d["rows"]} == {"a"} and len(d["rows"]) == 3 * 3 * 6
+    for name in ("fight", "bottle", "cast", "dynamite", "blast"):
+        assert run_json(capsys, "shadows", "table", name)["rows"]
+
+
+def test_fight_contract(capsys):
+    d = run_json(capsys, "shadows", "fight", "--attacker", "veteran", "--defender", "veteran", "--exact-fractions")
+    out = d["outcomes"]
+    assert out["attacker_wins"] == pytest.approx(out["defender_wins"])
+    fr = {k: Fraction(v) for k, v in d["fractions"].items()}
+    assert fr["draw"] + sum(fr[f"{s}_{k}"] for s in ("attacker", "defender") for k in E.STATES) == 1
+    assert set(d["margins"]) == {"attacker", "defender"}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["test", "--die", "d8", "--dice", "0"], "at least 1"),
+    (["test", "--die", "d12"], "--die"),
+    (["test", "--rank", "sheriff"], "--rank"),
+    (["test", "--die", "d8", "--rank", "hero"], "not both"),
+    (["test", "--die", "d8", "--dice", "3", "--dice-mod", "30"], "more than"),
+    (["test", "--die", "d8", "--reroll", "c"], "--reroll"),
+    (["shoot", "--shooter", "vet", "--target", "novice"], "--shooter"),
+    (["shoot", "--shooter", "veteran", "--target", "greenhorn"], "--target"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--weapon", "gatling"], "weapon"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--range", "extreme"], "range band"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--skill", "quickshot"], "skill"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--target-skill", "ironhide"], "skill"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--save-mod", "9"], "save modifier"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--save-mod", "-7"], "save modifier"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--mc", "--exact-fractions"], "exact"),
+    (["shoot", "--shooter", "veteran", "--target", "novice", "--mc", "--trials", "0"], "trials"),
+    (["shoot", "--shooter", "veteran", "--target", "novice"], None),
+    (["fight", "--attacker", "hero", "--defender", "novice", "--attacker-form", "hawk"], "Beast Form"),
+    (["fight", "--attacker", "hero", "--defender", "novice", "--defender-save-mod", "12"], "save modifier"),
+    (["cast", "--rank", "hero", "--power", "teleport"], "Arcane Power"),
+    (["cast", "--rank", "hero"], "Difficulty"),
+    (["table", "nonsense"], "unknown table"),
+    (["recover", "--rank", "legend"], "--rank"),
+])
+def test_bad_input_one_line_exit_2(capsys, args, needle):
+    rc, out, err = run(capsys, "shadows", *args)
+    if needle is None:
+        assert rc == 0
+        return
+    assert rc == 2, (out, err)
+    assert err.count("\n") == 1 and err.startswith("oddsmith: error:")
+    assert needle.lower() in err.lower()
+    assert "Traceback" not in err
+
+
+def test_bad_output_leaves_no_file(tmp_path, capsys):
+    rc, _out, err = run(capsys, "shadows", "test", "--die", "d6", "--output", str(tmp_path / "missing" / "x.json"))
+    assert rc == 2 and "does not exist" in err
+    rc, _out, _err = run(capsys, "shadows", "test", "--die", "d6", "--dice", "0", "--output", str(tmp_path / "x.json"))
+    assert rc == 2 and list(tmp_path.iterdir()) == []
