@@ -281,3 +281,79 @@ def test_cli_posse_bad_input(tmp_path, capsys, text, needle):
 def test_cli_posse_bad_options(capsys, args, needle):
     rc, out, err = run(capsys, *args)
     assert rc == 2 and err.count("\n") == 1 and needle in err, err
+
+
+# --- odds per model ---------------------------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from oddsmith.shadows import engine as E  # noqa: E402
+
+
+def test_shooting_table_hand_values():
+    posse = P.sample_posse(None)
+    df = P.shooting_table(posse, fractions=True)
+    cole = df[(df.model == "Marshal Ezra Cole") & (df.weapon == "Pistol") & (df.target == "Novice")].set_index("range_band")
+    # Deadeye: 3 + 1 Dice at Medium, 5 at Short, 3 at Long
+    assert cole["dice"].to_dict() == {"short": 5, "medium": 4, "long": 3}
+    # a miss needs every D10 to show 1-4 (a 10 is a Success, so no re-roll happens): (4/10)**4 at Medium
+    assert cole.loc["medium", "hit_exact"] == 1 - Fraction(4, 10) ** 4
+    # a Jamming Check: missed with at least one 1
+    assert cole.loc["medium", "jam_check_exact"] == Fraction(4, 10) ** 4 - Fraction(3, 10) ** 4
+    # every row's final states sum to 1 (plain targets: nothing is cancelled)
+    total = 1 - df["hit"] + df["saved"] + df["shaken"] + df["downed"] + df["casualty"]
+    assert (abs(total - 1) < 1e-12).all()
+    assert len(df) == sum(3 * 3 * len(set(m.weapons)) for m in posse.models)
+
+
+def test_shooting_table_matches_engine_and_multi_shot(tmp_path):
+    models = HERO.replace('weapons = ["Pistol"]', 'weapons = ["Sixgun"]\nskills = ["Gunsmith"]') + novices(2)
+    posse = P.load_posse(write(tmp_path, posse_text(models, prices='[prices]\n"Sixgun" = 8\n')))
+    df = P.shooting_table(posse)
+    row = df[(df.weapon == "Sixgun") & (df.range_band == "long") & (df.target == "Veteran")].iloc[0]
+    odds = E.shoot(E.Shooter.of("Hero", skills=["Gunsmith"]), "Veteran", "Sixgun", range_band="long")
+    assert row["casualty"] == pytest.approx(odds["casualty"]) and row["jammed"] == pytest.approx(odds["jammed"])
+    assert row["action_casualty"] == pytest.approx(odds.extra["action"]["casualty"])
+    assert 1 < row["action_shots_fired"] < 2
+    pistol = df[df.weapon == "Pistol"]
+    assert pistol["action_casualty"].isna().all()
+
+
+def test_rifle_without_stats_is_named_not_tabulated(tmp_path):
+    models = HERO.replace('weapons = ["Pistol"]', 'weapons = ["Pistol", "Rifle"]') + novices(2)
+    posse = P.load_posse(write(tmp_path, posse_text(models)))
+    assert P.untabulated_weapons(posse) == [("Boss Hogg", "Rifle", "the rulebook text gives no ranges or Jam Die for it")]
+    assert set(P.shooting_table(posse)["weapon"]) == {"Pistol"}
+
+
+def test_fight_table():
+    posse = P.sample_posse("skinwalker tribes")
+    df = P.fight_table(posse, fractions=True)
+    elk = df[df.model == "Running Elk"]
+    assert set(elk["form"]) == {"", "Wolf Form"}
+    human = elk[(elk.form == "") & (elk.defender == "Hero") & (~elk.charging)].iloc[0]
+    wolf = elk[(elk.form == "Wolf Form") & (elk.defender == "Hero") & (~elk.charging)].iloc[0]
+    assert human["attacker_dice"] == 4 and wolf["attacker_dice"] == 6  # Mean +1, Wolf Form attacking +2
+    odds = E.fight(E.Fighter.of("Hero", skills=["Mean"]), "Hero")
+    assert human["attacker_wins"] == pytest.approx(odds["attacker_wins"])
+    assert human["attacker_wins_exact"] == odds.fractions["attacker_wins"]
+    bear = df[(df.model == "Stands Like Stone") & (df.form == "Bear Form")]
+    assert len(bear) == 6
+    sums = df["draw"] + df["defender_saved"] + df["defender_shaken"] + df["defender_downed"] + df["defender_casualty"] \
+        + df["attacker_saved"] + df["attacker_shaken"] + df["attacker_downed"] + df["attacker_casualty"]
+    assert (abs(sums - 1) < 1e-12).all()
+
+
+def test_cli_posse_all_views(capsys):
+    rc, out, err = run(capsys, "--faction", "twilight order")
+    assert rc == 0 and err == ""
+    assert out.startswith("The Order of the Silver Nail — The Twilight Order, advanced method, 7 models, $81 of $100")
+    for section in ("Roster", "Costs", "Shooting", "Fight as the Attacker"):
+        assert section in out
+    rc, out, _ = run(capsys, "--faction", "red-hand-coven", "--format", "json")
+    data = json.loads(out)
+    assert rc == 0 and set(data) >= {"roster", "costs", "shooting", "fight", "not_tabulated"}
+    assert data["not_tabulated"] == [{"model": "Old Bogdan", "weapon": "Woodsman's Axe", "reason": "a Fight weapon"}]
+    assert all(0.0 <= r["hit"] <= 1.0 for r in data["shooting"])
+    rc, out, _ = run(capsys, "--view", "fight", "--format", "csv", "--reroll", "a")
+    assert rc == 0 and out.splitlines()[0].startswith("model,rank,form,defender,charging")

@@ -190,7 +190,10 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
         "cost": spent, "dollar_limit": limit, "infamy": posse.infamy, "reroll_reading": reading.name,
         "legal": True,
     }
+    notes = [{"model": m, "weapon": w, "reason": why} for m, w, why in P.untabulated_weapons(posse)]
     if fmt is Format.json:
+        if "shooting" in sections:
+            meta["not_tabulated"] = notes
         return dumps_json({**meta, "exact": True, **sections})
     if fmt is Format.csv:
         (df,) = sections.values()
@@ -202,8 +205,11 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
         "roster": "Roster",
         "costs": "Costs",
         "shooting": f"Shooting (3 Dice, range band modifiers, the model's Skills and Injuries; re-roll reading {reading.name})",
-        "fight": f"Fight as the Attacker, not Charging (re-roll reading {reading.name})",
+        "fight": f"Fight as the Attacker against a plain model of each Rank (re-roll reading {reading.name})",
     }
+    if notes:
+        titles["shooting"] += "\nNo shooting table for: " + "; ".join(
+            f"{n['model']}'s {n['weapon']} ({n['reason']})" for n in notes)
     parts = [head + "\n"] if fmt is Format.table else [f"## {head}\n"]
     for name, df in sections.items():
         parts.append(format_frame(df, fmt, title=titles[name]))

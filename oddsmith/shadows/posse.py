@@ -145,8 +145,8 @@ class PosseModel:
 
     @property
     def infamy(self) -> int:
-        """Personal worth: Rank + 1 per Skill it learned + 1 for an Arcanist (Faction abilities are not Skills)."""
-        return R.model_infamy(self.rank, len(self.skills), self.is_arcanist)
+        """Personal worth ("Infamy Phase"): Rank + 1 per Skill it has (bought or granted) + 1 for an Arcanist."""
+        return R.model_infamy(self.rank, len(self.all_skills), self.is_arcanist)
 
 
 @dataclass(frozen=True)
@@ -747,3 +747,142 @@ def roster_table(posse: Posse) -> pd.DataFrame:
             "boilerplate": m.boilerplate, "supernatural": m.supernatural, "infamy": m.infamy,
         })
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# Odds per model (through the dice engine: oddsmith.shadows.engine / tables)
+# ---------------------------------------------------------------------------
+
+TARGET_RANKS = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)
+RANGE_BANDS = (R.RangeBand.SHORT, R.RangeBand.MEDIUM, R.RangeBand.LONG)
+
+SHOOTING_COLUMNS = ["model", "rank", "weapon", "range_band", "target", "dice", "save_modifier", "hit", "hurt", "saved",
+                    "shaken", "downed", "casualty", "jam_check", "jammed"]
+ACTION_COLUMNS = ["action_unhurt", "action_shaken", "action_downed", "action_casualty", "action_jammed",
+                  "action_shots_fired"]
+FIGHT_COLUMNS = ["model", "rank", "form", "defender", "charging", "attacker_dice", "defender_dice", "attacker_wins",
+                 "draw", "defender_wins", "defender_saved", "defender_shaken", "defender_downed", "defender_casualty",
+                 "attacker_saved", "attacker_shaken", "attacker_downed", "attacker_casualty"]
+
+
+def _engine():
+    from oddsmith.shadows import engine, tables  # the compiled kernels load only when odds are asked for
+    return engine, tables
+
+
+def shooter_of(model: PosseModel):
+    """The dice engine's Shooter for a posse model (Rank, Skills, One-Eyed)."""
+    E, _ = _engine()
+    return E.Shooter.of(model.rank, skills=[s.name for s in model.all_skills],
+                        one_eyed=R.Injury.ONE_EYED in model.injuries)
+
+
+def fighter_of(model: PosseModel, form: str | None = None):
+    """The dice engine's Fighter for a posse model (Rank, Skills, Weakened, Close Work Pistols, the Woodsman's Axe)."""
+    E, _ = _engine()
+    skills = [s.name for s in model.all_skills]
+    pistols = 0
+    if form is None and any(s.close_work for s in model.all_skills):
+        pistols = min(R.CLOSE_WORK_MAX_PISTOLS, sum(1 for w in model.weapons if w.weapon_class is R.WeaponClass.PISTOL))
+    axe = form is None and any(w.fight_save for w in model.weapons)
+    return E.Fighter.of(model.rank, skills=skills, weakened=R.Injury.WEAKENED in model.injuries,
+                        close_work_pistols=pistols, axe=axe, form=form)
+
+
+def shootable(weapon: R.Weapon) -> str | None:
+    """Why a Weapon has no shooting table here, or None when it has one."""
+    if weapon.fire_corridor:
+        return "fires a fire corridor (Fire Corridors), not a Shooting Test"
+    if weapon.weapon_class is None and not weapon.band_save and not weapon.stats_known:
+        return "a Fight weapon"
+    if not weapon.stats_known:
+        return "the rulebook text gives no ranges or Jam Die for it"
+    return None
+
+
+def untabulated_weapons(posse: Posse) -> list[tuple[str, str, str]]:
+    """(model, weapon, reason) for every carried Weapon that gets no shooting table."""
+    out = []
+    for m in posse.models:
+        for w in dict.fromkeys(m.weapons):
+            why = shootable(w)
+            if why is not None:
+                out.append((m.name, w.name, why))
+    return out
+
+
+def shooting_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
+                   targets: Iterable[R.Rank | str] = TARGET_RANKS, range_bands: Iterable[R.RangeBand | str] = RANGE_BANDS,
+                   fractions: bool = False) -> pd.DataFrame:
+    """Each model's Shooting Attack with each of its Weapons at each range band against each target Rank.
+
+    The model's Skills (Deadeye, Trick Shooter, Gunsmith ...) and One-Eyed
+    apply; targets are plain models of each Rank, standing, in the open.
+    Columns: ``model``, ``rank``, ``weapon``, ``range_band``, ``target``,
+    ``dice`` (rolled after modifiers), ``save_modifier``, ``hit``, ``hurt``,
+    ``saved``, ``shaken``, ``downed``, ``casualty``, ``jam_check``,
+    ``jammed`` (one Shooting Attack), and for Weapons or Skills that fire
+    more than once per Action (Sixgun, Repeater Rifle, Trigger-Happy) the
+    target's final state after the whole Action: ``action_unhurt``,
+    ``action_shaken``, ``action_downed``, ``action_casualty``,
+    ``action_jammed``, ``action_shots_fired`` (empty for single shots).
+    Weapons the engine cannot shoot are listed by :func:`untabulated_weapons`.
+    """
+    _, T = _engine()
+    target_list = [R.rank(t) for t in targets]
+    bands = [R.range_band(b) for b in range_bands]
+    frames = []
+    for m in posse.models:
+        shooter = shooter_of(m)
+        for w in dict.fromkeys(m.weapons):
+            if shootable(w) is not None:
+                continue
+            df = T.shooting_table([shooter], target_list, weapon=w, range_bands=bands, reading=reading,
+                                  fractions=fractions, action=True)
+            df.insert(0, "model", m.name)
+            df.insert(1, "rank", m.rank.label)
+            frames.append(df)
+    if not frames:
+        return pd.DataFrame(columns=SHOOTING_COLUMNS)
+    df = pd.concat(frames, ignore_index=True)
+    cols = [c for c in SHOOTING_COLUMNS if c in df.columns]
+    cols += [c for c in ACTION_COLUMNS if c in df.columns]
+    if fractions:
+        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
+    return df[cols]
+
+
+def fight_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
+                defenders: Iterable[R.Rank | str] = TARGET_RANKS, charging: Iterable[bool] = (False, True),
+                fractions: bool = False) -> pd.DataFrame:
+    """Each model attacking a plain defender of each Rank, with and without Charging.
+
+    The model's Skills (Mean, 'Ornery, Bull-Rush, Tough, Close Work with its
+    Pistols), Weakened and the Woodsman's Axe apply; a Skinwalker also gets
+    rows in its Beast Form (``form``). Columns: ``model``, ``rank``,
+    ``form``, ``defender``, ``charging``, ``attacker_dice``,
+    ``defender_dice``, ``attacker_wins``, ``draw``, ``defender_wins``, the
+    defender's result when the model wins (``defender_saved`` ...
+    ``defender_casualty``) and the model's own when it loses
+    (``attacker_saved`` ... ``attacker_casualty``).
+    """
+    _, T = _engine()
+    defender_list = [R.rank(d) for d in defenders]
+    charge_list = list(charging)
+    frames = []
+    for m in posse.models:
+        forms: list[str | None] = [None]
+        if m.role is not None and m.role.name.startswith("Skinwalker"):
+            forms.append("wolf" if "Wolf" in m.role.name else "bear")
+        for form in forms:
+            df = T.fight_table([fighter_of(m, form)], defender_list, charging=charge_list, reading=reading,
+                               fractions=fractions)
+            df.insert(0, "model", m.name)
+            df.insert(1, "rank", m.rank.label)
+            df.insert(2, "form", "" if form is None else f"{form.title()} Form")
+            frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    cols = list(FIGHT_COLUMNS)
+    if fractions:
+        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
+    return df[cols]
