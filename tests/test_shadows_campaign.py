@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 
 from oddsmith.cli import main
-from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign as C
 
 RANK_DIE = {"Novice": 6, "Veteran": 8, "Hero": 10}

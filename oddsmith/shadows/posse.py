@@ -33,7 +33,6 @@ the dice engine.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -494,8 +493,7 @@ def validate(posse: Posse) -> list[Violation]:
                 f"at most {limit} has {limit - 1} besides its Hero")
         if n > limit:
             bad(here, "posse-size", f"{n} models, over the agreed maximum of {limit}")
-        if posse.max_models is not None and not R.BASIC_POSSE_SIZE[0] <= posse.max_models <= R.BASIC_POSSE_SIZE[1]:
-            pass  # the book only recommends 6-10; any agreed size is legal
+        # the book recommends 6-10 models (BASIC_POSSE_SIZE) but any agreed maximum is legal
     elif method is R.PosseMethod.ADVANCED:
         low, high = R.ADVANCED_POSSE_SIZE
         if not low <= n <= high:
@@ -529,10 +527,8 @@ def validate(posse: Posse) -> list[Violation]:
     marked_cards: list[PosseModel] = []
     dynamite_sticks = 0
     for m in models:
-        armed = m.weapons or (m.role is not None and m.role.loses_weapons_and_gear)
         if not m.weapons:
             bad(m.where, "one-weapon", "has no Weapon")
-        del armed
         if len(m.weapons) > R.MAX_WEAPONS_PER_MODEL:
             bad(m.where, "three-weapons", f"has {len(m.weapons)} Weapons, at most {R.MAX_WEAPONS_PER_MODEL}")
         for w in {w.name for w in m.weapons}:
@@ -566,8 +562,6 @@ def validate(posse: Posse) -> list[Violation]:
         for s in names:
             if s in granted:
                 bad(m.where, "skill-once", f"already has {s} from being a {(m.role or m.hired_gun).name}")
-        if R.skill("Trigger-Happy") in m.skills and R.skill("Gunslinger") in m.skills:
-            pass  # a model may know both; the book only forbids combining them in one Activation
         gear_names = [g.name for g in m.gear]
         if "Marked Cards" in gear_names:
             marked_cards.extend([m] * gear_names.count("Marked Cards"))
@@ -598,9 +592,6 @@ def validate(posse: Posse) -> list[Violation]:
                 if item_price(posse, w.name) is None:
                     bad(m.where, "no-price", f"the Item Price List of this rulebook text gives no price for the {w.name}; "
                         f"give one under [prices]")
-        for w in m.weapons:
-            if not w.stats_known and method is not R.PosseMethod.ADVANCED:
-                pass  # legal to carry; its shooting table is limited to what the book gives
 
     for wname, owners in weapon_owners.items():
         if wname != R.UNLIMITED_WEAPON and len(owners) > R.MAX_MODELS_SHARING_A_WEAPON:
