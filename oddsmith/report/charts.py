@@ -45,7 +45,7 @@ def _fig_width(fig) -> float:
 
 def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylabel: str = "",
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 1, percent: bool = True,
-            font_size: float | None = None) -> None:
+            font_size: float | None = None, cell_pt: float | None = None) -> None:
     """One heatmap with its numbers printed in the cells (percent by default)."""
     values = matrix.to_numpy(dtype=float)
     cmap = style.cmap()
@@ -54,7 +54,11 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     ax.grid(False)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    ax.set_xticks(range(values.shape[1]), [str(c) for c in matrix.columns])
+    labels = [str(c) for c in matrix.columns]
+    if cell_pt is None:  # the caller knows the printed cell width better than the unplaced axes
+        cell_pt = ax.get_figure(root=True).get_figwidth() * 72 * ax.get_position().width / max(values.shape[1], 1)
+    rotate = max(len(x) for x in labels) * 0.6 * 7 > 0.95 * cell_pt
+    ax.set_xticks(range(values.shape[1]), labels, rotation=90 if rotate else 0)
     ax.set_yticks(range(values.shape[0]), [str(i) for i in matrix.index])
     ax.tick_params(length=0)
     ax.set_xticks(np.arange(-0.5, values.shape[1]), minor=True)
@@ -90,8 +94,11 @@ def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: s
             ax.axis("off")
             continue
         title, matrix = panels[k]
-        heatmap(ax, matrix, title=title, xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
-                vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size)
+        heatmap(ax, matrix, title="", xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
+                vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
+                cell_pt=72 * width * 0.8 / cols_in_panel)
+        if title:  # shrink a long panel title to its panel's width rather than run into the next one
+            ax.set_title(title, fontsize=min(9.0, 72 * width * 0.72 / (0.68 * len(title))))
         if k % ncols:
             ax.set_yticklabels([])
     if suptitle:

@@ -238,7 +238,7 @@ def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
     width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub) - 0.1
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(header)]
     chars = sum(widths) + 2.2 * len(widths)
-    size = table.font_size or min(8.0, 72 * width_in / (0.58 * chars))
+    size = table.font_size or min(8.0, 72 * width_in / (0.64 * chars))
     tbl.set_fontsize(size)
     total = sum(w + 2.2 for w in widths)
     for (r, c), cell in tbl.get_celld().items():
@@ -272,7 +272,7 @@ def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
     import textwrap
 
     width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub)
-    per_line = max(30, int(width_in * 72 / (0.55 * 7.5)))
+    per_line = max(30, int((width_in - 0.1) * 72 / (0.6 * 7.5)))
     text = "\n".join(textwrap.fill(line, per_line) for line in notes.lines)
     ax.text(0, 1, text, va="top", ha="left", fontsize=7.5, transform=ax.transAxes, linespacing=1.35)
 
@@ -295,20 +295,25 @@ def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
 
 def render_page(doc: Document, page: Page, number: int, total: int, paper: str) -> Figure:
     """One page as a matplotlib Figure of the paper's size."""
+    import textwrap
+
     w, h = PAPER[paper]
     fig = Figure(figsize=(w, h), layout="constrained")
+    # about 0.6 em per character keeps a wrapped line inside the margins
+    sub_lines = textwrap.wrap(page.subtitle, int((w - 2 * MARGIN) * 72 / (0.6 * 8))) if page.subtitle else []
+    header = HEADER + 0.15 * max(0, len(sub_lines) - 1)
     fig.get_layout_engine().set(rect=(MARGIN / w, (MARGIN + FOOTER) / h,
-                                      1 - 2 * MARGIN / w, 1 - (2 * MARGIN + HEADER + FOOTER) / h))
+                                      1 - 2 * MARGIN / w, 1 - (2 * MARGIN + header + FOOTER) / h))
     top = 1 - MARGIN / h
     fig.text(MARGIN / w, top, page.title, ha="left", va="top", fontsize="x-large", fontweight="bold")
-    if page.subtitle:
-        fig.text(MARGIN / w, top - 0.27 / h, page.subtitle, ha="left", va="top", fontsize="medium",
-                 color="#333333", wrap=True)
+    if sub_lines:
+        fig.text(MARGIN / w, top - 0.27 / h, "\n".join(sub_lines), ha="left", va="top", fontsize="medium",
+                 color="#333333", linespacing=1.25)
     line1, line2 = doc.footer(page, number, total)
     fig.text(MARGIN / w, MARGIN / h + 0.16 / h, line1, ha="left", va="bottom", fontsize="x-small", color="#333333")
     fig.text(MARGIN / w, MARGIN / h, line2, ha="left", va="bottom", fontsize="x-small", color="#333333")
     fig.add_artist(_rule(fig, (MARGIN + FOOTER - 0.08) / h, MARGIN / w, 1 - MARGIN / w))
-    fig.add_artist(_rule(fig, 1 - (MARGIN + HEADER - 0.06) / h, MARGIN / w, 1 - MARGIN / w))
+    fig.add_artist(_rule(fig, 1 - (MARGIN + header - 0.06) / h, MARGIN / w, 1 - MARGIN / w))
     if page.blocks:
         heights = [b.height for b in page.blocks]
         if sum(heights) < CONTENT_HEIGHT:  # short pages keep their blocks' sizes and leave space below
