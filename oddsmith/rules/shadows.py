@@ -1317,7 +1317,10 @@ _FACTION_ALIASES = {"Twilight Order": "The Twilight Order", "Red Hand Coven": "T
                     "Red Hand": "The Red Hand Coven", "Skinwalker Tribes": "The Skinwalker Tribes",
                     "Skinwalkers": "The Skinwalker Tribes", "Crossroads Cult": "The Crossroads Cult",
                     "Crossroads": "The Crossroads Cult", "Congregation": "The Congregation",
-                    "Dark Confederacy": "The Dark Confederacy", "Unaligned": "None", "No Faction": "None"}
+                    "Dark Confederacy": "The Dark Confederacy", "Unaligned": "None", "No Faction": "None",
+                    "Twilight": "The Twilight Order", "Order": "The Twilight Order", "Coven": "The Red Hand Coven",
+                    "Skinwalker": "The Skinwalker Tribes", "Cult": "The Crossroads Cult",
+                    "Confederacy": "The Dark Confederacy"}
 
 
 def faction(name: str | Faction | None) -> Faction:
