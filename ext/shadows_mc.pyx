@@ -110,25 +110,42 @@ cdef inline uint32_t roll_range(DiceStream *st, uint32_t r) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+cdef enum:
+    TABLE_LIMIT = 1 << 20
+
+
+cdef uint32_t _power_or_zero(int D, int n) noexcept nogil:
+    """D**n when it is at most TABLE_LIMIT, else 0."""
+    cdef uint32_t R = 1
+    cdef int i
+    for i in range(n):
+        if R > <uint32_t>(TABLE_LIMIT // D):
+            return 0
+        R *= D
+    return R
+
+
 def mc_successes(object bit_generator, int D, int T, int n, int reading, int64_t trials, int64_t[::1] out):
     """Add the success counts of ``trials`` plain Tests (no Bless/Curse): the benchmark's hot loop.
 
     The first roll of all n dice is one uniform draw in [0, D**n) looked up
-    in a table of (Successes, maxima); only re-rolls are drawn die by die.
-    Which failing die is re-rolled does not change the number of Successes.
+    in a table of (Successes, maxima); the whole re-roll chain of f failing
+    dice with t tokens is one more draw in [0, D**f) looked up in a table of
+    Successes gained (digits past the chain's end are simply not used, so
+    each re-roll is still an independent uniform die). Which failing die is
+    re-rolled does not change the number of Successes.
     """
     if not (1 <= n <= MAX_DICE and 2 <= T <= D <= MAX_FACES) or out.shape[0] != n + 1:
         raise ValueError("mc_successes: parameters outside the kernel's limits")
     cdef DiceStream st
     cdef int64_t t
-    cdef int i, x, tokens, fails, s
-    cdef uint32_t R = 1, v, w, e
+    cdef int i, j, x, tokens, fails, s, tt, ff, gained
+    cdef uint32_t R = _power_or_zero(D, n), v, w, e
+    cdef uint32_t RF[MAX_DICE + 1]
     cdef unsigned char *table = NULL
-    for i in range(n):
-        if R > (1 << 20) // D:
-            R = 0
-            break
-        R *= D
+    cdef unsigned char *chain[MAX_DICE + 1][MAX_DICE + 1]
+    cdef int ok = 1
+    memset(chain, 0, sizeof(chain))
     if R:
         table = <unsigned char *>malloc(R)
         if table == NULL:
@@ -145,6 +162,36 @@ def mc_successes(object bit_generator, int D, int T, int n, int reading, int64_t
                     if x == D:
                         tokens += 1
             table[v] = <unsigned char>(s | (tokens << 4))
+        for ff in range(1, n + 1):
+            RF[ff] = _power_or_zero(D, ff)
+            for tt in range(1, ff + 1):
+                if not RF[ff]:
+                    continue
+                chain[tt][ff] = <unsigned char *>malloc(RF[ff])
+                if chain[tt][ff] == NULL:
+                    ok = 0
+                    continue
+                for v in range(RF[ff]):
+                    w = v
+                    tokens = tt
+                    fails = ff
+                    gained = 0
+                    while tokens > 0 and fails > 0:
+                        x = <int>(w % D) + 1
+                        w //= D
+                        fails -= 1
+                        tokens -= 1
+                        if x >= T:
+                            gained += 1
+                            if x == D and reading == READING_B:
+                                tokens += 1
+                    chain[tt][ff][v] = <unsigned char>gained
+    if not ok:
+        for i in range(MAX_DICE + 1):
+            for j in range(MAX_DICE + 1):
+                free(chain[i][j])
+        free(table)
+        raise MemoryError()
     st.rng = _bitgen(bit_generator)
     st.left = 0
     st.buf = 0
@@ -164,15 +211,24 @@ def mc_successes(object bit_generator, int D, int T, int n, int reading, int64_t
                         if x == D:
                             tokens += 1
             fails = n - s
-            while tokens > 0 and fails > 0:
-                x = roll_die(&st, D)
-                fails -= 1
-                tokens -= 1
-                if x >= T:
-                    s += 1
-                    if x == D and reading == READING_B:
-                        tokens += 1
+            if tokens > 0 and fails > 0:
+                if tokens > fails:
+                    tokens = fails
+                if chain[tokens][fails] != NULL:
+                    s += chain[tokens][fails][roll_range(&st, RF[fails])]
+                else:
+                    while tokens > 0 and fails > 0:
+                        x = roll_die(&st, D)
+                        fails -= 1
+                        tokens -= 1
+                        if x >= T:
+                            s += 1
+                            if x == D and reading == READING_B:
+                                tokens += 1
             out[s] += 1
+    for i in range(MAX_DICE + 1):
+        for j in range(MAX_DICE + 1):
+            free(chain[i][j])
     free(table)
 
 

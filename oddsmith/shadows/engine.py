@@ -15,6 +15,7 @@ Lucky Jackalope's Foot) are spent like maximum-face re-rolls.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -164,20 +165,23 @@ def _skills(names: Iterable[R.Skill | str] | None) -> frozenset[str]:
 
 
 def test_joint(die: int | str | R.Rank, dice: int, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-               blessing: R.Blessing | str | None = None, rerolls: int = 0) -> dict[tuple[int, int, int], Fraction]:
+               blessing: R.Blessing | str | None = None, rerolls: int = 0, fractions: bool = True
+               ) -> dict[tuple[int, int, int], Fraction | float]:
     """Exact joint distribution of one Test: {(successes, highest die, any die showing 1): probability}.
 
-    ``dice`` is the final number of dice (at least 1).
+    ``dice`` is the final number of dice (at least 1). Values are exact
+    Fractions, or floats with ``fractions=False`` (faster).
     """
     D = _die(die)
     n = _count_dice(dice)
     hi, lo, scale = _X.test_joint(D, SUCCESS_ON, JAM_FACE, n, _READING[R.reroll_reading(reading)],
                                   _MODE[_blessing(blessing)], _rerolls(rerolls), True, True)
+    nz = list(zip(*np.nonzero(hi | lo)))
+    if not fractions:
+        probs = (hi.astype(np.float64) * 18446744073709551616.0 + lo.astype(np.float64)) / float(scale)
+        return {tuple(int(i) for i in idx): float(probs[idx]) for idx in nz}
     counts = _ints(hi, lo)
-    out: dict[tuple[int, int, int], Fraction] = {}
-    for idx in zip(*np.nonzero(hi | lo)):
-        out[tuple(int(i) for i in idx)] = Fraction(int(counts[idx]), scale)
-    return out
+    return {tuple(int(i) for i in idx): Fraction(int(counts[idx]), scale) for idx in nz}
 
 
 def _test_setup(rank_or_die, dice, dice_mod, shaken, lead_belly, reading, blessing, rerolls) -> dict[str, Any]:
@@ -193,25 +197,26 @@ def _test_setup(rank_or_die, dice, dice_mod, shaken, lead_belly, reading, blessi
 
 def test_distribution(rank_or_die: R.Rank | str | int, dice: int = 3, *, dice_mod: int = 0, shaken: bool = False,
                       lead_belly: bool = False, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                      blessing: R.Blessing | str | None = None, rerolls: int = 0) -> Odds:
+                      blessing: R.Blessing | str | None = None, rerolls: int = 0, fractions: bool = True) -> Odds:
     """Exact distribution of the number of Successes of a Test ("Tests").
 
     ``dice`` is the base number of dice (at least 1) and ``dice_mod`` the sum
     of Dice Modifiers (the Test never rolls fewer than one die). A Shaken
     model rolls one Rank lower (minimum D6) unless Lead-Belly. Outcomes are
     keyed "0", "1", ... (Successes); ``extra['at_least']`` holds P(>= k).
+    ``fractions=False`` skips the exact fractions (faster; ``Odds.fractions`` is None).
     """
     s = _test_setup(rank_or_die, dice, dice_mod, shaken, lead_belly, reading, blessing, rerolls)
-    joint = test_joint(s["faces"], s["dice"], reading=reading, blessing=blessing, rerolls=rerolls)
-    dist = {str(k): Fraction(0) for k in range(s["dice"] + 1)}
+    joint = test_joint(s["faces"], s["dice"], reading=reading, blessing=blessing, rerolls=rerolls, fractions=fractions)
+    dist = {str(k): Fraction(0) if fractions else 0.0 for k in range(s["dice"] + 1)}
     for (k, _h, _o), p in joint.items():
         dist[str(k)] += p
     return _odds_from_fractions("test", dist, s, extra_fn=_at_least)
 
 
-def _at_least(fr: Mapping[str, Fraction]) -> dict[str, Any]:
+def _at_least(fr: Mapping[str, Fraction | float]) -> dict[str, Any]:
     ks = sorted(int(k) for k in fr)
-    tail = Fraction(0)
+    tail = 0
     at_least: dict[str, float] = {}
     for k in reversed(ks):
         tail += fr[str(k)]
@@ -225,7 +230,9 @@ def _odds_from_fractions(what: str, fr: Mapping[str, Fraction], setup: dict[str,
     ex = dict(extra or {})
     if extra_fn is not None:
         ex.update(extra_fn(fr))
-    return Odds(what, {k: float(v) for k, v in fr.items()}, dict(fr), None, setup, tuple(modifiers), ex)
+    exact = all(isinstance(v, Fraction) for v in fr.values())
+    return Odds(what, {k: float(v) for k, v in fr.items()}, dict(fr) if exact else None, None, setup,
+                tuple(modifiers), ex)
 
 
 # ---------------------------------------------------------------------------
@@ -770,7 +777,8 @@ def fight(attacker: Fighter | R.Rank | str, defender: Fighter | R.Rank | str, *,
 
 
 def _map_joint(joint: Mapping[tuple[int, int, int], Any], names: Sequence[str], fn) -> dict[str, Any]:
-    out = {k: 0 for k in names}
+    exact = all(isinstance(v, Fraction) for v in joint.values())
+    out = {k: Fraction(0) if exact else 0.0 for k in names}
     for key, p in joint.items():
         out[fn(*key)] += p
     return out
@@ -799,7 +807,7 @@ def _recovery_setup(rank, shaken, friend_in_contact, skills, dice_mod, reading, 
 
 def recovery(rank: R.Rank | str, *, shaken: bool = False, friend_in_contact: bool = False,
              skills: Iterable[str] = (), dice_mod: int = 0, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-             blessing: R.Blessing | str | None = None) -> Odds:
+             blessing: R.Blessing | str | None = None, fractions: bool = True) -> Odds:
     """Exact odds of a Downed model's 3 Dice Recovery Test ("The Recovery Phase: 2").
 
     0 Successes: casualty; 1-2: remains_downed; 3+: stands_shaken (the
@@ -810,7 +818,7 @@ def recovery(rank: R.Rank | str, *, shaken: bool = False, friend_in_contact: boo
     if auto:
         fr = {k: Fraction(int(k == "stands_shaken")) for k in RECOVERY_OUTCOMES}
     else:
-        joint = test_joint(die, dice, reading=reading, blessing=blessing)
+        joint = test_joint(die, dice, reading=reading, blessing=blessing, fractions=fractions)
         fr = _map_joint(joint, RECOVERY_OUTCOMES, lambda s, h, o: _RECOVERY_KEY[R.recovery_result(s)])
     return _odds_from_fractions("recover", fr, setup, mods)
 
@@ -833,7 +841,7 @@ def _bottle_setup(rank, boss, shaken, skills, preacher, whiskey, reading, blessi
 def bottle_check(rank: R.Rank | str, *, boss: bool = True, shaken: bool = False, skills: Iterable[str] = (),
                  preacher: bool = False, whiskey: bool = False,
                  reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                 blessing: R.Blessing | str | None = None) -> Odds:
+                 blessing: R.Blessing | str | None = None, fractions: bool = True) -> Odds:
     """Exact odds of a Bottle Check ("The Recovery Phase: 3: Bottle Checks").
 
     The Boss rolls an unmodified 3 Dice Nerve Test (``boss=False``: the next
@@ -846,7 +854,7 @@ def bottle_check(rank: R.Rank | str, *, boss: bool = True, shaken: bool = False,
     if whiskey:
         fr = {"fights_on": Fraction(1), "bottles_out": Fraction(0)}
     else:
-        joint = test_joint(die, dice, reading=reading, blessing=blessing, rerolls=rr)
+        joint = test_joint(die, dice, reading=reading, blessing=blessing, rerolls=rr, fractions=fractions)
         fr = _map_joint(joint, BOTTLE_OUTCOMES, lambda s, h, o: "fights_on" if s >= need else "bottles_out")
     return _odds_from_fractions("bottle", fr, setup)
 
@@ -887,7 +895,7 @@ def cast(rank: R.Rank | str, power: R.ArcanePower | str | None = None, *, diffic
          shaken: bool = False, skills: Iterable[str] = (), concentrate: bool = False, grimoire: bool = False,
          harbinger: bool = False, arcane_storm: bool = False, unique_summoning: bool = False,
          holy_symbol: bool = False, dice_mod: int = 0, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-         blessing: R.Blessing | str | None = None) -> Odds:
+         blessing: R.Blessing | str | None = None, fractions: bool = True) -> Odds:
     """Exact odds of a 3 Dice Casting Test ("Casting Powers", "Arcane Power Summary").
 
     cast: Successes >= Difficulty; miscast: no Successes and a die showing 1
@@ -898,7 +906,7 @@ def cast(rank: R.Rank | str, power: R.ArcanePower | str | None = None, *, diffic
     die, dice, diff, mods, setup = _cast_setup(rank, power, difficulty, shaken, skills, concentrate, grimoire,
                                                harbinger, arcane_storm, unique_summoning, holy_symbol, dice_mod,
                                                reading, blessing)
-    joint = test_joint(die, dice, reading=reading, blessing=blessing)
+    joint = test_joint(die, dice, reading=reading, blessing=blessing, fractions=fractions)
 
     def key(s, h, o):
         if s >= diff:
@@ -922,7 +930,7 @@ DYNAMITE_OUTCOMES = tuple(o.name.lower() for o in R.DynamiteOutcome)
 
 def dynamite(rank: R.Rank | str, *, shaken: bool = False, skills: Iterable[str] = (),
              reading: R.RerollReading | str = R.DEFAULT_REROLL_READING, blessing: R.Blessing | str | None = None,
-             rerolls: int = 0) -> Odds:
+             rerolls: int = 0, fractions: bool = True) -> Odds:
     """Exact odds of a Dynamite throw: an unmodified 1 Die Shooting Test ("Dynamite").
 
     A Success explodes on the target point; a Failure's score picks the
@@ -934,7 +942,7 @@ def dynamite(rank: R.Rank | str, *, shaken: bool = False, skills: Iterable[str] 
     lead = any(R.skill(s).ignores_shaken_penalty for s in sk)
     die = R.grit_die(R.rank(rank), shaken, lead)
     dice = R.TESTS[R.TestKind.DYNAMITE_THROW].base_dice
-    joint = test_joint(die, dice, reading=reading, blessing=blessing, rerolls=rerolls)
+    joint = test_joint(die, dice, reading=reading, blessing=blessing, rerolls=rerolls, fractions=fractions)
     fr = _map_joint(joint, DYNAMITE_OUTCOMES, lambda s, h, o: R.dynamite_throw(h).name.lower())
     setup = {"rank": R.rank(rank).label, "die": f"D{die}", "dice": dice, "shaken": shaken,
              "blessing": _blessing(blessing).value}
@@ -961,7 +969,17 @@ def blast_odds(rank: R.Rank | str, *, shaken: bool = False, partly: bool = False
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _blast_records() -> tuple[dict[str, Any], ...]:
+    return tuple(_blast_rows())
+
+
 def blast_table_records() -> list[dict[str, Any]]:
+    """The blast Saves of every Rank, Shaken or not, fully or partly within 3" (as :func:`~oddsmith.shadows.tables.blast_table`)."""
+    return [dict(r) for r in _blast_records()]
+
+
+def _blast_rows() -> list[dict[str, Any]]:
     """The blast Saves of every Rank, Shaken or not, fully or partly within 3" (as :func:`~oddsmith.shadows.tables.blast_table`)."""
     rows = []
     for rk in R.Rank:

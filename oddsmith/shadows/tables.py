@@ -55,8 +55,9 @@ def success_table(dice: Iterable[int] = range(1, 7), dies: Iterable[int | str] =
     rows, frs = [], []
     for die in dies:
         for n in dice:
-            o = E.test_distribution(R.parse_die(die), n, reading=reading, blessing=blessing)
-            fr = {str(k): o.fractions.get(str(k), Fraction(0)) for k in range(top + 1)}
+            o = E.test_distribution(R.parse_die(die), n, reading=reading, blessing=blessing, fractions=fractions)
+            src = o.fractions if fractions else o.outcomes
+            fr = {str(k): src.get(str(k), 0) for k in range(top + 1)}
             row: dict[str, Any] = {"die": f"D{R.parse_die(die)}", "dice": n, "reading": _reading(reading),
                                    "blessing": R.blessing(blessing).value}
             row.update({k: float(v) for k, v in fr.items()})
@@ -237,7 +238,7 @@ def recovery_table(ranks: Iterable[R.Rank | str] = RANK_ORDER, *,
     """
     items = []
     for rk, sh, fr in itertools.product([R.rank(r) for r in ranks], (False, True), (False, True)):
-        o = E.recovery(rk, shaken=sh, friend_in_contact=fr, reading=reading)
+        o = E.recovery(rk, shaken=sh, friend_in_contact=fr, reading=reading, fractions=fractions)
         items.append(({"rank": rk.label, "shaken": sh, "friend_in_contact": fr, "dice": o.setup["dice"],
                        "reading": _reading(reading)}, o))
     return _rows(items, fractions, E.RECOVERY_OUTCOMES)
@@ -253,7 +254,7 @@ def bottle_table(ranks: Iterable[R.Rank | str] = RANK_ORDER, *,
     for boss, rk, sh, nos, pr in itertools.product((True, False), [R.rank(r) for r in ranks], (False, True),
                                                    (False, True), (False, True)):
         o = E.bottle_check(rk, boss=boss, shaken=sh, skills=["Nerves of Steel"] if nos else [], preacher=pr,
-                           reading=reading)
+                           reading=reading, fractions=fractions)
         items.append(({"roller": "Boss" if boss else "stand-in", "rank": rk.label, "shaken": sh,
                        "nerves_of_steel": nos, "preacher": pr, "dice": o.setup["dice"], "reading": _reading(reading)},
                       o))
@@ -269,7 +270,7 @@ def cast_table(ranks: Iterable[R.Rank | str] = RANK_ORDER, *, difficulties: Iter
     """
     items = []
     for rk, diff, dm in itertools.product([R.rank(r) for r in ranks], list(difficulties), list(dice_mods)):
-        o = E.cast(rk, difficulty=diff, dice_mod=dm, reading=reading)
+        o = E.cast(rk, difficulty=diff, dice_mod=dm, reading=reading, fractions=fractions)
         items.append(({"rank": rk.label, "difficulty": diff, "dice_mod": dm, "dice": o.setup["dice"],
                        "reading": _reading(reading)}, o))
     return _rows(items, fractions, E.CAST_OUTCOMES)
@@ -282,7 +283,7 @@ def dynamite_table(ranks: Iterable[R.Rank | str] = RANK_ORDER, *, fractions: boo
     """
     items = []
     for rk, sh in itertools.product([R.rank(r) for r in ranks], (False, True)):
-        o = E.dynamite(rk, shaken=sh)
+        o = E.dynamite(rk, shaken=sh, fractions=fractions)
         items.append(({"rank": rk.label, "shaken": sh, "die": o.setup["die"]}, o))
     return _rows(items, fractions, E.DYNAMITE_OUTCOMES)
 
