@@ -69,11 +69,19 @@ cdef extern from *:
     #else
     static inline int dt_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dt_lobit(unsigned int x) { return __builtin_ctz(x); }
-    static inline int dt_popcount(unsigned int x) { return __builtin_popcount(x); }
+    static inline int dt_popcount(unsigned int x) { x = x - ((x >> 1) & 0x55555555u); x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u); x = (x + (x >> 4)) & 0x0F0F0F0Fu; return (int)((x * 0x01010101u) >> 24); }
     #endif
     #define DT_BIT(v) (1u << (v))
+    /* per-code lookups for dt_count: value bit, value bit in its suit's 16-bit lane, and a
+       suit-count increment (8-bit lane per suit; bit 32 counts jokers) */
+    static const unsigned short dt_vbit[53] = {2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64, 128, 128, 128, 128, 256, 256, 256, 256, 512, 512, 512, 512, 1024, 1024, 1024, 1024, 2048, 2048, 2048, 2048, 4096, 4096, 4096, 4096, 8192, 8192, 8192, 8192, 0};
+    static const unsigned long long dt_sbit[53] = {0x2ull, 0x20000ull, 0x200000000ull, 0x2000000000000ull, 0x4ull, 0x40000ull, 0x400000000ull, 0x4000000000000ull, 0x8ull, 0x80000ull, 0x800000000ull, 0x8000000000000ull, 0x10ull, 0x100000ull, 0x1000000000ull, 0x10000000000000ull, 0x20ull, 0x200000ull, 0x2000000000ull, 0x20000000000000ull, 0x40ull, 0x400000ull, 0x4000000000ull, 0x40000000000000ull, 0x80ull, 0x800000ull, 0x8000000000ull, 0x80000000000000ull, 0x100ull, 0x1000000ull, 0x10000000000ull, 0x100000000000000ull, 0x200ull, 0x2000000ull, 0x20000000000ull, 0x200000000000000ull, 0x400ull, 0x4000000ull, 0x40000000000ull, 0x400000000000000ull, 0x800ull, 0x8000000ull, 0x80000000000ull, 0x800000000000000ull, 0x1000ull, 0x10000000ull, 0x100000000000ull, 0x1000000000000000ull, 0x2000ull, 0x20000000ull, 0x200000000000ull, 0x2000000000000000ull, 0ull};
+    static const unsigned long long dt_sinc[53] = {0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x100000000ull};
     """
     unsigned int DT_BIT(int v) noexcept nogil
+    const unsigned short* dt_vbit
+    const unsigned long long* dt_sbit
+    const unsigned long long* dt_sinc
     int dt_hibit(unsigned int x) noexcept nogil
     int dt_lobit(unsigned int x) noexcept nogil
     int dt_popcount(unsigned int x) noexcept nogil
@@ -103,6 +111,7 @@ ctypedef struct DtCounts:
     uint8_t scnt[4]     # valued cards held in each suit (duplicates included)
     int jokers
     int dup             # 1 when two valued cards share suit and value
+    int distinct        # distinct valued cards
 
 ctypedef struct DtHand:
     int64_t key         # 0: no such hand
@@ -115,77 +124,62 @@ ctypedef struct DtHand:
 
 cdef inline void dt_count(const uint8_t* codes, int n, DtCounts* h) noexcept nogil:
     """Per-value count masks, per-suit value masks and counts, jokers, duplicates."""
-    cdef int i, c, s
+    cdef int i, c, dups = 0
     cdef unsigned int b, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0
-    cdef unsigned int m0 = 0, m1 = 0, m2 = 0, m3 = 0, dup = 0
-    cdef int c0 = 0, c1 = 0, c2 = 0, c3 = 0, jokers = 0
+    # why: the four suit masks (16 bits each) and the suit and joker counts (8-bit lanes)
+    # live in two registers and come from per-code tables: no branches, no shifts by
+    # variable amounts, no loads or stores besides the cards and the tables
+    cdef uint64_t sm = 0, sc = 0, bb
     for i in range(n):
         c = codes[i]
-        if c >= DT_JOKER:
-            jokers += 1
-            continue
-        b = DT_BIT((c >> 2) + 1)
-        s = c & 3
+        b = dt_vbit[c]
+        bb = dt_sbit[c]
+        sc += dt_sinc[c]
         # why: count masks by carry-propagation, no per-value counter to clear
         g5 |= g4 & b
         g4 |= g3 & b
         g3 |= g2 & b
         g2 |= g1 & b
         g1 |= b
-        if s == 0:
-            dup |= m0 & b
-            m0 |= b
-            c0 += 1
-        elif s == 1:
-            dup |= m1 & b
-            m1 |= b
-            c1 += 1
-        elif s == 2:
-            dup |= m2 & b
-            m2 |= b
-            c2 += 1
-        else:
-            dup |= m3 & b
-            m3 |= b
-            c3 += 1
+        dups += (sm & bb) != 0
+        sm |= bb
     h.ge[0] = DT_ALL_VALUES
     h.ge[1] = g1
     h.ge[2] = g2
     h.ge[3] = g3
     h.ge[4] = g4
     h.ge[5] = g5
-    h.suit[0] = m0
-    h.suit[1] = m1
-    h.suit[2] = m2
-    h.suit[3] = m3
-    h.scnt[0] = c0
-    h.scnt[1] = c1
-    h.scnt[2] = c2
-    h.scnt[3] = c3
-    h.jokers = jokers
-    h.dup = dup != 0
+    h.suit[0] = sm & 0xFFFF
+    h.suit[1] = (sm >> 16) & 0xFFFF
+    h.suit[2] = (sm >> 32) & 0xFFFF
+    h.suit[3] = sm >> 48
+    h.scnt[0] = sc & 0xFF
+    h.scnt[1] = (sc >> 8) & 0xFF
+    h.scnt[2] = (sc >> 16) & 0xFF
+    h.scnt[3] = (sc >> 24) & 0xFF
+    h.jokers = (sc >> 32) & 0xFF
+    h.dup = dups != 0
+    h.distinct = n - h.jokers - dups
 
 
 cdef inline int dt_legal_counts(const DtCounts* h, DtCounts* out) noexcept nogil:
     """Counts of the de-duplicated hand; returns its number of distinct cards (jokers included)."""
     cdef unsigned int a = h.suit[0], b = h.suit[1], c = h.suit[2], d = h.suit[3]
+    cdef int k
     out.ge[0] = DT_ALL_VALUES
     out.ge[1] = a | b | c | d
     out.ge[2] = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     out.ge[3] = (a & b & (c | d)) | (c & d & (a | b))
     out.ge[4] = a & b & c & d
     out.ge[5] = 0
-    out.suit[0] = a
-    out.suit[1] = b
-    out.suit[2] = c
-    out.suit[3] = d
-    out.scnt[0] = dt_popcount(a)
-    out.scnt[1] = dt_popcount(b)
-    out.scnt[2] = dt_popcount(c)
-    out.scnt[3] = dt_popcount(d)
+    for k in range(4):
+        out.suit[k] = h.suit[k]
+        # why: a suit too short for a flush with duplicates is too short without them
+        out.scnt[k] = dt_popcount(h.suit[k]) if h.scnt[k] + h.jokers >= 5 else h.scnt[k]
     out.jokers = h.jokers
     out.dup = 0
-    return out.scnt[0] + out.scnt[1] + out.scnt[2] + out.scnt[3] + h.jokers
+    out.distinct = h.distinct
+    return h.distinct + h.jokers
 
 
 cdef inline unsigned int dt_straight_lows(unsigned int m, int jokers) noexcept nogil:
@@ -245,6 +239,65 @@ cdef inline int64_t dt_flush_fields(const DtCounts* h, const uint8_t* codes, int
     return out
 
 
+cdef inline int64_t dt_max_key0(const DtCounts* h, const uint8_t* codes, int n, bint legal) noexcept nogil:
+    """dt_max_key for a hand without jokers (the common case), same categories, fewer steps."""
+    cdef unsigned int g1 = h.ge[1], g2 = h.ge[2], g3 = h.ge[3], g4 = h.ge[4], w, rest
+    cdef int t, p, s, top
+    cdef int64_t f, bestf
+    cdef bint flushable = (h.scnt[0] >= 5) | (h.scnt[1] >= 5) | (h.scnt[2] >= 5) | (h.scnt[3] >= 5)
+    if (g2 & 0x102) == 0x102 and (h.suit[0] & 0x102) == 0x102 and (h.suit[3] & 0x102) == 0x102 \
+            and (h.suit[2] & 0x800):
+        return (<int64_t>DT_DEAD_MANS_HAND << DT_RANK_SHIFT) | 0x8811B
+    if h.ge[5]:
+        t = dt_hibit(h.ge[5])
+        return (<int64_t>DT_FIVE_OF_A_KIND << DT_RANK_SHIFT) | (<int64_t>t * 0x11111)
+    if flushable:
+        top = 0
+        for s in range(4):
+            if h.scnt[s] >= 5:
+                w = dt_straight_lows(h.suit[s], 0)
+                if w and dt_hibit(w) + 4 > top:
+                    top = dt_hibit(w) + 4
+        if top:
+            return (<int64_t>DT_STRAIGHT_FLUSH << DT_RANK_SHIFT) | (<int64_t>top * 0x11111 - 0x1234)
+    if g4:
+        t = dt_hibit(g4)
+        rest = g1 & ~DT_BIT(t)
+        return (<int64_t>DT_FOUR_OF_A_KIND << DT_RANK_SHIFT) | (<int64_t>t * 0x11110) | dt_hibit(rest)
+    if g3:
+        t = dt_hibit(g3)
+        rest = g2 & ~DT_BIT(t)
+        if rest:
+            p = dt_hibit(rest)
+            return (<int64_t>DT_FULL_HOUSE << DT_RANK_SHIFT) | (<int64_t>t * 0x11100) | (<int64_t>p * 0x11)
+    if flushable:
+        bestf = 0
+        for s in range(4):
+            if h.scnt[s] >= 5:
+                f = dt_flush_fields(h, codes, n, s, legal)
+                if f > bestf:
+                    bestf = f
+        return (<int64_t>DT_FLUSH << DT_RANK_SHIFT) | bestf
+    w = g1 & (g1 >> 1) & (g1 >> 2) & (g1 >> 3) & (g1 >> 4) & DT_STRAIGHT_LOWS
+    if w:
+        top = dt_hibit(w) + 4
+        return (<int64_t>DT_STRAIGHT << DT_RANK_SHIFT) | (<int64_t>top * 0x11111 - 0x1234)
+    if g3:
+        t = dt_hibit(g3)
+        return ((<int64_t>DT_THREE_OF_A_KIND << DT_RANK_SHIFT) | (<int64_t>t * 0x11100)
+                | dt_pack_top(g1 & ~DT_BIT(t), 2, 4))
+    if g2:
+        t = dt_hibit(g2)
+        rest = g2 & ~DT_BIT(t)
+        if rest:
+            p = dt_hibit(rest)
+            return ((<int64_t>DT_TWO_PAIR << DT_RANK_SHIFT) | (<int64_t>t * 0x11000) | (<int64_t>p * 0x110)
+                    | dt_hibit(g1 & ~DT_BIT(t) & ~DT_BIT(p)))
+        return ((<int64_t>DT_PAIR << DT_RANK_SHIFT) | (<int64_t>t * 0x11000)
+                | dt_pack_top(g1 & ~DT_BIT(t), 3, 8))
+    return (<int64_t>DT_HIGH_CARD << DT_RANK_SHIFT) | dt_pack_top(g1, 5, 16)
+
+
 cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, bint legal) noexcept nogil:
     """Best shootout key from counts (any legality, or of the de-duplicated hand when ``legal``).
 
@@ -252,14 +305,26 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
     is the answer, and each category takes its best tie-break values. Because
     every higher category was impossible, later steps may assume e.g. that no
     value plus the jokers reaches four (DESIGN section 7)."""
-    cdef int j = h.jokers, s, t, p, v, jt, jp, top, best
+    cdef int j = h.jokers, s, t, p, v, jt, jp, top, best, most
+    cdef bint flushable
     cdef unsigned int g1 = h.ge[1], m, w, pm, rest
     cdef int64_t f, bestf
+    if j == 0:
+        return dt_max_key0(h, codes, n, legal)
     # Dead Man's Hand: exactly A♠ A♣ 8♠ 8♣ J♦, jokers standing in for the missing ones
-    m = (((h.suit[0] >> 1) & 1) + ((h.suit[3] >> 1) & 1) + ((h.suit[0] >> 8) & 1)
-         + ((h.suit[3] >> 8) & 1) + ((h.suit[2] >> 11) & 1))
-    if <int>m + j >= 5:
-        return (<int64_t>DT_DEAD_MANS_HAND << DT_RANK_SHIFT) | 0x8811B
+    if j or (h.ge[2] & 0x102) == 0x102:
+        m = (((h.suit[0] >> 1) & 1) + ((h.suit[3] >> 1) & 1) + ((h.suit[0] >> 8) & 1)
+             + ((h.suit[3] >> 8) & 1) + ((h.suit[2] >> 11) & 1))
+        if <int>m + j >= 5:
+            return (<int64_t>DT_DEAD_MANS_HAND << DT_RANK_SHIFT) | 0x8811B
+    most = h.scnt[0]
+    if h.scnt[1] > most:
+        most = h.scnt[1]
+    if h.scnt[2] > most:
+        most = h.scnt[2]
+    if h.scnt[3] > most:
+        most = h.scnt[3]
+    flushable = most + j >= 5
     # Five of a Kind
     m = h.ge[5 - j]
     if m:
@@ -267,7 +332,7 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
         return (<int64_t>DT_FIVE_OF_A_KIND << DT_RANK_SHIFT) | (<int64_t>v * 0x11111)
     # Straight Flush: highest top card over the suits that hold enough cards
     top = 0
-    for s in range(4):
+    for s in range(4 if flushable else 0):
         if h.scnt[s] + j >= 5:
             w = dt_straight_lows(h.suit[s], j)
             if w:
@@ -303,7 +368,7 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
         return (<int64_t>DT_FULL_HOUSE << DT_RANK_SHIFT) | (<int64_t>t * 0x11100) | (<int64_t>p * 0x11)
     # Flush: all five from the top; duplicates allow it beside pairs and sets
     bestf = 0
-    for s in range(4):
+    for s in range(4 if flushable else 0):
         if h.scnt[s] + j >= 5:
             f = dt_flush_fields(h, codes, n, s, legal)
             if f > bestf:
