@@ -30,7 +30,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 from doomtown_hand cimport (
-    DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_count, dt_hibit,
+    DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_count, dt_hibit, dt_lobit,
     dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
 )
 
@@ -123,6 +123,34 @@ include "shootout_exact.pxi"
 # The discard heuristic
 # ---------------------------------------------------------------------------
 
+cdef inline uint32_t _one_per_value(const uint32_t* vpos, unsigned int values, uint32_t allowed) noexcept nogil:
+    """One position (the first allowed one) for each value in ``values``."""
+    cdef uint32_t out = 0, m
+    cdef int v
+    while values:
+        v = dt_lobit(values)
+        values &= values - 1
+        m = vpos[v] & allowed
+        out |= m & (~m + 1)
+    return out
+
+
+cdef inline uint32_t _take_low(const uint32_t* vpos, unsigned int values, uint32_t candidates,
+                               int* budget) noexcept nogil:
+    """Up to ``budget`` of the ``candidates`` positions, lowest values first."""
+    cdef uint32_t out = 0, m
+    cdef int v
+    while values and budget[0] > 0:
+        v = dt_lobit(values)
+        values &= values - 1
+        m = vpos[v] & candidates
+        while m and budget[0] > 0:
+            out |= m & (~m + 1)
+            m &= m - 1
+            budget[0] -= 1
+    return out
+
+
 cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
                          int64_t* kept_out, int* cheat_out) noexcept nogil:
     """Positions to discard (at most ``maxd``): a sensible player's rule (DESIGN section 3).
@@ -135,21 +163,22 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
        (open or inside), unless keeping them beside a pair leaves nothing to draw to
        (then the pair is kept alone: it is worth more than the draw).
     3. Discard everything else, up to the draw bonus: first the second copies of cards
-       already kept when the hand is played legal (a duplicate can never be in a legal
-       hand), then the lowest values (the highest stay as kickers).
+       when the hand is played legal (a duplicate can never be in a legal hand), then
+       the lowest values (the highest stay as kickers).
 
     ``kept_out``/``cheat_out`` receive the kept key and cheatin' flag of the hand as
     dealt (the result when nothing is discarded).
     """
-    cdef int cheat, rank, i, v, s, c, k, cnt, best_s, best_cnt, lo, npos, nd
+    cdef int cheat, rank, i, v, s, c, cnt, best_s, best_cnt, nd, budget
     cdef int64_t key, lkey, kept
     cdef DtCounts h, hl
     cdef const DtCounts* hk
-    cdef uint32_t protect = 0, made, draw_flush = 0, draw_straight = 0, union_, free_, out = 0
-    cdef unsigned int group = 0, window = 0, values, w
-    cdef int prio[MAXHAND]
-    cdef int pos[MAXHAND]
-    cdef uint64_t seen = 0, want = 0
+    cdef uint32_t vpos[14]
+    cdef uint32_t spos[4]
+    cdef uint32_t jpos = 0, dpos = 0, b, allowed, protect, made, draw_flush = 0, draw_straight = 0
+    cdef uint32_t pairs = 0, top_straight = 0, full, free_, out
+    cdef unsigned int window, w, group
+    cdef uint64_t seen = 0
     cdef bint legal
     dt_count(hand, n, &h)
     key = dt_max_key(&h, hand, n, 0)
@@ -164,127 +193,120 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
     cheat_out[0] = cheat
     if maxd <= 0:
         return 0
-    legal = cheat == 0
+    # a legal player forced to cheat still aims at a legal hand: it drops second copies
+    legal = cheat == 0 or margin == C_LEGAL
     if legal and h.dup:
         hk = &hl
+    # positions by value and suit; second copies of a card
+    memset(vpos, 0, sizeof(vpos))
+    spos[0] = 0
+    spos[1] = 0
+    spos[2] = 0
+    spos[3] = 0
+    for i in range(n):
+        c = hand[i]
+        b = DT_BIT(i)
+        if c == JOKER:
+            jpos |= b
+            continue
+        vpos[(c >> 2) + 1] |= b
+        spos[c & 3] |= b
+        dpos |= (<uint32_t>((seen >> c) & 1)) << i
+        seen |= (<uint64_t>1) << c
+    # legal play never keeps a second copy
+    allowed = ~dpos if legal else <uint32_t>0xFFFFFFFF
     rank = <int>(kept >> 20)
-    # the made hand's structure, as values (groups, straights), a suit (flushes) or cards
-    if rank == 5 or rank == 9:
-        window = (<unsigned int>0x1F) << (((kept >> 16) & 15) - 4)
-    if rank == 2 or rank == 4 or rank == 8 or rank == 10:
+    protect = jpos
+    full = ((<uint32_t>1) << n) - 1
+    group = 0
+    if (rank == 2 and h.jokers == 0) or rank == 4 or rank == 8 or rank == 10:
+        # (a pair made by a joker is no structure: the joker pairs whatever it is kept with)
         group = DT_BIT((kept >> 16) & 15)
     elif rank == 3:
         group = DT_BIT((kept >> 16) & 15) | DT_BIT((kept >> 8) & 15)
     elif rank == 7:
         group = DT_BIT((kept >> 16) & 15) | DT_BIT((kept >> 4) & 15)
+    if rank == 5:
+        protect |= _one_per_value(vpos, (<unsigned int>0x1F) << (((kept >> 16) & 15) - 4), allowed)
+    elif rank == 6 or rank == 9:
+        window = (<unsigned int>0x1F) << (((kept >> 16) & 15) - 4)
+        for s in range(4):
+            if hk.scnt[s] + hk.jokers >= 5:
+                if rank == 6:
+                    protect |= spos[s] & allowed
+                    break
+                if dt_popcount(hk.suit[s] & window) + hk.jokers >= 5:
+                    protect |= _one_per_value(vpos, window, spos[s])
+                    break
     elif rank == 11:
-        want = ((<uint64_t>1) << 0) | ((<uint64_t>1) << 3) | ((<uint64_t>1) << 28) \
-            | ((<uint64_t>1) << 31) | ((<uint64_t>1) << 42)
-    best_s = -1
-    if rank == 6 or rank == 9:
-        for s in range(4):
-            if hk.scnt[s] + hk.jokers >= 5 and (rank == 6 or dt_popcount(hk.suit[s] & window) + hk.jokers >= 5):
-                best_s = s
-                break
-    values = 0
-    for i in range(n):
-        c = hand[i]
-        if c == JOKER:
-            protect |= DT_BIT(i)
-            continue
-        v = (c >> 2) + 1
-        if (group >> v) & 1:
-            if legal and (seen >> c) & 1:
-                continue
-        elif rank == 5:
-            if not (window >> v) & 1 or (values >> v) & 1:
-                continue
-            values |= DT_BIT(v)
-        elif best_s >= 0:
-            if (c & 3) != best_s or (rank == 9 and not (window >> v) & 1) or (legal and (seen >> c) & 1):
-                continue
-        elif want:
-            if not (want >> c) & 1 or (seen >> c) & 1:
-                continue
-        else:
-            continue
-        seen |= (<uint64_t>1) << c
-        protect |= DT_BIT(i)
+        # Dead Man's Hand: A spades, A clubs, 8 spades, 8 clubs, J diamonds
+        protect |= _one_per_value(vpos, DT_BIT(1), spos[0]) | _one_per_value(vpos, DT_BIT(1), spos[3]) \
+            | _one_per_value(vpos, DT_BIT(8), spos[0]) | _one_per_value(vpos, DT_BIT(8), spos[3]) \
+            | _one_per_value(vpos, DT_BIT(11), spos[2])
+    w = group
+    while w:
+        v = dt_lobit(w)
+        w &= w - 1
+        protect |= vpos[v] & allowed
     made = protect
-    if rank <= 2:
-        # four to a flush: the suit with the most (distinct, when legal) cards
+    # cards worth keeping beside the made hand: four to a flush (it beats a straight),
+    # four to a straight and other pairs (they beat two pair and three of a kind)
+    if rank <= 5:
+        # one suit: the most cards, then the highest
         best_s = -1
-        best_cnt = 0
         for s in range(4):
-            cnt = hk.scnt[s]
-            if cnt + hk.jokers == 4 and cnt > best_cnt:
+            if hk.scnt[s] + hk.jokers == 4 and (best_s < 0 or hk.scnt[s] > hk.scnt[best_s]
+                                                or (hk.scnt[s] == hk.scnt[best_s] and hk.suit[s] > hk.suit[best_s])):
                 best_s = s
-                best_cnt = cnt
         if best_s >= 0:
-            seen = 0
-            for i in range(n):
-                c = hand[i]
-                if c != JOKER and (c & 3) == best_s:
-                    if legal and (seen >> c) & 1:
-                        continue
-                    seen |= (<uint64_t>1) << c
-                    draw_flush |= DT_BIT(i)
-        # four to a straight: the highest window of five values holding four (jokers fill)
-        w = dt_straight_lows(h.ge[1], h.jokers + 1) if h.jokers < 2 else 0
-        if w:
-            lo = dt_hibit(w)
-            window = (<unsigned int>0x1F) << lo
-            values = 0
-            for i in range(n):
-                c = hand[i]
-                if c == JOKER:
-                    continue
-                v = (c >> 2) + 1
-                if (window >> v) & 1 and not (values >> v) & 1:
-                    values |= DT_BIT(v)
-                    draw_straight |= DT_BIT(i)
-        union_ = made | draw_flush | draw_straight
-        if dt_popcount(union_) < n:
-            protect = union_
-        elif draw_flush and dt_popcount(made | draw_flush) < n:
-            protect = made | draw_flush
-        elif rank == 1:
-            protect = made | (draw_flush if draw_flush else draw_straight)
-        # else: a pair whose draws leave nothing to discard: keep the pair alone
-    free_ = ((<uint32_t>1) << n) - 1
-    free_ &= ~protect
+            draw_flush = spos[best_s] & allowed
+    if rank <= 4:
+        if h.jokers < 2:
+            w = dt_straight_lows(h.ge[1], h.jokers + 1)
+            window = 0
+            while w:
+                window |= (<unsigned int>0x1F) << dt_lobit(w)
+                w &= w - 1
+            if window:
+                draw_straight = _one_per_value(vpos, window & h.ge[1], allowed)
+                # the highest window alone, should everything turn out worth keeping
+                top_straight = _one_per_value(
+                    vpos, ((<unsigned int>0x1F) << dt_hibit(dt_straight_lows(h.ge[1], h.jokers + 1))) & h.ge[1],
+                    allowed)
+        w = hk.ge[2] & ~group
+        while w:
+            v = dt_lobit(w)
+            w &= w - 1
+            pairs |= vpos[v] & allowed
+    # a flush draw is kept whole; a straight draw only when there is no flush draw
+    if draw_flush:
+        draw_straight = 0
+    protect = made | draw_flush
+    if protect == full and protect != made:
+        # nothing left to draw to: a pair stands alone (it is worth about the draw);
+        # two pair keep the flush draw and the pair that shares a card with it
+        if rank <= 2:
+            protect = made
+        elif rank == 3:
+            protect = jpos | draw_flush
+            w = group
+            while w:
+                v = dt_lobit(w)
+                w &= w - 1
+                if vpos[v] & draw_flush:
+                    protect |= vpos[v] & allowed
+    free_ = full & ~protect
     if free_ == 0:
         return 0
-    # order the free cards: duplicates of kept cards first (legal play), then low values
-    seen = 0
-    for i in range(n):
-        if (protect >> i) & 1 and hand[i] != JOKER:
-            seen |= (<uint64_t>1) << hand[i]
-    npos = 0
-    for i in range(n):
-        if not (free_ >> i) & 1:
-            continue
-        c = hand[i]
-        v = (c >> 2) + 1
-        k = 16 + v
-        if legal:
-            if (seen >> c) & 1:
-                k = v
-            seen |= (<uint64_t>1) << c
-        # insertion by priority (stable: equal priorities keep their order)
-        k = k * 16 + i
-        cnt = npos
-        while cnt > 0 and prio[cnt - 1] > k:
-            prio[cnt] = prio[cnt - 1]
-            pos[cnt] = pos[cnt - 1]
-            cnt -= 1
-        prio[cnt] = k
-        pos[cnt] = i
-        npos += 1
-    if npos > maxd:
-        npos = maxd
-    for i in range(npos):
-        out |= DT_BIT(pos[i])
+    # discard order: second copies (legal play), cards in no draw, then a straight draw's
+    # cards, then other pairs; lowest values first within each
+    budget = maxd
+    out = 0
+    if legal and (free_ & dpos):
+        out = _take_low(vpos, h.ge[1], free_ & dpos, &budget)
+    out |= _take_low(vpos, h.ge[1], free_ & ~(draw_straight | pairs) & ~out, &budget)
+    out |= _take_low(vpos, h.ge[1], free_ & draw_straight & ~pairs & ~out, &budget)
+    out |= _take_low(vpos, h.ge[1], free_ & ~out, &budget)
     return out
 
 
@@ -309,7 +331,9 @@ cdef void _search_fill(_Search* e, int start, int filled, int64_t w) noexcept no
     if filled == e.r:
         key = _kept_key(e.hand, e.n, e.margin, &cheat)
         e.total_w += w
-        e.sum_wr += w * (key >> 20)
+        # a legal player does not aim at being forced to cheat: such a hand scores 0
+        if not (cheat and e.margin == C_LEGAL):
+            e.sum_wr += w * (key >> 20)
         return
     for c in range(start, NCODES):
         if e.rem[c] == 0:
