@@ -1,5 +1,101 @@
-"""`oddsmith` commands for this area (filled in by its issue)."""
+"""`oddsmith hand`: rank Doomtown draw hands as the Weird West Edition rules do.
+
+    oddsmith hand "AS AC 8S 8C JD"              one hand (5 to 15 cards: more than 5 = best five)
+    oddsmith hand --input hands.txt             one hand per line, all in one kernel call
+    oddsmith hand --lowball "2C 3D 4H 6S Joker" Gamblin' (lowball): lowest hand wins
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import pandas as pd
+import typer
+
+from oddsmith.doomtown.cards import parse_hand
+from oddsmith.doomtown.evaluator import evaluate_codes, hand_records, hands_frame
+from oddsmith.errors import OddsmithError
+from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.rules.doomtown import key_as_list
 
 
-def register(app):
-    return None
+def read_hand_lines(source: str) -> tuple[list[list[int]], list[str]]:
+    """Hands from a file (``-`` = stdin), one per line; blank lines and ``#`` comments are
+    skipped. Returns the hands and a label per hand naming its line."""
+    name = "stdin" if source == "-" else source
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(source).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise OddsmithError(f"input file {source} does not exist") from None
+    except IsADirectoryError:
+        raise OddsmithError(f"input {source} is a folder, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise OddsmithError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise OddsmithError(f"cannot read {source}: {exc.strerror}") from None
+    hands, labels = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        where = f"line {number} of {name}"
+        hands.append(parse_hand(body, where=where))
+        labels.append(where)
+    if not hands:
+        raise OddsmithError(f"{name} holds no hands (one hand per line, e.g. AS AC 8S 8C JD)")
+    return hands, labels
+
+
+def _display_frame(df: pd.DataFrame, fmt: Format) -> pd.DataFrame:
+    """Keys as their list form (rank then tie-break values); CSV keeps every column."""
+    out = df.copy()
+    out["key"] = [" ".join(map(str, key_as_list(k))) for k in df["key"]]
+    out["legal_key"] = [" ".join(map(str, key_as_list(k))) if k else "" for k in df["legal_key"]]
+    if fmt is Format.csv:
+        return out
+    if (out["counts_as"] == out["best_five"]).all():
+        out = out.drop(columns=["counts_as"])
+    return out.drop(columns=["rank", "legal_rank"]).rename(columns={"rank_name": "hand", "legal_rank_name": "legal_hand"})
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("hand")
+    def hand(
+        cards: Optional[List[str]] = typer.Argument(
+            None, metavar="CARDS", help='The hand, e.g. "AS AC 8S 8C JD" (5 to 15 cards; ten as 10H or TH, ace as A or 1, Joker or JK).'
+        ),
+        input: Optional[str] = typer.Option(None, "--input", "-i", help="Evaluate one hand per line of FILE ('-' for stdin)."),
+        lowball: bool = typer.Option(False, "--lowball", help="Lowball (Gamblin'): lowest hand wins, jokers take the lowest identity."),
+        format: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
+        ascii: bool = typer.Option(False, "--ascii", help="Write suits as letters (AS) instead of symbols (A♠)."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    ) -> None:
+        """Rank Doomtown draw hands: best hand and best legal hand, cheatin', the five kept.
+
+        The key orders hands within a mode: compared as lists, a larger key is the
+        better shootout hand and a smaller key the better lowball hand."""
+        if input is not None and cards:
+            raise OddsmithError("give either a hand or --input FILE, not both")
+        if input is None:
+            if not cards:
+                raise OddsmithError('give a hand, e.g. oddsmith hand "AS AC 8S 8C JD", or --input FILE')
+            hands = [parse_hand(" ".join(cards))]
+            labels = ["the hand"]
+        else:
+            hands, labels = read_hand_lines(input)
+        ev = evaluate_codes(hands, lowball=lowball, labels=labels)
+        if format is Format.json:
+            records = hand_records(hands, ev, ascii=ascii)
+            mode = "lowball" if lowball else "shootout"
+            records = [{**r, "mode": mode} for r in records]
+            text = dumps_json(records if input is not None else records[0])
+        else:
+            df = _display_frame(hands_frame(hands, ev, ascii=ascii), format)
+            text = format_frame(df, format)
+        emit(text, output)
+
+

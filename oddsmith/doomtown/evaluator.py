@@ -48,7 +48,7 @@ def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None =
         where = labels[i] if labels is not None else f"hand {i + 1}"
         codes = np.asarray(hand)
         if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
-            raise OddsmithError(f"{where}: a hand is a list of integer card codes 0..52")
+            raise OddsmithError(f"{where} is not a list of integer card codes 0..52")
         _check_codes(codes, where)
         cards[i, : len(codes)] = codes
         lengths[i] = len(codes)
@@ -58,15 +58,15 @@ def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None =
 def _check_codes(codes: np.ndarray, where: str) -> None:
     k = len(codes)
     if k < HAND_SIZE:
-        raise OddsmithError(f"{where}: {k} card{'s' if k != 1 else ''}; a draw hand needs at least {HAND_SIZE}")
+        raise OddsmithError(f"{where} has {k} card{'s' if k != 1 else ''}; a draw hand needs at least {HAND_SIZE}")
     if k > MAX_CARDS:
-        raise OddsmithError(f"{where}: {k} cards; at most {MAX_CARDS} cards per hand")
+        raise OddsmithError(f"{where} has {k} cards; a hand holds at most {MAX_CARDS} (5 + a stud bonus of 10)")
     bad = codes[(codes < 0) | (codes > JOKER_CODE)]
     if bad.size:
-        raise OddsmithError(f"{where}: card code {int(bad[0])} is not 0..52")
+        raise OddsmithError(f"{where} has card code {int(bad[0])}; codes are 0..52 (52 = joker)")
     jokers = int((codes == JOKER_CODE).sum())
     if jokers > MAX_JOKERS_PER_HAND:
-        raise OddsmithError(f"{where}: {jokers} jokers; a deck holds at most {MAX_JOKERS_PER_HAND}")
+        raise OddsmithError(f"{where} has {jokers} jokers; a deck holds at most {MAX_JOKERS_PER_HAND}")
 
 
 def check_packed(cards: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
