@@ -29,6 +29,16 @@ def pct(p: float, digits: int = 1) -> str:
     return f"{100 * p:.{digits}f}"
 
 
+def set_title(ax, fig, title: str, *, share: float = 1.0) -> None:
+    """An axes title wrapped to the width it has on the page (never cut off at the margin)."""
+    import textwrap
+
+    if not title:
+        return
+    width_pt = 72 * _fig_width(fig) * share * 0.92
+    ax.set_title("\n".join(textwrap.wrap(title, max(20, int(width_pt / (0.62 * 9))))))
+
+
 def _label_size(n_cells_across: int, width_in: float) -> float:
     """A font size that fits four characters in a cell."""
     per_cell_pt = 72 * width_in / max(n_cells_across, 1)
@@ -54,12 +64,14 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     ax.grid(False)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    labels = [str(c) for c in matrix.columns]
+    import textwrap
+
+    labels = ["\n".join(textwrap.wrap(str(c), 14)) or str(c) for c in matrix.columns]
     if cell_pt is None:  # the caller knows the printed cell width better than the unplaced axes
         cell_pt = ax.get_figure(root=True).get_figwidth() * 72 * ax.get_position().width / max(values.shape[1], 1)
-    rotate = max(len(x) for x in labels) * 0.6 * 7 > 0.95 * cell_pt
+    rotate = max(len(part) for x in labels for part in x.split("\n")) * 0.6 * 7 > 0.95 * cell_pt
     ax.set_xticks(range(values.shape[1]), labels, rotation=90 if rotate else 0)
-    ax.set_yticks(range(values.shape[0]), [str(i) for i in matrix.index])
+    ax.set_yticks(range(values.shape[0]), ["\n".join(textwrap.wrap(str(i), 30)) or str(i) for i in matrix.index])
     ax.tick_params(length=0)
     ax.set_xticks(np.arange(-0.5, values.shape[1]), minor=True)
     ax.set_yticks(np.arange(-0.5, values.shape[0]), minor=True)
@@ -98,7 +110,7 @@ def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: s
                 vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
                 cell_pt=72 * width * 0.8 / cols_in_panel)
         if title:  # shrink a long panel title to its panel's width rather than run into the next one
-            ax.set_title(title, fontsize=min(9.0, 72 * width * 0.72 / (0.68 * len(title))))
+            ax.set_title(title, fontsize=min(9.0, 72 * width * 0.6 / (0.68 * len(title))))
         if k % ncols:
             ax.set_yticklabels([])
     if suptitle:
@@ -162,8 +174,7 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
     ax.set_ylim(0, top * 1.15 + 1)
     ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)
-    if title:
-        ax.set_title(title)
+    set_title(ax, fig, title)
     if group:
         ax.legend(ncols=min(len(groups), 4), loc="upper right")
 
@@ -192,8 +203,7 @@ def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_
     ax.grid(axis="x")
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(xlabel)
-    if title:
-        ax.set_title(title)
+    set_title(ax, fig, title)
     fig.legend(*ax.get_legend_handles_labels(), ncols=len(parts), loc="outside lower center")
 
 
@@ -222,56 +232,50 @@ def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: 
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("cards")
     ax.set_xlabel("value")
-    if title:
-        ax.set_title(title)
+    set_title(ax, fig, title)
     ax.legend(ncols=len(suits) + (1 if jokers else 0), loc="upper right")
 
 
 # ---------------------------------------------------------------------------- trade-off
 
-def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, label: str,
+def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonus: str,
                      xerr: str | None = None, yerr: str | None = None, title: str = "",
                      xlabel: str = "", ylabel: str = "") -> None:
-    """One point per deck and bonus: x against y, deck told apart by colour and marker, bonus labels beside."""
+    """One point per deck and bonus: x against y. The bonus is told by the marker (legend), the deck by
+    colour and by its name printed above its points, so the chart reads in black and white."""
     ax = fig.add_subplot()
     decks = list(dict.fromkeys(data[deck]))
-    for k, (name, col) in enumerate(zip(decks, style.colors(len(decks)))):
+    bonuses = list(dict.fromkeys(data[bonus]))
+    marker_of = {b: MARKERS[i % len(MARKERS)] for i, b in enumerate(bonuses)}
+    for name, col in zip(decks, style.colors(len(decks))):
         sel = data[data[deck] == name]
-        ex = 100 * sel[xerr].to_numpy(dtype=float) if xerr else None
-        ey = 100 * sel[yerr].to_numpy(dtype=float) if yerr else None
-        ax.errorbar(100 * sel[x], 100 * sel[y], xerr=ex, yerr=ey, fmt=MARKERS[k % len(MARKERS)], color=col,
-                    markeredgecolor="black", markeredgewidth=0.4, ecolor="black", elinewidth=0.6,
-                    label=name, linestyle="none")
-        for xv, yv, lab in zip(sel[x], sel[y], sel[label]):
-            ax.annotate(str(lab), (100 * xv, 100 * yv), xytext=(4, 0), textcoords="offset points",
-                        fontsize=5.5, va="center", color="#333333")
+        for b in bonuses:
+            row = sel[sel[bonus] == b]
+            if row.empty:
+                continue
+            ex = 100 * row[xerr].to_numpy(dtype=float) if xerr else None
+            ey = 100 * row[yerr].to_numpy(dtype=float) if yerr else None
+            ax.errorbar(100 * row[x], 100 * row[y], xerr=ex, yerr=ey, fmt=marker_of[b], color=col,
+                        markeredgecolor="black", markeredgewidth=0.5, ecolor="black", elinewidth=0.7,
+                        linestyle="none", markersize=5)
+        ax.annotate(str(decks.index(name) + 1), (100 * float(sel[x].iloc[0]), 102), ha="center", va="bottom",
+                    fontsize=7, fontweight="bold", color="#222222")
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker=marker_of[b], linestyle="none", color="#777777", markeredgecolor="black",
+                      markeredgewidth=0.5, label=str(b)) for b in bonuses]
     ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.grid(axis="both")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title)
-    ax.margins(x=0.12, y=0.08)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside right upper", title="deck")
+    set_title(ax, fig, title, share=0.68)
+    ax.margins(x=0.08)
+    # probabilities stay on 0-100 %; the band above 100 holds each deck's number
+    ax.set_ylim(0, 108)
+    ax.set_yticks(range(0, 101, 20))
+    from matplotlib.patches import Patch
 
-
-def line_by_group(fig, data: pd.DataFrame, *, x: str, y: str, group: str, title: str = "",
-                  xlabel: str = "", ylabel: str = "probability (%)") -> None:
-    """Curves of a probability against a count, one per group, marker and colour per group, end labels."""
-    ax = fig.add_subplot()
-    groups = list(dict.fromkeys(data[group]))
-    for k, (name, col) in enumerate(zip(groups, style.colors(len(groups)))):
-        sel = data[data[group] == name].sort_values(x)
-        ax.plot(sel[x], 100 * sel[y], marker=MARKERS[k % len(MARKERS)], color=col, label=str(name),
-                markeredgecolor="black", markeredgewidth=0.4)
-        last = sel.iloc[-1]
-        ax.annotate(f"{100 * last[y]:.1f}", (last[x], 100 * last[y]), xytext=(4, 0),
-                    textcoords="offset points", fontsize=6, va="center")
-    ax.set_ylim(0, 105)
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title)
-    ax.legend(loc="best")
+    deck_handles = [Patch(facecolor=c, edgecolor="black", label=f"{i + 1}  {n}")
+                    for i, (n, c) in enumerate(zip(decks, style.colors(len(decks))))]
+    fig.legend(handles=handles + deck_handles, loc="outside right upper", title="marker: bonus\nnumber: deck")

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from oddsmith.doomtown import deck as decks_mod
-from oddsmith.doomtown import lowball
+from oddsmith.doomtown import lowball, shootout
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Notes, Page, Row, Sampling, Table
@@ -28,6 +28,16 @@ from oddsmith.sampling import SamplingPlan
 
 #: The six starter decks of the rulebook's Decklists section (shipped samples).
 STARTER_DECKS = ("anarchists", "entrepreneurs", "fearmongers", "first-peoples", "law-dogs", "outlaws")
+
+#: The stud x draw grid of the shootout pages and the trade-off chart.
+STUDS = tuple(range(0, 5))
+DRAWS = tuple(range(0, 4))
+#: The bonuses shown on the trade-off chart (one point per deck and bonus).
+TRADEOFF_BONUSES = ((0, 0), (1, 0), (2, 0), (2, 1), (3, 1), (3, 2), (4, 3))
+#: Both sides' bonuses in the one-round head-to-head pages: a typical early posse.
+ROUND_STUD, ROUND_DRAW = 2, 1
+POLICY = "legal"
+DISCARD = "heuristic"
 
 SHORT_RANK = {1: "High", 2: "Pair", 3: "2 Pair", 4: "3 Kind", 5: "Straight", 6: "Flush", 7: "Full H.",
               8: "4 Kind", 9: "Str. Fl.", 10: "5 Kind", 11: "DMH"}
@@ -54,7 +64,7 @@ class DeckInputs:
 
 
 def _short_label(deck: decks_mod.Deck) -> str:
-    name = deck.name
+    name = deck.name.split(" (")[0] if " (" in deck.name else deck.name
     for suffix in (" starter deck", " deck"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)]
@@ -87,7 +97,7 @@ def describe(inputs: DeckInputs) -> list[str]:
 
 
 def n_steps(inputs: DeckInputs) -> int:
-    return 2 * len(inputs.decks) + 1
+    return 2 * len(inputs.decks) + 2
 
 
 # ---------------------------------------------------------------------------- pages
@@ -186,15 +196,190 @@ def lowball_page(inputs: DeckInputs, deck: decks_mod.Deck, odds: lowball.Lowball
                 blocks=blocks, section=f"Deck: {label}")
 
 
-def lowball_matrix_page(inputs: DeckInputs, matrix: pd.DataFrame) -> Page:
-    """Gamblin' P(row deck wins) for every pair of decks (exact)."""
+def matrix_page(inputs: DeckInputs, gamblin: pd.DataFrame, rounds: pd.DataFrame, casualties: pd.DataFrame,
+                sampling: Sampling | None, plan: SamplingPlan, casualties_stderr: float) -> Page:
+    """Every deck against every other: Gamblin' (exact) and one shootout round (simulated)."""
+    n = len(gamblin)
+    height = 1.5 + 0.36 * n
+    fmt = lambda p: pct(p, 2)  # noqa: E731
     return Page(
-        title="Gamblin': every deck against every other",
-        subtitle="P(row deck wins the lowball hand) · exact · identical hands redrawn",
-        blocks=[Chart(partial(charts.heatmap_grid, panels=[("P(row deck wins Gamblin') (%)", matrix)],
-                              xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)"),
-                      title="Gamblin' matrix", data=matrix.map(lambda p: pct(p, 2)).reset_index(names="deck"),
-                      height=0.9 + 0.32 * len(matrix))],
+        title="Every deck against every other",
+        subtitle=f"Gamblin': exact, identical hands redrawn · one shootout round: both sides stud {ROUND_STUD}, "
+                 f"draw {ROUND_DRAW}, policy {POLICY}, {DISCARD} discard, {plan.trials:,} trials, seed {plan.seed}",
+        blocks=[
+            Chart(partial(charts.heatmap_grid, panels=[("P(row deck wins Gamblin') (%)", gamblin)],
+                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)"),
+                  title="Gamblin' matrix", data=gamblin.map(fmt).reset_index(names="deck"), height=height),
+            Chart(partial(charts.heatmap_grid,
+                          panels=[(f"P(row deck wins a shootout round) (%), stud {ROUND_STUD} draw {ROUND_DRAW}",
+                                   rounds)],
+                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)"),
+                  title="Shootout round matrix", data=rounds.map(fmt).reset_index(names="deck"), height=height,
+                  sampling=sampling),
+            Chart(partial(charts.heatmap_grid,
+                          panels=[("Mean casualties the row deck suffers in one round "
+                                   f"(standard error at most {casualties_stderr:.3f})", casualties)],
+                          xlabel="opponent", ylabel="deck", colorbar_label="casualties", percent=False, digits=2,
+                          vmin=0.0, vmax=float(np.nanmax(casualties.to_numpy())) or 1.0),
+                  title="Casualty matrix", data=casualties.map(lambda v: f"{v:.3f}").reset_index(names="deck"),
+                  height=height, sampling=sampling),
+        ],
+        section="Decks against each other")
+
+
+# ---------------------------------------------------------------------------- shootouts
+
+def _sampling(odds: list) -> Sampling | None:
+    """Trials and largest standard error over simulated shootout figures (None: all exact)."""
+    ses, trials = [], []
+    for o in odds:
+        if isinstance(o, shootout.ShootoutOdds):
+            if not o.exact:
+                ses.append(float(o.ranks[["stderr", "at_least_stderr", "cheatin_stderr"]].to_numpy().max()))
+                ses.append(o.p_cheatin_stderr)
+                trials.append(o.trials)
+        elif isinstance(o, shootout.RoundOdds):
+            ses += [o.p_win_stderr, o.p_lose_stderr, o.p_tie_stderr,
+                    float(o.casualties[["p_A_stderr", "p_B_stderr"]].to_numpy().max())]
+            trials.append(o.trials)
+    if not trials:
+        return None
+    return Sampling(trials=min(trials), max_stderr=max(ses))
+
+
+def _grid_matrix(grid: dict[tuple[int, int], shootout.ShootoutOdds]) -> pd.DataFrame:
+    ranks = list(range(2, 11))
+    rows = {}
+    for (s, d), o in grid.items():
+        label = f"stud {s}, draw {d}" + (" (exact)" if o.exact else "")
+        rows[label] = [o.p_at_least(r) for r in ranks]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=[SHORT_RANK[r] + "+" for r in ranks])
+
+
+def _grid_table(grid: dict[tuple[int, int], shootout.ShootoutOdds]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "stud": s, "draw": d,
+        "exact": "yes" if o.exact else f"{o.trials:,} trials",
+        "mean rank": f"{o.mean_rank:.3f}" + ("" if o.exact else f" ± {o.mean_rank_stderr:.3f}"),
+        **{f"P({SHORT_RANK[r]}+) (%)": pct(o.p_at_least(r), 2) for r in range(2, 11)},
+        "P(cheatin') (%)": pct(o.p_cheatin, 2),
+    } for (s, d), o in grid.items()])
+
+
+def _round_frames(inputs: DeckInputs, deck, rounds: list[tuple[decks_mod.Deck, shootout.RoundOdds]]):
+    label = inputs.label(deck)
+    bars, table = [], []
+    cas_a, cas_b = {}, {}
+    top = 5
+    for opp, r in rounds:
+        name = f"vs {inputs.label(opp)}" + (" (mirror)" if opp is deck else "")
+        bars += [{"bar": name, "part": f"{label} wins", "p": r.p_win},
+                 {"bar": name, "part": "identical hands", "p": r.p_tie},
+                 {"bar": name, "part": "opponent wins", "p": r.p_lose}]
+        c = r.casualties
+        a = list(c["p_A"][:top]) + [float(c["p_A"][top:].sum())]
+        b = list(c["p_B"][:top]) + [float(c["p_B"][top:].sum())]
+        cas_a[name], cas_b[name] = a, b
+        table.append({
+            "Opponent": inputs.label(opp),
+            "P(win) (%)": f"{pct(r.p_win, 2)} ± {pct(r.p_win_stderr, 2)}",
+            "P(identical) (%)": pct(r.p_tie, 2),
+            "P(lose) (%)": f"{pct(r.p_lose, 2)} ± {pct(r.p_lose_stderr, 2)}",
+            "P(equal ranks) (%)": pct(r.p_equal_ranks, 2),
+            f"{label} casualties (mean)": f"{r.expected_casualties[0]:.3f}",
+            "opponent casualties (mean)": f"{r.expected_casualties[1]:.3f}",
+        })
+    cols = [str(n) for n in range(top)] + [f"{top}+"]
+    return (pd.DataFrame(bars), pd.DataFrame(table),
+            pd.DataFrame.from_dict(cas_a, orient="index", columns=cols),
+            pd.DataFrame.from_dict(cas_b, orient="index", columns=cols))
+
+
+def shootout_page(inputs: DeckInputs, deck, grid: dict[tuple[int, int], shootout.ShootoutOdds],
+                  rounds: list[tuple[decks_mod.Deck, shootout.RoundOdds]], plan: SamplingPlan) -> Page:
+    """Page 2 of a deck: the kept shootout hand for the stud x draw grid, one round against the opponents."""
+    label = inputs.label(deck)
+    matrix = _grid_matrix(grid)
+    sampled = _sampling(list(grid.values()))
+    bars, table, cas_a, cas_b = _round_frames(inputs, deck, rounds)
+    rsampled = _sampling([r for _, r in rounds])
+    n = len(rounds)
+    params = f"policy {POLICY}, {DISCARD} discard"
+    return Page(
+        title=f"Deck: {label}: shootouts",
+        subtitle=f"{deck.name} · kept hand of 5 + stud cards, draw bonus cards discarded and redrawn once · "
+                 f"{params} · {plan.trials:,} trials per simulated cell, seed {plan.seed}",
+        blocks=[
+            Chart(partial(charts.heatmap_grid,
+                          panels=[(f"{label}: P(kept shootout hand ≥ rank) (%), stud x draw grid, {params}", matrix)],
+                          xlabel="hand rank or better", ylabel="", colorbar_label="P(rank or better) (%)"),
+                  title=f"{label}: shootout hand by stud and draw bonus", data=_grid_table(grid),
+                  height=0.9 + 0.165 * len(matrix), sampling=sampled),
+            Chart(partial(charts.stacked_bars, data=bars, bar="bar", part="part", p="p",
+                          parts_order=list(dict.fromkeys(bars["part"])),
+                          title=f"One shootout round, both sides stud {ROUND_STUD}, draw {ROUND_DRAW}: who wins"),
+                  title=f"{label}: one shootout round against each opponent", data=table,
+                  height=0.85 + 0.24 * n, sampling=rsampled),
+            Chart(partial(charts.heatmap_grid,
+                          panels=[(f"Casualties {label} suffers (%)", cas_a), ("Casualties the opponent suffers (%)", cas_b)],
+                          xlabel="casualties in the round", colorbar_label="probability (%)"),
+                  title=f"{label}: casualty distributions of one round",
+                  data=pd.concat([cas_a.map(pct).reset_index(names="opponent").assign(side=label),
+                                  cas_b.map(pct).reset_index(names="opponent").assign(side="opponent")]),
+                  height=0.95 + 0.2 * n, sampling=rsampled),
+        ],
+        section=f"Deck: {label}")
+
+
+def _tradeoff_frame(inputs: DeckInputs, grids, low_x: dict[int, float],
+                    low_odds: dict[int, lowball.LowballOdds]) -> pd.DataFrame:
+    """The trade-off rows (columns as :func:`oddsmith.doomtown.shootout.tradeoff`, from the report's own
+    grid so the chart and the shootout pages show the same figures)."""
+    rows = []
+    for deck in inputs.decks:
+        for (s, d) in TRADEOFF_BONUSES:
+            o = grids[id(deck)].get((s, d))
+            if o is None:
+                continue
+            rows.append({"deck": inputs.label(deck), "bonus": f"stud {s}, draw {d}", "stud": s, "draw": d,
+                         "lowball_p_win": low_x[id(deck)],
+                         "lowball_p_cheatin": low_odds[id(deck)].p_cheatin,
+                         "p_full_house_or_better": o.p_full_house_or_better,
+                         "p_full_house_or_better_stderr": o.p_at_least_stderr(shootout.FULL_HOUSE_OR_BETTER),
+                         "mean_rank": o.mean_rank, "mean_rank_stderr": o.mean_rank_stderr, "exact": o.exact})
+    return pd.DataFrame(rows)
+
+
+def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, reference: str) -> Page:
+    """The trade-off: lowball win rate (exact) against shootout strength (P(full house or better))."""
+    sampled = frame[~frame["exact"]]
+    sampling = (Sampling(plan.trials, float(sampled["p_full_house_or_better_stderr"].max()))
+                if len(sampled) else None)
+    table = pd.DataFrame({
+        "Deck": frame["deck"], "Bonus": frame["bonus"],
+        "Lowball win (%)": frame["lowball_p_win"].map(lambda p: pct(p, 2)),
+        "Lowball cheatin' (%)": frame["lowball_p_cheatin"].map(lambda p: pct(p, 2)),
+        "P(Full House+) (%)": [pct(p, 2) + ("" if e else f" ± {pct(se, 2)}") for p, se, e in
+                               zip(frame["p_full_house_or_better"], frame["p_full_house_or_better_stderr"],
+                                   frame["exact"])],
+        "Mean rank": [f"{m:.3f}" + ("" if e else f" ± {se:.3f}") for m, se, e in
+                      zip(frame["mean_rank"], frame["mean_rank_stderr"], frame["exact"])],
+    })
+    return Page(
+        title="The trade-off: lowball against shootout strength",
+        subtitle=f"x: P(win Gamblin') {reference} (exact) · y: P(kept shootout hand is a Full House or better) · "
+                 f"policy {POLICY}, {DISCARD} discard · {plan.trials:,} trials per simulated point "
+                 f"(stud ≤ 2 without draw: exact), seed {plan.seed}; error bars ±1 standard error",
+        blocks=[
+            Chart(partial(charts.tradeoff_scatter, data=frame, x="lowball_p_win", y="p_full_house_or_better",
+                          deck="deck", bonus="bonus", yerr="p_full_house_or_better_stderr",
+                          title="Lowball win rate against shootout strength, one point per deck and bonus",
+                          xlabel=f"P(win Gamblin') {reference}", ylabel="P(Full House or better)"),
+                  title="Trade-off chart", data=table, height=4.6, sampling=sampling),
+            Table(table.iloc[: min(len(table), 21)].reset_index(drop=True) if len(table) > 21 else table,
+                  title="Trade-off table" + (" (first rows; the Markdown report has all)" if len(table) > 21 else ""),
+                  sampling=sampling),
+        ],
         section="Decks against each other")
 
 
@@ -203,30 +388,65 @@ def lowball_matrix_page(inputs: DeckInputs, matrix: pd.DataFrame) -> Page:
 def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Page]:
     """Every page of the deck report, in order."""
     pages: list[Page] = []
-    lowball_odds = {id(d): lowball.lowball_odds(d, name=inputs.label(d))
-                    for d in inputs.decks + ([inputs.vs] if inputs.vs is not None else [])}
+    every = inputs.decks + ([inputs.vs] if inputs.vs is not None else [])
+    lowball_odds = {id(d): lowball.lowball_odds(d, name=inputs.label(d)) for d in every}
     matrix_pairs: dict[tuple[int, int], float] = {}
+    round_pairs: dict[tuple[int, int], shootout.RoundOdds] = {}
+    grids: dict[int, dict[tuple[int, int], shootout.ShootoutOdds]] = {}
     for deck in inputs.decks:
+        label = inputs.label(deck)
         if steps:
-            steps.step(f"deck {inputs.label(deck)}: lowball")
+            steps.step(f"deck {label}: lowball")
         results = []
         for opp in inputs.opponents(deck):
-            g = lowball.gamblin_odds(deck, opp, names=(inputs.label(deck), inputs.label(opp)))
+            g = lowball.gamblin_odds(deck, opp, names=(label, inputs.label(opp)))
             results.append((opp, g))
             matrix_pairs[(id(deck), id(opp))] = g.p_win
         pages.append(lowball_page(inputs, deck, lowball_odds[id(deck)], results))
         if steps:
             steps.done_step()
+            steps.step(f"deck {label}: shootouts")
+        grid = {(s, d): shootout.shootout_odds(deck, s, d, policy=POLICY, discard=DISCARD, trials=plan.trials,
+                                               seed=plan.seed, workers=workers, name=label)
+                for s in STUDS for d in DRAWS}
+        grids[id(deck)] = grid
+        rounds = [(opp, shootout.shootout_round(
+            shootout.Side(deck, ROUND_STUD, ROUND_DRAW, POLICY, DISCARD, name=label),
+            shootout.Side(opp, ROUND_STUD, ROUND_DRAW, POLICY, DISCARD, name=inputs.label(opp)),
+            trials=plan.trials, seed=plan.seed, workers=workers)) for opp in inputs.opponents(deck)]
+        for opp, r in rounds:
+            round_pairs[(id(deck), id(opp))] = r
+        pages.append(shootout_page(inputs, deck, grid, rounds, plan))
         if steps:
             steps.done_step()
+    if steps:
+        steps.step("decks against each other")
     if len(inputs.decks) > 1 and inputs.vs is None:
         labels = [inputs.label(d) for d in inputs.decks]
-        m = pd.DataFrame(np.nan, index=labels, columns=labels)
-        for a in inputs.decks:
-            for b in inputs.decks:
-                if (id(a), id(b)) in matrix_pairs:
-                    m.loc[inputs.label(a), inputs.label(b)] = matrix_pairs[(id(a), id(b))]
-        pages.append(lowball_matrix_page(inputs, m))
+
+        def matrix(value) -> pd.DataFrame:
+            m = pd.DataFrame(np.nan, index=labels, columns=labels)
+            for a in inputs.decks:
+                for b in inputs.decks:
+                    if (id(a), id(b)) in round_pairs:
+                        m.loc[inputs.label(a), inputs.label(b)] = value(a, b)
+            return m
+
+        pages.append(matrix_page(
+            inputs, matrix(lambda a, b: matrix_pairs[(id(a), id(b))]),
+            matrix(lambda a, b: round_pairs[(id(a), id(b))].p_win),
+            matrix(lambda a, b: round_pairs[(id(a), id(b))].expected_casualties[0]),
+            _sampling(list(round_pairs.values())), plan,
+            max(max(r.expected_casualties_stderr) for r in round_pairs.values())))
+    if len(inputs.decks) > 1:
+        if inputs.vs is not None:
+            low_x = {id(d): matrix_pairs[(id(d), id(inputs.vs))] for d in inputs.decks}
+            reference = f"against {inputs.label(inputs.vs)}"
+        else:
+            low_x = {id(d): float(np.mean([matrix_pairs[(id(d), id(o))] for o in inputs.opponents(d)]))
+                     for d in inputs.decks}
+            reference = "against the other decks (mean)"
+        pages.append(tradeoff_page(inputs, _tradeoff_frame(inputs, grids, low_x, lowball_odds), plan, reference))
     if steps:
         steps.done_step()
     return pages

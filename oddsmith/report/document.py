@@ -374,6 +374,14 @@ def check_output(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def _umask_mode(path: Path) -> None:
+    """Give a finished temporary file the mode a plain ``open()`` would (mkstemp makes it 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o666 & ~mask)
+
+
 @contextlib.contextmanager
 def atomic_files(targets: Sequence[Path]) -> Iterator[list[Path]]:
     """Temporary paths for several outputs, all moved into place only if every one was written."""
@@ -389,6 +397,7 @@ def atomic_files(targets: Sequence[Path]) -> Iterator[list[Path]]:
             tmps.append(Path(tmp))
         yield tmps
         for tmp, t in zip(tmps, targets):
+            _umask_mode(tmp)
             os.replace(tmp, t)
     finally:
         for tmp in tmps:
@@ -436,6 +445,7 @@ def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
             for i, page in enumerate(pages, start=1):
                 fig = render_page(doc, page, i, len(pages), paper)
                 pdf.savefig(fig)
+        _umask_mode(tmp)
     return [target]
 
 
