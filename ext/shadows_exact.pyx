@@ -567,7 +567,8 @@ def shot_sequence_table(const int64_t[:, ::1] targets, const int64_t[:, :, ::1] 
     cdef u128 nxt[4][16][MAX_SEQ + 1]
     cdef double fcur[4][16][MAX_SEQ + 1]
     cdef double fnxt[4][16][MAX_SEQ + 1]
-    cdef u128 total, c, g, acc[6]
+    cdef u128 total, c, g
+    cdef u128 acc[6]
     cdef double facc[6]
     cdef int fired
     cdef u128 *tj
