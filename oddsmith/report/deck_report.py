@@ -185,11 +185,13 @@ def lowball_page(inputs: DeckInputs, deck: decks_mod.Deck, odds: lowball.Lowball
                             f"mean rank {odds.mean_rank:.2f}",
                       xlabel="hand rank (lower wins Gamblin')"),
               title=f"Lowball hand of {label} (exact)", data=_lowball_table(odds), height=2.3),
-        Chart(partial(charts.stacked_bars, data=gf, bar="bar", part="part", p="p", parts_order=["wins", "loses"],
-                      title=f"Gamblin' head-to-head, {label} against each opponent (exact, identical hands redrawn)"),
-              title=f"Gamblin' head-to-head of {label} (exact)", data=_gamblin_table(inputs, deck, gamblin),
-              height=0.75 + 0.26 * len(gamblin)),
     ]
+    if gamblin:
+        blocks.append(Chart(
+            partial(charts.stacked_bars, data=gf, bar="bar", part="part", p="p", parts_order=["wins", "loses"],
+                    title=f"Gamblin' head-to-head, {label} against each opponent (exact, identical hands redrawn)"),
+            title=f"Gamblin' head-to-head of {label} (exact)", data=_gamblin_table(inputs, deck, gamblin),
+            height=1.2 + 0.26 * len(gamblin)))
     return Page(title=f"Deck: {label}: cards and lowball",
                 subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers · "
                          f"lowball exact (all {odds.hands:,} five-card hands)",
@@ -319,7 +321,7 @@ def shootout_page(inputs: DeckInputs, deck, grid: dict[tuple[int, int], shootout
                           parts_order=list(dict.fromkeys(bars["part"])),
                           title=f"One shootout round, both sides stud {ROUND_STUD}, draw {ROUND_DRAW}: who wins"),
                   title=f"{label}: one shootout round against each opponent", data=table,
-                  height=0.85 + 0.24 * n, sampling=rsampled),
+                  height=1.35 + 0.24 * n, sampling=rsampled),
             Chart(partial(charts.heatmap_grid,
                           panels=[(f"Casualties {label} suffers (%)", cas_a), ("Casualties the opponent suffers (%)", cas_b)],
                           xlabel="casualties in the round", colorbar_label="probability (%)"),
