@@ -585,6 +585,20 @@ def heuristic_masks(const uint8_t[:, ::1] hands, int n, int maxd, int margin, ui
             masks[i] = _heuristic(&hands[i, 0], n, maxd, margin, &key, &c)
 
 
+def automaton_keys(const uint8_t[:, ::1] hands, int n, int draws, int64_t[::1] keys, uint8_t[::1] cheat):
+    """The Automaton's kept key for each row: ``n`` cards drawn then ``draws`` revealed."""
+    cdef _Side sd
+    cdef Py_ssize_t i
+    cdef int c
+    sd.n = n
+    sd.draws = draws
+    with nogil:
+        for i in range(hands.shape[0]):
+            memcpy(sd.deck, &hands[i, 0], n + draws)
+            keys[i] = _automaton(&sd, &c)
+            cheat[i] = c
+
+
 def expected_rank(const uint8_t[::1] hand, uint32_t mask, const int32_t[::1] rem, int margin):
     """Exact expected kept rank after discarding ``mask`` and drawing from ``rem``."""
     cdef int r[NCODES]

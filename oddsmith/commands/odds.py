@@ -1,5 +1,338 @@
-"""`oddsmith` commands for this area (filled in by its issue)."""
+"""`oddsmith shootout` and `oddsmith tradeoff`: shootout hands of a deck, one round head
+to head, and the shootout/lowball trade-off table.
+
+``oddsmith shootout DECK --stud S --draw D`` prints the distribution of the kept
+hand's rank, P(rank >= r), P(cheatin') and the mean rank (exact without a draw
+bonus and with stud 0..2, simulated otherwise); ``--vs DECK`` (or any ``--vs-*``
+option) plays one shootout round against a second side and adds P(win),
+P(lose), P(identical hands) and the casualties each side suffers. ``--posse``
+takes the bonuses from a posse (the shooter is chosen to maximise the side's
+odds unless one is named with ``--shooter`` or a ``*``).
+
+``oddsmith tradeoff DECK [DECK ...]`` prints, for each deck and each stud/draw
+bonus of a grid, the lowball win rate against a reference opponent (``--vs``,
+default the deck itself), P(cheatin') in lowball, and the shootout strength
+(mean kept rank, P(full house or better)).
+
+JSON (``--format json``) follows DESIGN.md section 5: ``distribution`` (rank ->
+probability), ``p_cheatin``, ``mean_rank``, ``trials`` (0 when exact),
+``exact``, ``stderr`` (rank -> standard error, 0 when exact); matchups add
+``p_win``, ``p_lose``, ``p_tie`` and ``casualties`` ({"A": {n: p}, "B": {n: p}}).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, List, Optional
+
+import pandas as pd
+import typer
+
+from oddsmith.doomtown import shootout as S
+from oddsmith.doomtown.deck import Deck, load_deck
+from oddsmith.errors import OddsmithError
+from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.sampling import check_trials, check_workers, resolve_seed
+
+FORMAT_HELP = "Output format: table, csv, json or md."
+OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."
+DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
+WITHOUT_HELP = "Cards already out of the deck: card tokens (AS 8S Joker), titles, or 'gang' (the starting gang); ';' between items."
+PARTIAL_HELP = "Accept incomplete decks (fewer than 52 valued cards)."
+POLICY_HELP = ("Hand-keeping policy: legal (best legal hand when one exists), greedy (highest hand, cheatin' "
+               "or not) or margin:K (cheat only when it gains K ranks or more).")
+DISCARD_HELP = ("Discard policy: heuristic (a sensible player's rule), search (the exact best discard for each "
+                "hand; small cases only, slow) or automaton (the solo rules' Automaton: reveal the draw bonus, "
+                "use at most one revealed card).")
+POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', or items such as 'Baker Andrews; 2x stud:1; "
+              "draw:2' (card titles, stud:N, draw:N; '*' marks the shooter).")
 
 
-def register(app):
-    return None
+def _check_output(output: Optional[Path]) -> None:
+    """Fail before any work when the output cannot be written (no partial output either way)."""
+    if output is None or str(output) == "-":
+        return
+    folder = output.parent if str(output.parent) else Path(".")
+    if not folder.is_dir():
+        raise OddsmithError(f"cannot write {output}: folder {folder} does not exist")
+    if output.is_dir():
+        raise OddsmithError(f"cannot write {output}: it is a folder")
+
+
+def _load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
+    return load_deck(spec, partial=partial, without=without or None)
+
+
+def _readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
+    """Table and Markdown view: exact figures alone; simulated ones as "value ± se"."""
+    if exact:
+        return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
+    out = {}
+    for col in df.columns:
+        if col == "stderr" or col.endswith("_stderr"):
+            continue
+        partner = "stderr" if col == "probability" else f"{col}_stderr"
+        if partner in df.columns:
+            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
+        else:
+            out[col] = df[col]
+    return pd.DataFrame(out)
+
+
+def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
+    return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {se:.{digits}f}"
+
+
+def _how(odds: S.ShootoutOdds) -> str:
+    if odds.exact:
+        return f"exact over {odds.hands:,} hands"
+    return f"{odds.trials:,} simulated hands, seed {odds.seed}"
+
+
+def _side_line(odds: S.ShootoutOdds, shooter: Optional[str]) -> str:
+    who = f", shooter {shooter}" if shooter else ""
+    return (f"{odds.deck}: {odds.cards} cards, stud {odds.stud}, draw {odds.draw}{who}, "
+            f"policy {odds.policy}, discard {odds.discard}")
+
+
+def _hand_foot(odds: S.ShootoutOdds) -> str:
+    e = odds.exact
+    foot = (f"mean rank {_fig(odds.mean_rank, odds.mean_rank_stderr, e)}   "
+            f"P(cheatin') {_fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)}   "
+            f"P(full house or better) {_fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6)}")
+    if odds.mean_discards is not None and odds.draw:
+        foot += f"   mean cards redrawn {odds.mean_discards:.3f}"
+    return foot + ("" if e else "   (± one standard error)")
+
+
+def _choice_text(choice: Optional[S.ShooterChoice], who: str) -> str:
+    if choice is None:
+        return ""
+    how = "named" if choice.criterion == "named" else f"chosen by {choice.criterion}"
+    return f"{who} shooter: {choice.name} (stud {choice.bonus.stud}, draw {choice.bonus.draw}; {how})\n"
+
+
+def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterChoice]) -> str:
+    if fmt is Format.json:
+        out: dict[str, Any] = {"command": "shootout", **odds.to_json()}
+        if choice is not None:
+            out["shooter"] = choice.name
+            out["shooter_options"] = choice.options
+        return dumps_json(out)
+    if fmt is Format.csv:
+        return format_frame(odds.ranks, fmt)
+    title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
+    if fmt is Format.md:
+        title = f"## {title}"
+    table = format_frame(_readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    head = _choice_text(choice, "Posse")
+    return f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
+
+
+def _wide_round(r: S.RoundOdds) -> pd.DataFrame:
+    """One row per side: the summary, then p_rank_1..11 and p_casualties_0..10 (the CSV form)."""
+    out = r.summary()
+    for rank in S.RANKS:
+        out[f"p_rank_{rank}"] = [r.a.distribution[rank], r.b.distribution[rank]]
+    for n in range(S.MAX_CASUALTIES + 1):
+        out[f"p_casualties_{n}"] = [float(r.casualties["p_A"].iloc[n]), float(r.casualties["p_B"].iloc[n])]
+    return out
+
+
+def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.ShooterChoice], ...]) -> str:
+    if fmt is Format.json:
+        out: dict[str, Any] = {"command": "shootout", **r.to_json()}
+        for key, ch in zip(("shooter_options", "vs_shooter_options"), choices):
+            if ch is not None:
+                out[key] = ch.options
+        return dumps_json(out)
+    if fmt is Format.csv:
+        return format_frame(_wide_round(r), fmt)
+    md = fmt is Format.md
+    title = f"One shootout round, {r.trials:,} simulated rounds, seed {r.seed}"
+    lines = [f"## {title}" if md else title, "",
+             f"A: {_side_line(r.a, r.shooters[0])}", f"B: {_side_line(r.b, r.shooters[1])}"]
+    if md:
+        lines = [lines[0], "", "- " + lines[2], "- " + lines[3]]
+    heads = _choice_text(choices[0], "A") + _choice_text(choices[1], "B")
+    note = (f"A wins {r.p_win:.6f}, B wins {r.p_lose:.6f}, identical hands {r.p_tie:.6f} "
+            f"(± {r.p_win_stderr:.6f}, {r.p_lose_stderr:.6f}, {r.p_tie_stderr:.6f}); equal ranks {r.p_equal_ranks:.6f} "
+            f"(each side suffers 1). Expected casualties: A {r.expected_casualties[0]:.4f}, "
+            f"B {r.expected_casualties[1]:.4f}. Figures ± one standard error.")
+    summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
+                           "expected_casualties_stderr", "mean_rank", "mean_rank_stderr", "p_cheatin",
+                           "p_cheatin_stderr"]]
+    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    parts = ["\n".join(lines) + "\n" + (("\n" + heads) if heads else ""),
+             format_frame(_readable(summary, False, 4), fmt),
+             note + "\n",
+             format_frame(_readable(r.casualties, False, 6), fmt, title=sub("Casualties suffered (p_A: side A, p_B: side B)")),
+             format_frame(_readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks"))]
+    return "\n".join(parts)
+
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+))?\s*$")
+
+
+def parse_bonus_list(text: str, what: str) -> list[int]:
+    """``0-3``, ``0..3``, ``1,2,4`` or ``2`` -> a sorted list of bonuses in 0..10."""
+    values: set[int] = set()
+    for part in str(text).split(","):
+        m = _RANGE.match(part)
+        if not m:
+            raise OddsmithError(f"{what}: {part.strip()!r} is not a number or a range such as 0-3")
+        lo, hi = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
+        if lo > hi:
+            raise OddsmithError(f"{what}: range {part.strip()!r} runs backwards")
+        for v in range(lo, hi + 1):
+            values.add(S.check_bonus(v, what))
+    return sorted(values)
+
+
+def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "tradeoff", **meta, "rows": df})
+    if fmt is Format.csv:
+        return format_frame(df, fmt)
+    shown = df.drop(columns=["shootout_trials"]).copy()
+    exact_all = bool(df["shootout_exact"].all())
+    shown = _readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
+    shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
+    shown = shown.rename(columns=lambda c: c.replace("shootout_", "").replace("lowball_", "low_"))
+    how = f"shootout cells: exact where stud <= 2 and draw 0, else {meta['trials']:,} simulated hands, seed {meta['seed']}"
+    title = f"Trade-off: lowball against shootout strength (policy {meta['policy']}, discard {meta['discard']})"
+    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn); low_p_cheatin: P(lowball hand "
+           "cheatin'); mean_rank: mean kept shootout rank; p_full_house_or_better: P(kept rank >= 7)")
+    if fmt is Format.md:
+        return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
+    return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
+
+
+def register(app: typer.Typer) -> None:
+    """Add `oddsmith shootout` and `oddsmith tradeoff`."""
+
+    @app.command("shootout")
+    def shootout_cmd(
+        deck: str = typer.Argument(..., help=DECK_HELP, metavar="DECK"),
+        stud: Optional[int] = typer.Option(None, "--stud", "-s", help="Stud bonus 0..10 (extra cards drawn; default 0)."),
+        draw: Optional[int] = typer.Option(None, "--draw", "-d", help="Draw bonus 0..10 (cards that may be discarded and redrawn once; default 0)."),
+        posse: Optional[str] = typer.Option(None, "--posse", help=POSSE_HELP),
+        shooter: Optional[str] = typer.Option(None, "--shooter", help="The posse's shooter (name or title); default: the one maximising the side's odds."),
+        policy: str = typer.Option("legal", "--policy", help=POLICY_HELP),
+        discard: str = typer.Option("heuristic", "--discard", help=DISCARD_HELP),
+        vs: Optional[str] = typer.Option(None, "--vs", help="Opponent deck for one shootout round (default: DECK itself when any --vs-* option is given)."),
+        vs_stud: Optional[int] = typer.Option(None, "--vs-stud", help="Opponent's stud bonus 0..10 (default 0)."),
+        vs_draw: Optional[int] = typer.Option(None, "--vs-draw", help="Opponent's draw bonus 0..10 (default 0)."),
+        vs_posse: Optional[str] = typer.Option(None, "--vs-posse", help="Opponent's posse (as --posse)."),
+        vs_shooter: Optional[str] = typer.Option(None, "--vs-shooter", help="Opponent posse's shooter."),
+        vs_policy: Optional[str] = typer.Option(None, "--vs-policy", help="Opponent's hand-keeping policy (default legal)."),
+        vs_discard: Optional[str] = typer.Option(None, "--vs-discard", help="Opponent's discard policy (default heuristic; 'automaton' for a solo game)."),
+        exact: Optional[bool] = typer.Option(None, "--exact/--simulate", help="Exact enumeration (default where it exists: stud 0..2, no draw) or Monte Carlo."),
+        trials: Optional[int] = typer.Option(None, "--trials", "-t", help=f"Simulated hands or rounds (default {S.DEFAULT_TRIALS:,}; {S.DEFAULT_SEARCH_TRIALS:,} with --discard search); giving it selects --simulate unless --exact is given."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
+        partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
+        vs_without: Optional[str] = typer.Option(None, "--vs-without", help="Cards already out of the opponent's deck (as --without)."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+    ) -> None:
+        """Shootout hand odds: kept-rank distribution, P(cheatin'); with --vs, one round head to head."""
+        from oddsmith.doomtown.posse import load_posse
+
+        _check_output(output)
+        for value, what in ((stud, "--stud"), (draw, "--draw"), (vs_stud, "--vs-stud"), (vs_draw, "--vs-draw")):
+            if value is not None:
+                S.check_bonus(value, what)
+        if trials is not None:
+            check_trials(trials)
+        check_workers(workers)
+        pol = S.parse_policy(policy)
+        vpol = S.parse_policy(vs_policy) if vs_policy is not None else S.LEGAL
+        disc = S.check_discard(discard)
+        vdisc = S.check_discard(vs_discard) if vs_discard is not None else "heuristic"
+        if posse is not None and (stud is not None or draw is not None):
+            raise OddsmithError("give --stud/--draw or --posse, not both")
+        if vs_posse is not None and (vs_stud is not None or vs_draw is not None):
+            raise OddsmithError("give --vs-stud/--vs-draw or --vs-posse, not both")
+        if shooter is not None and posse is None:
+            raise OddsmithError("--shooter needs --posse")
+        if vs_shooter is not None and vs_posse is None:
+            raise OddsmithError("--vs-shooter needs --vs-posse")
+        matchup = any(x is not None for x in (vs, vs_stud, vs_draw, vs_posse, vs_shooter, vs_policy, vs_discard,
+                                              vs_without))
+        if [deck, vs].count("-") > 1 or [posse, vs_posse].count("-") > 1:
+            raise OddsmithError("only one input can be read from stdin ('-')")
+        main = _load(deck, partial, without)
+        posse_a = load_posse(posse, shooter=shooter) if posse is not None else None
+        used_seed = resolve_seed(seed)
+        side_a = S.Side(main, stud or 0, draw or 0, pol, disc, name=S.deck_name(main))
+        if not matchup:
+            choice = None
+            if posse_a is not None:
+                screen = min(trials, S.SCREEN_TRIALS) if trials is not None else S.SCREEN_TRIALS
+                choice = S.choose_shooter(main, posse_a, policy=pol, discard=disc, trials=screen,
+                                          seed=used_seed, workers=workers)
+                side_a = S.Side(main, choice.bonus.stud, choice.bonus.draw, pol, disc, name=side_a.name)
+            codes_n = len(main)
+            exactable = S.can_be_exact(side_a.stud, side_a.draw, codes_n)
+            if exact is None:
+                is_exact = exactable and trials is None
+            else:
+                is_exact = exact
+            odds = S.shootout_odds(main, side_a.stud, side_a.draw, policy=pol, discard=disc, exact=is_exact,
+                                   trials=trials, seed=None if is_exact else used_seed, workers=workers,
+                                   name=side_a.name)
+            emit(_render_hand(odds, fmt, choice), output)
+            return
+        if exact:
+            raise OddsmithError("a shootout round head to head is simulated: drop --exact")
+        opponent = _load(vs if vs is not None else deck, partial, vs_without)
+        posse_b = load_posse(vs_posse, shooter=vs_shooter) if vs_posse is not None else None
+        side_b = S.Side(opponent, vs_stud or 0, vs_draw or 0, vpol, vdisc, name=S.deck_name(opponent))
+        n_trials = trials if trials is not None else S.DEFAULT_TRIALS
+        choices: tuple[Optional[S.ShooterChoice], Optional[S.ShooterChoice]] = (None, None)
+        if posse_a is not None or posse_b is not None:
+            side_a, side_b, ch_a, ch_b = S.choose_shooters(side_a, posse_a, side_b, posse_b,
+                                                           trials=min(n_trials, S.SCREEN_TRIALS), seed=used_seed,
+                                                           workers=workers)
+            choices = (ch_a, ch_b)
+        r = S.shootout_round(side_a, side_b, trials=n_trials, seed=used_seed, workers=workers,
+                             shooters=(choices[0].name if choices[0] else None, choices[1].name if choices[1] else None))
+        emit(_render_round(r, fmt, choices), output)
+
+    @app.command("tradeoff")
+    def tradeoff_cmd(
+        decks: List[str] = typer.Argument(..., help="One or more decks: " + DECK_HELP, metavar="DECK..."),
+        vs: Optional[str] = typer.Option(None, "--vs", help="Reference opponent for the lowball win rate (default: each deck against itself)."),
+        studs: str = typer.Option("0-3", "--studs", help="Stud bonuses of the grid: a range (0-3), a list (0,2,4) or one value."),
+        draws: str = typer.Option("0-3", "--draws", help="Draw bonuses of the grid (as --studs)."),
+        policy: str = typer.Option("legal", "--policy", help=POLICY_HELP),
+        discard: str = typer.Option("heuristic", "--discard", help=DISCARD_HELP),
+        trials: Optional[int] = typer.Option(None, "--trials", "-t", help=f"Simulated hands per simulated cell (default {S.DEFAULT_TRADEOFF_TRIALS:,})."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
+        partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to every DECK."),
+        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+    ) -> None:
+        """The trade-off table: lowball win rate and P(cheatin') beside shootout strength per stud/draw bonus."""
+        _check_output(output)
+        stud_list = parse_bonus_list(studs, "--studs")
+        draw_list = parse_bonus_list(draws, "--draws")
+        n_trials = check_trials(trials) if trials is not None else S.DEFAULT_TRADEOFF_TRIALS
+        check_workers(workers)
+        pol = S.parse_policy(policy)
+        disc = S.check_discard(discard)
+        if [*decks, vs].count("-") > 1:
+            raise OddsmithError("only one deck can be read from stdin ('-')")
+        loaded = [_load(d, partial, without) for d in decks]
+        reference = _load(vs, partial) if vs is not None else None
+        used_seed = resolve_seed(seed)
+        df = S.tradeoff(loaded, vs=reference, studs=stud_list, draws=draw_list, policy=pol, discard=disc,
+                        trials=n_trials, seed=used_seed, workers=workers)
+        meta = {"policy": str(pol), "discard": disc, "trials": n_trials, "seed": used_seed,
+                "vs": S.deck_name(reference) if reference is not None else None,
+                "studs": stud_list, "draws": draw_list}
+        emit(_render_tradeoff(df, fmt, meta), output)
