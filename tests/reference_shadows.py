@@ -7,6 +7,7 @@ paths grows like D**(2n). The exact engine must match it exactly.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from fractions import Fraction
@@ -52,9 +53,10 @@ def _resolve(faces: list[int], rerolled: list[bool], tokens: int, D: int, chaine
         yield f2, Fraction(1, D ** len(idx))
 
 
+@functools.lru_cache(maxsize=None)
 def test_rolls(D: int, n: int, reading: str = "b", blessing: str = "none", rerolls: int = 0
                ) -> dict[tuple[int, ...], Fraction]:
-    """Distribution of the final dice (sorted tuple) of an n-dice Test."""
+    """Distribution of the final dice (sorted tuple) of an n-dice Test (cached: treat as read-only)."""
     out: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
     base = Fraction(1, D ** n)
     for roll in itertools.product(range(1, D + 1), repeat=n):

@@ -32,9 +32,12 @@ def _small_test_cases(count: int, seed: int):
         D = rng.choice((6, 8, 10))
         n = rng.randint(1, 4 if D == 6 else 3)
         rr = rng.choice((0, 0, 1, 2))
+        blessing = rng.choice(BLESSINGS)
         if D == 10 and n == 3 and rr:
             rr = 0
-        cases.add((D, n, rng.choice(READINGS), rng.choice(BLESSINGS), rr))
+        if blessing != "none" and n > 3 - (D == 10):
+            n -= 1   # the larger Bless/Curse cases are in the slow set
+        cases.add((D, n, rng.choice(READINGS), blessing, rr))
     return sorted(cases)
 
 
@@ -117,9 +120,10 @@ def _shot_cases(count, seed):
     out = []
     for _ in range(count):
         D = rng.choice((6, 8, 10))
-        n = rng.randint(1, 3 if D != 6 else 4)
+        blessing = rng.choice(BLESSINGS)
+        n = rng.randint(1, 2 if (D == 10 or blessing != "none") else 3)
         out.append(dict(shooter_die=D, dice=n, target_die=rng.choice((6, 8, 10)), reading=rng.choice(READINGS),
-                        shooter_blessing=rng.choice(BLESSINGS), rerolls=rng.choice((0, 0, 1)),
+                        shooter_blessing=blessing, rerolls=rng.choice((0, 0, 1)),
                         cancel=rng.choice((0, 1)), shaken=rng.random() < 0.5, save_mod=rng.randint(-3, 3),
                         save_blessing=rng.choice(BLESSINGS), jam_die=rng.choice((6, 8, 10)),
                         jam_rerolls=rng.choice((0, 1))))
