@@ -488,3 +488,15 @@ def test_same_seed_same_numbers_whatever_workers():
 def test_bad_input_raises_oddsmith_error(call):
     with pytest.raises(OddsmithError):
         call()
+
+
+def test_four_shot_action_too_big_for_exact_counts_still_right_in_floats():
+    """Sixgun + Trigger-Happy with 7 D10: the exact counts would pass 128 bits; the floats must still hold."""
+    sh = E.Shooter.of("hero", skills=["Trigger-Happy", "Deadeye"])
+    sit = E.Situation(range_band=R.RangeBand.SHORT, elevated=True, back_shooter=True)
+    shots = [(E.plan_shot(sh, E.Target.of("veteran"), w, sit), wid) for w, wid in E.action_weapons(sh, "sixgun")]
+    prob, fr = E.sequence_odds([shots], fractions=True)
+    assert fr == [None]
+    exact = dict(zip(E.SEQUENCE_OUTCOMES, prob[0]))
+    assert sum(exact[k] for k in ("unhurt", "shaken", "downed", "casualty")) == pytest.approx(1, abs=1e-12)
+    _close(E.simulate_sequence(shots, trials=200_000, seed=6), exact)
