@@ -25,7 +25,7 @@ import numpy as np
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
-from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.sampling import BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
 
 try:
     from oddsmith._ext import shadows_exact as _X
@@ -107,7 +107,8 @@ class Odds:
             out["stderr"] = dict(self.stderr)
             out["trials"] = self.trials
             out["seed"] = self.seed
-            out["bit_generator"] = "PCG64"
+            out["bit_generator"] = BIT_GENERATOR
+            out["chunk_trials"] = CHUNK_TRIALS
         for k, v in self.extra.items():
             out[k] = v
         return out
@@ -1134,7 +1135,8 @@ def simulate_shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | st
                        "reading": R.reroll_reading(reading).value, "shots": len(plans)})
     if len(plans) > 1:
         seq = simulate_sequence([(p, wid) for p, (_, wid) in zip(plans, weapons)], trials=trials,
-                                seed=None if seed is None else seed + 1, workers=workers)
+                                seed=odds.seed + 1, workers=workers)
+        odds.extra["action_seed"] = seq.seed
         odds.extra["action"] = dict(seq.outcomes)
         odds.extra["action_stderr"] = dict(seq.stderr)
         odds.extra["action_weapons"] = [w.name for w, _ in weapons]
