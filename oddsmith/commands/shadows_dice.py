@@ -16,7 +16,6 @@ same keys as "numerator/denominator" strings. ``table NAME`` gives
 from __future__ import annotations
 
 import enum
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, List, Optional
 

@@ -16,7 +16,6 @@ Lucky Jackalope's Foot) are spent like maximum-face re-rolls.
 from __future__ import annotations
 
 import functools
-import itertools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
@@ -25,7 +24,8 @@ import numpy as np
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
-from oddsmith.sampling import BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers,
+                               resolve_seed, run_chunks)
 
 try:
     from oddsmith._ext import shadows_exact as _X
