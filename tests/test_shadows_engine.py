@@ -500,3 +500,24 @@ def test_four_shot_action_too_big_for_exact_counts_still_right_in_floats():
     exact = dict(zip(E.SEQUENCE_OUTCOMES, prob[0]))
     assert sum(exact[k] for k in ("unhurt", "shaken", "downed", "casualty")) == pytest.approx(1, abs=1e-12)
     _close(E.simulate_sequence(shots, trials=200_000, seed=6), exact)
+
+
+def test_engine_modifiers_agree_with_the_rules_model():
+    """plan_shot / plan_fight put Tests together as oddsmith.rules.shadows does (shooting_dice, fight_dice, ...)."""
+    for wname, band, cover, elev, back, skills, whiskey in itertools.product(
+            ("Pistol", "Shotgun", "Carbine", "Bow", "Heavy Pistol"), list(R.RangeBand), (False, True), (False, True),
+            (False, True), ((), ("Deadeye",), ("Trick Shooter",)), (False, True)):
+        sh = E.Shooter.of("veteran", skills=skills, whiskey=whiskey)
+        tg = E.Target.of("hero", skills=("Tough",), supernatural=True)
+        p = E.plan_shot(sh, tg, wname, E.Situation(band, cover, elev, back, silver_bullets=True))
+        assert p.dice == R.shooting_dice(wname, band, cover=cover, back_shooter=back, elevated=elev, skills=skills,
+                                         whiskey=whiskey)
+        assert p.save_mod == R.shot_save_modifier(wname, band, target_skills=("Tough",), silver_bullets=True,
+                                                  target_supernatural=True)
+    for charging, fortified, out, skills, form in itertools.product(
+            (False, True), (False, True), (0, 1, 2), ((), ("Mean",), ("'Ornery",), ("Mean", "'Ornery")),
+            (None, "wolf")):
+        a = E.Fighter.of("hero", skills=skills, outnumbered=out, form=form)
+        p = E.plan_fight(a, E.Fighter.of("novice"), charging=charging, fortified=fortified)
+        assert p.attacker[1] == R.fight_dice(charging=charging, fortified_defender=fortified, outnumbered_by=out,
+                                             skills=skills, wolf_form_attacking=form == "wolf")
