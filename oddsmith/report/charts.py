@@ -242,7 +242,7 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
                      xerr: str | None = None, yerr: str | None = None, title: str = "",
                      xlabel: str = "", ylabel: str = "") -> None:
     """One point per deck and bonus: x against y. The bonus is told by the marker (legend), the deck by
-    colour and by its name printed above its points, so the chart reads in black and white."""
+    colour and by a number printed above its column (named in the legend), so the chart reads in black and white."""
     ax = fig.add_subplot()
     decks = list(dict.fromkeys(data[deck]))
     bonuses = list(dict.fromkeys(data[bonus]))
@@ -258,7 +258,19 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
             ax.errorbar(100 * row[x], 100 * row[y], xerr=ex, yerr=ey, fmt=marker_of[b], color=col,
                         markeredgecolor="black", markeredgewidth=0.5, ecolor="black", elinewidth=0.7,
                         linestyle="none", markersize=5)
-        ax.annotate(str(decks.index(name) + 1), (100 * float(sel[x].iloc[0]), 102), ha="center", va="bottom",
+    # each deck's number above its column; numbers of decks at nearly the same x are stacked
+    xs = {n: 100 * float(data.loc[data[deck] == n, x].iloc[0]) for n in decks}
+    span = max(max(xs.values()) - min(xs.values()), 1.0)
+    levels: dict[str, int] = {}
+    placed: list[tuple[float, int]] = []
+    for n in sorted(decks, key=xs.get):
+        level = 0
+        while any(abs(xs[n] - px) < 0.025 * span and pl == level for px, pl in placed):
+            level += 1
+        levels[n] = level
+        placed.append((xs[n], level))
+    for n in decks:
+        ax.annotate(str(decks.index(n) + 1), (xs[n], 102 + 5 * levels[n]), ha="center", va="bottom",
                     fontsize=7, fontweight="bold", color="#222222")
     from matplotlib.lines import Line2D
 
@@ -272,7 +284,7 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
     set_title(ax, fig, title, share=0.68)
     ax.margins(x=0.08)
     # probabilities stay on 0-100 %; the band above 100 holds each deck's number
-    ax.set_ylim(0, 108)
+    ax.set_ylim(0, 108 + 5 * max(levels.values()))
     ax.set_yticks(range(0, 101, 20))
     from matplotlib.patches import Patch
 

@@ -313,7 +313,7 @@ def shootout_page(inputs: DeckInputs, deck, grid: dict[tuple[int, int], shootout
                  f"{params} · {plan.trials:,} trials per simulated cell, seed {plan.seed}",
         blocks=[
             Chart(partial(charts.heatmap_grid,
-                          panels=[(f"{label}: P(kept shootout hand ≥ rank) (%), stud x draw grid, {params}", matrix)],
+                          panels=[(f"{label}: P(kept shootout hand ≥ rank) (%)", matrix)],
                           xlabel="hand rank or better", ylabel="", colorbar_label="P(rank or better) (%)"),
                   title=f"{label}: shootout hand by stud and draw bonus", data=_grid_table(grid),
                   height=0.9 + 0.165 * len(matrix), sampling=sampled),
@@ -352,6 +352,18 @@ def _tradeoff_frame(inputs: DeckInputs, grids, low_x: dict[int, float],
     return pd.DataFrame(rows)
 
 
+def _tradeoff_pivot(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per deck: lowball win and cheatin', then P(Full House or better) for each bonus."""
+    rows = []
+    for deck, grp in frame.groupby("deck", sort=False):
+        row = {"Deck": deck, "Lowball win (%)": pct(grp["lowball_p_win"].iloc[0], 2),
+               "Lowball cheatin' (%)": pct(grp["lowball_p_cheatin"].iloc[0], 2)}
+        for s, d, p in zip(grp["stud"], grp["draw"], grp["p_full_house_or_better"]):
+            row[f"s{s} d{d}"] = pct(p)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, reference: str) -> Page:
     """The trade-off: lowball win rate (exact) against shootout strength (P(full house or better))."""
     sampled = frame[~frame["exact"]]
@@ -378,8 +390,8 @@ def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, r
                           title="Lowball win rate against shootout strength, one point per deck and bonus",
                           xlabel=f"P(win Gamblin') {reference}", ylabel="P(Full House or better)"),
                   title="Trade-off chart", data=table, height=4.6, sampling=sampling),
-            Table(table.iloc[: min(len(table), 21)].reset_index(drop=True) if len(table) > 21 else table,
-                  title="Trade-off table" + (" (first rows; the Markdown report has all)" if len(table) > 21 else ""),
+            Table(_tradeoff_pivot(frame), title="P(Full House or better) (%) by bonus (s = stud, d = draw), "
+                                                "with the deck's lowball figures",
                   sampling=sampling),
         ],
         section="Decks against each other")

@@ -228,7 +228,10 @@ def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
     ax.grid(False)
     df = table.frame
     if table.title:
-        ax.set_title(table.title)
+        import textwrap
+
+        width_pt = 72 * sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub) * 0.9
+        ax.set_title("\n".join(textwrap.wrap(table.title, int(width_pt / (0.62 * 9)))))
     cells = [[str(v) for v in row] for row in df.itertuples(index=False)]
     header = [str(c) for c in df.columns]
     tbl = ax.table(cellText=cells, colLabels=header, loc="upper center", cellLoc="center",
