@@ -402,13 +402,38 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
     return (<int64_t>DT_HIGH_CARD << DT_RANK_SHIFT) | dt_pack_top(g1, 5, 16)
 
 
+cdef inline bint dt_legal_as_well(const DtCounts* h, int64_t key) noexcept nogil:
+    """True when a hand without jokers can make its best key ``key`` from distinct cards:
+    each value group of the five needs that many distinct cards of the value. Flushes are
+    left to a full legal evaluation (their five may lean on duplicates of one suit)."""
+    cdef unsigned int a = h.suit[0], b = h.suit[1], c = h.suit[2], d = h.suit[3]
+    cdef unsigned int f0 = DT_BIT((key >> 16) & 15), f2 = DT_BIT((key >> 8) & 15), f3 = DT_BIT((key >> 4) & 15)
+    cdef unsigned int two, three
+    cdef int rank = <int>(key >> DT_RANK_SHIFT)
+    if rank == DT_HIGH_CARD or rank == DT_STRAIGHT or rank == DT_STRAIGHT_FLUSH or rank == DT_DEAD_MANS_HAND:
+        return 1  # five different cards (a straight flush is built from the suit's distinct values)
+    two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if rank == DT_PAIR:
+        return (two & f0) != 0
+    if rank == DT_TWO_PAIR:
+        return (two & f0) != 0 and (two & f2) != 0
+    if rank == DT_THREE_OF_A_KIND:
+        return (three & f0) != 0
+    if rank == DT_FULL_HOUSE:
+        return (three & f0) != 0 and (two & f3) != 0
+    if rank == DT_FOUR_OF_A_KIND:
+        return (a & b & c & d & f0) != 0
+    return 0
+
+
 cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
     """Best shootout key of any legality; *legal_key gets the best legal key (0: none)."""
     cdef DtCounts h, hl
     cdef int64_t key
     dt_count(codes, n, &h)
     key = dt_max_key(&h, codes, n, 0)
-    if not h.dup:
+    if not h.dup or (h.jokers == 0 and dt_legal_as_well(&h, key)):
         legal_key[0] = key
     elif dt_legal_counts(&h, &hl) < 5:
         legal_key[0] = 0

@@ -266,16 +266,17 @@ def best_keys(hands: Sequence[Sequence[int]], chunk_rows: int = 2_000_000) -> Re
 
 def random_legal_deck(rng: np.random.Generator, jokers: int, stacked_value: int | None = None) -> np.ndarray:
     """A random legal deck: 52 valued cards with at most 4 per suit+value, plus ``jokers``.
-    With ``stacked_value`` the deck holds all 16 cards of that value (4 of each suit)."""
-    counts = np.zeros(52, dtype=np.int64)
+    With ``stacked_value`` the deck holds all 16 cards of that value (4 of each suit).
+
+    Each identity has 4 slots; the deck is 52 slots drawn without replacement with
+    uneven weights per identity, so duplicates are common, as in real decks."""
+    slots = np.repeat(np.arange(52), 4)
+    weights = np.repeat(rng.dirichlet(np.full(52, 0.3)) + 1e-3, 4)
+    chosen = np.zeros(len(slots), dtype=bool)
     if stacked_value is not None:
-        for s in range(4):
-            counts[(stacked_value - 1) * 4 + s] = 4
-    # add cards one at a time, each a random identity with room left; a few
-    # identities are favoured so duplicates are common, as in real decks
-    weights = rng.dirichlet(np.full(52, 0.3))
-    while counts.sum() < 52:
-        room = weights * (counts < 4)
-        counts[rng.choice(52, p=room / room.sum())] += 1
-    deck = np.repeat(np.arange(52), counts)
+        chosen[(slots // 4 + 1) == stacked_value] = True
+    free = np.flatnonzero(~chosen)
+    p = weights[free] / weights[free].sum()
+    chosen[rng.choice(free, 52 - int(chosen.sum()), replace=False, p=p)] = True
+    deck = slots[chosen]
     return np.concatenate([deck, np.full(jokers, JOKER)]).astype(np.int64)

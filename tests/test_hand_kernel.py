@@ -16,14 +16,16 @@ from oddsmith.rules.doomtown import HandRank, key_as_list
 
 
 def random_hands(seed: int, count: int, sizes=range(5, 13)) -> list[list[int]]:
-    """Hands drawn from random legal decks: 0, 1 or 2 jokers, every fifth deck holding all
-    16 cards of one value, hand sizes spread over ``sizes``."""
+    """Hands drawn from random legal decks (four hands per deck): 0, 1 or 2 jokers, every
+    fifth deck holding all 16 cards of one value, hand sizes spread over ``sizes``."""
     rng = np.random.default_rng(seed)
     sizes = list(sizes)
     hands = []
     for t in range(count):
-        stacked = int(rng.integers(1, 14)) if t % 5 == 0 else None
-        deck = ref.random_legal_deck(rng, jokers=t % 3, stacked_value=stacked)
+        if t % 4 == 0:  # a new deck every four hands
+            d = t // 4
+            stacked = int(rng.integers(1, 14)) if d % 5 == 0 else None
+            deck = ref.random_legal_deck(rng, jokers=d % 3, stacked_value=stacked)
         n = sizes[t % len(sizes)]
         hands.append(rng.choice(deck, n, replace=False).tolist())
     return hands
