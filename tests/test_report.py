@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure

@@ -11,10 +11,8 @@ The options can be given before or after the sub-command.
 """
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Optional
 
 import typer
@@ -103,7 +101,7 @@ def report(
 @report_app.command("deck")
 def report_deck(
     ctx: typer.Context,
-    decks: list[str] = typer.Argument(..., metavar="DECK...", help="Deck files or names of shipped sample decks."),
+    decks: list[str] = typer.Argument(..., metavar="DECK", help="Deck files or names of shipped sample decks."),
     vs: Optional[str] = typer.Option(None, "--vs", help="Opponent deck for the head-to-head pages (default: the decks against each other)."),
     output: Optional[str] = _OUTPUT,
     format: Optional[str] = _FORMAT,

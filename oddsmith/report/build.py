@@ -7,14 +7,12 @@ so bad input costs nothing and leaves no file behind.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from oddsmith.errors import OddsmithError
 from oddsmith.output import Progress
 from oddsmith.report import document
-from oddsmith.sampling import CHUNK_TRIALS, SamplingPlan, check_trials, check_workers, resolve_seed
+from oddsmith.sampling import SamplingPlan, check_trials, check_workers, resolve_seed
 
 #: Trials per simulated figure in reports: the standard error of a proportion is at
 #: most sqrt(0.25 / 50000) = 0.22 percentage points, under the half point a printed

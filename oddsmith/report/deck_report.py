@@ -23,7 +23,6 @@ from oddsmith.doomtown import lowball, shootout
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Notes, Page, Row, Sampling, Table
-from oddsmith.rules.doomtown import HAND_RANK_NAMES, HandRank
 from oddsmith.sampling import SamplingPlan
 
 #: The six starter decks of the rulebook's Decklists section (shipped samples).

@@ -19,7 +19,7 @@ import pandas as pd
 from oddsmith.errors import OddsmithError
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Notes, Page, Row, Table
+from oddsmith.report.document import Chart, Notes, Page, Table
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign, tables
 from oddsmith.shadows import engine as E
