@@ -49,12 +49,25 @@ Full results with the five cards kept:
   void dt_select(const uint8_t* codes, int n, int64_t key, bint legal, DtHand* out)
       Shootout only: rebuild the five cards achieving ``key`` (as returned by
       dt_best_key) from the hand, preferring distinct cards (legal=1 demands them).
+  void dt_fill_low(const uint8_t* codes, uint32_t mask, int64_t key, DtHand* out)
+      Lowball only: the DtHand for the five positions in ``mask`` (e.g. from dt_low_search).
+  int64_t dt_low_search(const uint8_t* codes, int n, int64_t* legal_key, uint32_t* any_mask, uint32_t* legal_mask)
+      dt_low_key plus the positions (bit masks, may be NULL) of the lowest fives.
 Building blocks (for kernels that keep their own counts):
-  void dt_count(const uint8_t* codes, int n, DtCounts* h)
-  void dt_legal_counts(const DtCounts* h, DtCounts* out)
+  void dt_count(const uint8_t* codes, int n, DtCounts* h)        codes must be 0..52
+  int dt_legal_counts(const DtCounts* h, DtCounts* out)          returns distinct cards + jokers
   int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, bint legal)
+      Best key from counts (codes are read only for a flush built on duplicates).
+  bint dt_legal_as_well(const DtCounts* h, int64_t key)
+      No jokers: can the best key's five be made from distinct cards?
+  bint dt_is_legal(const uint8_t* codes, int n)
   unsigned int dt_straight_lows(unsigned int values, int jokers)
-  int dt_hibit(unsigned int x), dt_lobit(x), dt_popcount(x)
+  int dt_hibit(unsigned int x), dt_lobit(x), dt_popcount(x); DT_BIT(v)
+
+Cost (one core here, see scripts/bench_hands.py): counting ~2 ns a card, a
+best-key evaluation ~15-20 ns; dt_best_key on 7 cards ~35-50 ns with the legal
+key. Lowball beyond five cards enumerates the C(n, 5) subsets (n = 7: ~1 us).
+Thread safety: no global state; call from any number of threads.
 """
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
@@ -106,9 +119,10 @@ cdef enum:
     DT_DEAD_MANS_HAND = 11
 
 ctypedef struct DtCounts:
+    # built by dt_count; jokers are counted, never placed in the masks
     uint16_t ge[6]      # ge[k]: bit v set when at least k valued cards have value v; ge[0] = all values
     uint16_t suit[4]    # bit v set when value v is held in that suit
-    uint8_t scnt[4]     # valued cards held in each suit (duplicates included)
+    uint8_t scnt[4]     # valued cards held in each suit (duplicates included; distinct ones after dt_legal_counts)
     int jokers
     int dup             # 1 when two valued cards share suit and value
     int distinct        # distinct valued cards
@@ -174,8 +188,7 @@ cdef inline int dt_legal_counts(const DtCounts* h, DtCounts* out) noexcept nogil
     out.ge[5] = 0
     for k in range(4):
         out.suit[k] = h.suit[k]
-        # why: a suit too short for a flush with duplicates is too short without them
-        out.scnt[k] = dt_popcount(h.suit[k]) if h.scnt[k] + h.jokers >= 5 else h.scnt[k]
+        out.scnt[k] = dt_popcount(h.suit[k])
     out.jokers = h.jokers
     out.dup = 0
     out.distinct = h.distinct
