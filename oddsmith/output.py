@@ -16,7 +16,7 @@ import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -101,33 +101,60 @@ def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, 
     return (title + "\n" + text) if title else text
 
 
-@contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; move it into place only on success.
-
-    A missing folder or an unwritable location raises :class:`OddsmithError`
-    before anything is written, and a failure while writing removes the
-    temporary file, so no partial output is ever left behind.
-    """
+def check_output_path(path: str | os.PathLike[str]) -> Path:
+    """Fail early, before any work, when ``path`` cannot be written."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise OddsmithError(f"cannot write {target}: folder {folder} does not exist")
     if target.is_dir():
         raise OddsmithError(f"cannot write {target}: it is a folder")
+    if not os.access(folder, os.W_OK):
+        raise OddsmithError(f"cannot write {target}: folder {folder} is not writable")
+    return target
+
+
+def _plain_file_mode(path: Path) -> None:
+    """Give a finished temporary file the mode ``open()`` would (mkstemp makes it 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o666 & ~mask)
+
+
+@contextlib.contextmanager
+def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]]:
+    """Yield temporary paths beside ``paths``; move them all into place only on success.
+
+    A missing folder or an unwritable location raises :class:`OddsmithError`
+    before anything is written, and a failure while writing removes every
+    temporary file, so no partial output is ever left behind.
+    """
+    targets = [check_output_path(p) for p in paths]
+    tmps: list[Path] = []
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
-    except OSError as exc:
-        raise OddsmithError(f"cannot write {target}: {exc.strerror}") from None
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        os.replace(tmp_path, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp_path.unlink()
-        raise
+        for target in targets:
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+            except OSError as exc:
+                raise OddsmithError(f"cannot write {target}: {exc.strerror}") from None
+            os.close(fd)
+            tmps.append(Path(tmp))
+        yield tmps
+        for tmp, target in zip(tmps, targets):
+            _plain_file_mode(tmp)
+            os.replace(tmp, target)
+    finally:
+        for tmp in tmps:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """One-file form of :func:`atomic_paths`."""
+    with atomic_paths([path]) as (tmp,):
+        yield tmp
 
 
 def emit(text: str, output: str | os.PathLike[str] | None = None) -> None:

@@ -50,3 +50,14 @@ def test_chunks_do_not_depend_on_trials_split():
     a = [g.random_raw() for g in plan.bit_generators()]
     b = [g.random_raw() for g in plan.bit_generators()]
     assert a == b and len(set(a)) == 3
+
+
+def test_written_files_get_the_umask_mode(tmp_path):
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        emit("x", tmp_path / "out.txt")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644

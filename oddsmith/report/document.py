@@ -17,11 +17,9 @@ failure leaves no partial file behind.
 """
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import html as _html
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, Union
@@ -32,7 +30,7 @@ from matplotlib.figure import Figure, SubFigure
 
 from oddsmith import __version__
 from oddsmith.errors import OddsmithError
-from oddsmith.output import atomic_path
+from oddsmith.output import atomic_path, atomic_paths, check_output_path as check_output
 from oddsmith.report import style
 
 #: Paper sizes in inches (width, height).
@@ -364,50 +362,6 @@ def check_dpi(dpi: int) -> int:
     return int(dpi)
 
 
-def check_output(path: str | os.PathLike[str]) -> Path:
-    """Fail early (before any work) when the output cannot be written."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise OddsmithError(f"cannot write {target}: folder {folder} does not exist")
-    if target.is_dir():
-        raise OddsmithError(f"cannot write {target}: it is a folder")
-    if not os.access(folder, os.W_OK):
-        raise OddsmithError(f"cannot write {target}: folder {folder} is not writable")
-    return target
-
-
-def _umask_mode(path: Path) -> None:
-    """Give a finished temporary file the mode a plain ``open()`` would (mkstemp makes it 0600)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o666 & ~mask)
-
-
-@contextlib.contextmanager
-def atomic_files(targets: Sequence[Path]) -> Iterator[list[Path]]:
-    """Temporary paths for several outputs, all moved into place only if every one was written."""
-    tmps: list[Path] = []
-    try:
-        for t in targets:
-            folder = t.parent if str(t.parent) else Path(".")
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{t.name}.", suffix=".part", dir=folder)
-            except OSError as exc:
-                raise OddsmithError(f"cannot write {t}: {exc.strerror}") from None
-            os.close(fd)
-            tmps.append(Path(tmp))
-        yield tmps
-        for tmp, t in zip(tmps, targets):
-            _umask_mode(tmp)
-            os.replace(tmp, t)
-    finally:
-        for tmp in tmps:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-
-
 def numbered(path: Path, n: int, total: int, tag: str = "") -> Path:
     """``report.png`` -> ``report-03.png`` (no number when there is a single file and no tag)."""
     if total == 1 and not tag:
@@ -448,14 +402,13 @@ def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
             for i, page in enumerate(pages, start=1):
                 fig = render_page(doc, page, i, len(pages), paper)
                 pdf.savefig(fig)
-        _umask_mode(tmp)
     return [target]
 
 
 def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
     pages = doc.all_pages()
     targets = [numbered(target, i, len(pages)) for i in range(1, len(pages) + 1)]
-    with atomic_files(targets) as tmps:
+    with atomic_paths(targets) as tmps:
         for i, (page, tmp) in enumerate(zip(pages, tmps), start=1):
             fig = render_page(doc, page, i, len(pages), paper)
             fig.savefig(tmp, format=fmt, dpi=dpi)
@@ -579,7 +532,7 @@ def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> 
         out.append("</body></html>")
     text = "\n".join(out) + "\n"
 
-    with atomic_files([target, *chart_paths]) as tmps:
+    with atomic_paths([target, *chart_paths]) as tmps:
         tmps[0].write_text(text, encoding="utf-8")
         for (page, chart), tmp in zip(charts, tmps[1:]):
             fig = chart_figure(chart, paper, _width_share(page, chart))
