@@ -62,25 +62,32 @@ RND_SIZE = 74
 # Randomness
 # ---------------------------------------------------------------------------
 
-cdef inline uint32_t _bounded(bitgen_t* bg, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
-    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>(-n)) % n
-        while low < threshold:
-            m = <uint64_t>bg.next_uint32(bg.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
 cdef inline void _deal(uint8_t* deck, int size, int k, bitgen_t* bg) noexcept nogil:
-    """Partial Fisher-Yates: deck[0:k] becomes a uniform ordered draw of k cards."""
+    """Partial Fisher-Yates: deck[0:k] becomes a uniform ordered draw of k cards. Each
+    64-bit output gives two 32-bit words, each turned into a position without bias by
+    Lemire's multiply-and-reject (a rejected word is replaced by a fresh one)."""
     cdef int i, j
     cdef uint8_t t
+    cdef uint64_t word = 0, m
+    cdef uint32_t x, bound, low, threshold
+    cdef bint have = 0
     for i in range(k):
-        j = i + <int>_bounded(bg, <uint32_t>(size - i))
+        if have:
+            x = <uint32_t>(word >> 32)
+            have = 0
+        else:
+            word = bg.next_uint64(bg.state)
+            x = <uint32_t>word
+            have = 1
+        bound = <uint32_t>(size - i)
+        m = <uint64_t>x * bound
+        low = <uint32_t>m
+        if low < bound:
+            threshold = (<uint32_t>(-bound)) % bound
+            while low < threshold:
+                m = <uint64_t>bg.next_uint32(bg.state) * bound
+                low = <uint32_t>m
+        j = i + <int>(m >> 32)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
@@ -176,11 +183,25 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
     cdef uint32_t vpos[14]
     cdef uint32_t spos[4]
     cdef uint32_t jpos = 0, dpos = 0, b, allowed, protect, made, draw_flush = 0, draw_straight = 0
-    cdef uint32_t pairs = 0, top_straight = 0, full, free_, out
+    cdef uint32_t pairs = 0, full, free_, out
     cdef unsigned int window, w, group
     cdef uint64_t seen = 0
     cdef bint legal
     dt_count(hand, n, &h)
+    # per value and suit, the positions holding it; second copies of a card
+    memset(vpos, 0, sizeof(vpos))
+    for s in range(4):
+        spos[s] = 0
+    for i in range(n):
+        c = hand[i]
+        b = DT_BIT(i)
+        if c == JOKER:
+            jpos |= b
+            continue
+        vpos[(c >> 2) + 1] |= b
+        spos[c & 3] |= b
+        dpos |= (<uint32_t>((seen >> c) & 1)) << i
+        seen |= (<uint64_t>1) << c
     key = dt_max_key(&h, hand, n, 0)
     hk = &h
     if not h.dup:
@@ -197,22 +218,6 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
     legal = cheat == 0 or margin == C_LEGAL
     if legal and h.dup:
         hk = &hl
-    # positions by value and suit; second copies of a card
-    memset(vpos, 0, sizeof(vpos))
-    spos[0] = 0
-    spos[1] = 0
-    spos[2] = 0
-    spos[3] = 0
-    for i in range(n):
-        c = hand[i]
-        b = DT_BIT(i)
-        if c == JOKER:
-            jpos |= b
-            continue
-        vpos[(c >> 2) + 1] |= b
-        spos[c & 3] |= b
-        dpos |= (<uint32_t>((seen >> c) & 1)) << i
-        seen |= (<uint64_t>1) << c
     # legal play never keeps a second copy
     allowed = ~dpos if legal else <uint32_t>0xFFFFFFFF
     rank = <int>(kept >> 20)
@@ -250,7 +255,8 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
         protect |= vpos[v] & allowed
     made = protect
     # cards worth keeping beside the made hand: four to a flush (it beats a straight),
-    # four to a straight and other pairs (they beat two pair and three of a kind)
+    # else four to a straight (open or inside; jokers fill), and a third pair beside two
+    # pair (it makes a full house more likely)
     if rank <= 5:
         # one suit: the most cards, then the highest
         best_s = -1
@@ -260,27 +266,21 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
                 best_s = s
         if best_s >= 0:
             draw_flush = spos[best_s] & allowed
-    if rank <= 4:
-        if h.jokers < 2:
-            w = dt_straight_lows(h.ge[1], h.jokers + 1)
+    if rank <= 4 and not draw_flush and h.jokers < 2:
+        w = dt_straight_lows(h.ge[1], h.jokers + 1)
+        if w:
             window = 0
             while w:
                 window |= (<unsigned int>0x1F) << dt_lobit(w)
                 w &= w - 1
-            if window:
-                draw_straight = _one_per_value(vpos, window & h.ge[1], allowed)
-                # the highest window alone, should everything turn out worth keeping
-                top_straight = _one_per_value(
-                    vpos, ((<unsigned int>0x1F) << dt_hibit(dt_straight_lows(h.ge[1], h.jokers + 1))) & h.ge[1],
-                    allowed)
+            draw_straight = _one_per_value(vpos, window & h.ge[1], allowed)
+    if rank == 3:
         w = hk.ge[2] & ~group
         while w:
             v = dt_lobit(w)
             w &= w - 1
             pairs |= vpos[v] & allowed
-    # a flush draw is kept whole; a straight draw only when there is no flush draw
-    if draw_flush:
-        draw_straight = 0
+    # a flush draw is kept whole
     protect = made | draw_flush
     if protect == full and protect != made:
         # nothing left to draw to: a pair stands alone (it is worth about the draw);
