@@ -129,28 +129,29 @@ cdef inline uint32_t _bounded(_Bits* r, uint32_t rng) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
-cdef inline void _floyd_sample(bitgen_t* bg, int size, int k, uint64_t bound, uint64_t threshold,
-                               uint32_t* picks) noexcept nogil:
-    """k distinct positions of 0..size-1, uniformly (Floyd's algorithm: step i picks in
-    0..size-k+i). One 64-bit word feeds all k picks (batched multiply-and-reject, exact:
-    Brackett-Rozinsky & Lemire 2024); ``bound`` is the product of the k ranges and
-    ``threshold`` = 2**64 mod bound."""
+cdef inline void _floyd_sample(bitgen_t* bg, const uint8_t* pool, int size, int k, uint64_t threshold,
+                               uint8_t* hand) noexcept nogil:
+    """k cards of pool[0..size-1] at distinct positions, uniformly (Floyd's algorithm: step i
+    picks in 0..size-k+i, a position already taken is replaced by size-k+i). One 64-bit word
+    feeds all k picks (batched multiply-and-reject, exact: Brackett-Rozinsky & Lemire 2024);
+    ``threshold`` = 2**64 mod (product of the k ranges)."""
     cdef unsigned long long x, hi
     cdef int i
+    cdef uint32_t pick
     cdef uint64_t taken
     while True:
         x = bg.next_uint64(bg.state)
+        taken = 0
         for i in range(k):
             x = oddsmith_mul128(x, <uint64_t>(size - k + i + 1), &hi)
-            picks[i] = <uint32_t>hi
+            pick = <uint32_t>hi
+            if (taken >> pick) & 1:
+                pick = size - k + i
+            taken |= (<uint64_t>1) << pick
+            hand[i] = pool[pick]
+        # why: the leftover decides acceptance only after all k picks (rejected ~1e-8 of the time)
         if x >= threshold:
-            break
-    taken = 0
-    for i in range(k):
-        # Floyd: a pick already taken is replaced by the newest position size-k+i
-        if (taken >> picks[i]) & 1:
-            picks[i] = size - k + i
-        taken |= (<uint64_t>1) << picks[i]
+            return
 
 
 def sample_rank_counts(const uint8_t[::1] deck, int hand_size, Py_ssize_t n_hands, bit_generator,
@@ -164,7 +165,6 @@ def sample_rank_counts(const uint8_t[::1] deck, int hand_size, Py_ssize_t n_hand
     cdef Py_ssize_t t
     cdef int i, size = deck.shape[0]
     cdef uint64_t bound = 1, threshold
-    cdef uint32_t picks[16]
     cdef uint8_t pool[64]
     cdef uint8_t hand[16]
     cdef int64_t key, lkey, total = 0
@@ -178,9 +178,7 @@ def sample_rank_counts(const uint8_t[::1] deck, int hand_size, Py_ssize_t n_hand
     threshold = (<uint64_t>0 - bound) % bound
     with bit_generator.lock, nogil:
         for t in range(n_hands):
-            _floyd_sample(bg, size, hand_size, bound, threshold, picks)
-            for i in range(hand_size):
-                hand[i] = pool[picks[i]]
+            _floyd_sample(bg, pool, size, hand_size, threshold, hand)
             key = dt_best_key(hand, hand_size, &lkey)
             best_counts[key >> DT_RANK_SHIFT] += 1
             legal_counts[lkey >> DT_RANK_SHIFT] += 1
