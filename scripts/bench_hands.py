@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import reference_doomtown as ref  # noqa: E402
 from oddsmith._ext import hand_eval  # noqa: E402
-from oddsmith.doomtown.evaluator import pack_hands  # noqa: E402
 
 JOKER = 52
 
 
 def stacked_deck(jokers: int) -> np.ndarray:
-    """A shootout-minded deck: four of each suit on 8 and K, 20 more cards with duplicates."""
+    """A shootout-minded deck with many duplicates: all 16 eights and all 16 kings (four copies
+    of each suit+value), plus 20 other cards with up to two copies each."""
     rng = np.random.default_rng(7)
     cards = [c for v in (8, 13) for s in range(4) for c in [(v - 1) * 4 + s] * 4]  # 32 cards
     others = [c for c in range(52) if (c // 4 + 1) not in (8, 13)]

@@ -68,11 +68,11 @@ def register(app: typer.Typer) -> None:
         cards: Optional[List[str]] = typer.Argument(
             None, metavar="CARDS", help='The hand, e.g. "AS AC 8S 8C JD" (5 to 15 cards; ten as 10H or TH, ace as A or 1, Joker or JK).'
         ),
-        input: Optional[str] = typer.Option(None, "--input", "-i", help="Evaluate one hand per line of FILE ('-' for stdin)."),
+        input: Optional[str] = typer.Option(None, "--input", "-i", metavar="FILE", help="Evaluate one hand per line of FILE ('-' for stdin)."),
         lowball: bool = typer.Option(False, "--lowball", help="Lowball (Gamblin'): lowest hand wins, jokers take the lowest identity."),
         format: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
         ascii: bool = typer.Option(False, "--ascii", help="Write suits as letters (AS) instead of symbols (A♠)."),
-        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout."),
     ) -> None:
         """Rank Doomtown draw hands: best hand and best legal hand, cheatin', the five kept.
 
