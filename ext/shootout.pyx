@@ -162,16 +162,19 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
                          int64_t* kept_out, int* cheat_out) noexcept nogil:
     """Positions to discard (at most ``maxd``): a sensible player's rule (DESIGN section 3).
 
-    1. Keep the structure of the best made hand the policy would keep now: a straight,
-       flush, straight flush or Dead Man's Hand whole, the groups of values of the
-       other ranks (the four of a four of a kind, both pairs of two pair, ...); jokers
-       always.
-    2. With a pair or less, also keep four cards to a flush and four to a straight
-       (open or inside), unless keeping them beside a pair leaves nothing to draw to
-       (then the pair is kept alone: it is worth more than the draw).
-    3. Discard everything else, up to the draw bonus: first the second copies of cards
-       when the hand is played legal (a duplicate can never be in a legal hand), then
-       the lowest values (the highest stay as kickers).
+    1. Keep the structure of the best hand the policy keeps now: a straight, flush,
+       straight flush or Dead Man's Hand whole; the groups of the other ranks (the four
+       of a four of a kind, both pairs of two pair, ...); jokers always. A pair made by a
+       joker is no structure (the joker pairs whatever it is kept with).
+    2. Up to a straight, also keep four cards to a flush (jokers count); up to three of a
+       kind with no flush draw, four cards to a straight (open or inside); beside two
+       pair, a third pair.
+    3. When that leaves nothing to draw to: a pair is kept alone (it is worth about the
+       draw); two pair keep the flush draw and the pair that shares a card with it.
+    4. Discard the rest, up to the draw bonus: first second copies of a card when the
+       hand is played legal (they can never be in a legal hand; a legal player forced
+       to cheat drops them too, to get a legal hand), then cards in no draw, then
+       straight-draw cards, then a third pair; lowest values first within each.
 
     ``kept_out``/``cheat_out`` receive the kept key and cheatin' flag of the hand as
     dealt (the result when nothing is discarded).

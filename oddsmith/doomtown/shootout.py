@@ -14,9 +14,12 @@ and 8; DESIGN.md section 3):
 * which cards it discards is the **discard policy**: ``heuristic`` (the
   default, a sensible player's rule: keep the structure of the best made or
   nearly made hand, drop kickers and, playing legal, second copies of a
-  card), ``search`` (the reference: for each hand dealt, the discard set with
-  the highest exact expected kept rank, found by enumerating every discard
-  set and every replacement draw; small cases only), or ``automaton``
+  card; see ``_heuristic`` in ext/shootout.pyx), ``search`` (the reference:
+  for each hand dealt, the discard set with the highest exact expected kept
+  rank, found by enumerating every discard set and every replacement draw;
+  under ``legal`` a hand the player would be forced to cheat with scores 0,
+  since a legal player does not aim at being forced to cheat; small cases
+  only), or ``automaton``
   (Rulebook "Automaton Variant", "Shootout Hands": the Automaton reveals
   ``draw`` cards and makes the highest rank from its 5 + stud cards and at
   most one revealed card, a legal hand when one of that rank exists; this
@@ -734,7 +737,8 @@ class DiscardGap:
 
     For each of ``hands`` dealt hands, the exact expected kept rank after the
     draw is computed for the heuristic's discards, for the best discard set
-    (the search reference) and for standing pat. ``gap`` = mean(search -
+    (the search reference) and for standing pat (under ``legal``, a hand the
+    player is forced to cheat with counts 0, as the search scores it). ``gap`` = mean(search -
     heuristic) >= 0, with its standard error over the hands dealt;
     ``p_optimal``: the fraction of hands where the heuristic's choice is as good
     as the best one.
