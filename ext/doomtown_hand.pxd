@@ -59,7 +59,7 @@ Building blocks (for kernels that keep their own counts):
   int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, bint legal)
       Best key from counts (codes are read only for a flush built on duplicates).
   bint dt_legal_as_well(const DtCounts* h, int64_t key)
-      No jokers: can the best key's five be made from distinct cards?
+      Can the best key's five be made from distinct cards? (False: evaluate the legal counts.)
   bint dt_is_legal(const uint8_t* codes, int n)
   unsigned int dt_straight_lows(unsigned int values, int jokers)
   int dt_hibit(unsigned int x), dt_lobit(x), dt_popcount(x); DT_BIT(v)
@@ -415,28 +415,43 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
     return (<int64_t>DT_HIGH_CARD << DT_RANK_SHIFT) | dt_pack_top(g1, 5, 16)
 
 
+cdef inline unsigned int dt_at_least(unsigned int a, unsigned int b, unsigned int c, unsigned int d, int k) noexcept nogil:
+    """Values held in at least k of the four suit masks (k <= 0: every value; k >= 5: none)."""
+    if k <= 0:
+        return DT_ALL_VALUES
+    if k == 1:
+        return a | b | c | d
+    if k == 2:
+        return (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    if k == 3:
+        return (a & b & (c | d)) | (c & d & (a | b))
+    if k == 4:
+        return a & b & c & d
+    return 0  # no value has five distinct cards
+
+
 cdef inline bint dt_legal_as_well(const DtCounts* h, int64_t key) noexcept nogil:
-    """True when a hand without jokers can make its best key ``key`` from distinct cards:
-    each value group of the five needs that many distinct cards of the value. Flushes are
-    left to a full legal evaluation (their five may lean on duplicates of one suit)."""
+    """True when the five behind the best key ``key`` can also be made from distinct cards:
+    the group the jokers join needs (size - jokers) distinct cards of its value, every other
+    group its size. Flushes, and full houses with jokers, are left to a full legal evaluation
+    (False here); False never gives a wrong answer, only a slower one."""
     cdef unsigned int a = h.suit[0], b = h.suit[1], c = h.suit[2], d = h.suit[3]
     cdef unsigned int f0 = DT_BIT((key >> 16) & 15), f2 = DT_BIT((key >> 8) & 15), f3 = DT_BIT((key >> 4) & 15)
-    cdef unsigned int two, three
-    cdef int rank = <int>(key >> DT_RANK_SHIFT)
+    cdef int rank = <int>(key >> DT_RANK_SHIFT), j = h.jokers
     if rank == DT_HIGH_CARD or rank == DT_STRAIGHT or rank == DT_STRAIGHT_FLUSH or rank == DT_DEAD_MANS_HAND:
         return 1  # five different cards (a straight flush is built from the suit's distinct values)
-    two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    three = (a & b & (c | d)) | (c & d & (a | b))
     if rank == DT_PAIR:
-        return (two & f0) != 0
-    if rank == DT_TWO_PAIR:
-        return (two & f0) != 0 and (two & f2) != 0
+        return (dt_at_least(a, b, c, d, 2 - j) & f0) != 0
+    if rank == DT_TWO_PAIR and j == 0:
+        return (dt_at_least(a, b, c, d, 2) & f0) != 0 and (dt_at_least(a, b, c, d, 2) & f2) != 0
     if rank == DT_THREE_OF_A_KIND:
-        return (three & f0) != 0
-    if rank == DT_FULL_HOUSE:
-        return (three & f0) != 0 and (two & f3) != 0
+        return (dt_at_least(a, b, c, d, 3 - j) & f0) != 0
+    if rank == DT_FULL_HOUSE and j == 0:
+        return (dt_at_least(a, b, c, d, 3) & f0) != 0 and (dt_at_least(a, b, c, d, 2) & f3) != 0
     if rank == DT_FOUR_OF_A_KIND:
-        return (a & b & c & d & f0) != 0
+        return (dt_at_least(a, b, c, d, 4 - j) & f0) != 0
+    if rank == DT_FIVE_OF_A_KIND:
+        return (dt_at_least(a, b, c, d, 5 - j) & f0) != 0
     return 0
 
 
@@ -446,7 +461,7 @@ cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key)
     cdef int64_t key
     dt_count(codes, n, &h)
     key = dt_max_key(&h, codes, n, 0)
-    if not h.dup or (h.jokers == 0 and dt_legal_as_well(&h, key)):
+    if not h.dup or dt_legal_as_well(&h, key):
         legal_key[0] = key
     elif dt_legal_counts(&h, &hl) < 5:
         legal_key[0] = 0
