@@ -24,6 +24,9 @@ from oddsmith.rules.doomtown import (
 MAX_CARDS = 15
 """Most cards one hand may hold (5 + a stud bonus of 10)."""
 MAX_JOKERS_PER_HAND = DECK_RULES.max_jokers
+MAX_SAMPLED_CARDS = 10
+"""Most cards :func:`sample_rank_counts` draws per hand (its batched draw needs the product
+of the ranges to fit in 64 bits)."""
 
 
 def _kernel():
@@ -229,8 +232,8 @@ def sample_rank_counts(deck: Sequence[int], hand_size: int, n_hands: int, *, see
     deck_arr = np.asarray(deck, dtype=np.int64)
     if deck_arr.ndim != 1 or len(deck_arr) > 64 or len(deck_arr) < hand_size:
         raise OddsmithError(f"deck must hold between hand size ({hand_size}) and 64 cards")
-    if not HAND_SIZE <= hand_size <= MAX_CARDS:
-        raise OddsmithError(f"hand size {hand_size} is not {HAND_SIZE}..{MAX_CARDS}")
+    if not HAND_SIZE <= hand_size <= MAX_SAMPLED_CARDS:
+        raise OddsmithError(f"hand size {hand_size} is not {HAND_SIZE}..{MAX_SAMPLED_CARDS}")
     if deck_arr.min() < 0 or deck_arr.max() > JOKER_CODE:
         raise OddsmithError("deck: card codes must be 0..52")
     if int((deck_arr == JOKER_CODE).sum()) > MAX_JOKERS_PER_HAND:
