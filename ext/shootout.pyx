@@ -31,7 +31,7 @@ from numpy.random cimport bitgen_t
 
 from doomtown_hand cimport (
     DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_count, dt_hibit, dt_lobit,
-    dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
+    dt_legal_as_well, dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
 )
 
 DEF JOKER = 52
@@ -210,8 +210,12 @@ cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
     if not h.dup:
         lkey = key
     else:
+        # as dt_best_key does: no legal re-evaluation when the best five is legal as well
         nd = dt_legal_counts(&h, &hl)
-        lkey = dt_max_key(&hl, hand, n, 1) if nd >= 5 else 0
+        if dt_legal_as_well(&h, key):
+            lkey = key
+        else:
+            lkey = dt_max_key(&hl, hand, n, 1) if nd >= 5 else 0
     kept = _keep(key, lkey, margin, &cheat)
     kept_out[0] = kept
     cheat_out[0] = cheat
