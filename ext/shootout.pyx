@@ -127,7 +127,7 @@ cdef inline int64_t _kept_key(const uint8_t* hand, int n, int margin, int* cheat
 # Exact, no draw bonus: the value-class enumeration
 # ---------------------------------------------------------------------------
 
-# Exact shootout hands without a draw bonus (included by shootout.pyx).
+# Exact shootout hands without a draw bonus.
 #
 # The kept hand of 5 + stud cards (stud <= 2, no draw) is a function of
 #   * per value: how many cards (m_v) and how many distinct suit+value codes (k_v),
