@@ -25,7 +25,7 @@ def save_chart(chart: document.Chart, name: str, width_share: float = 1.0) -> Pa
     path = OUT / name
     with style.report_style():
         fig = document.chart_figure(chart, "a4", width_share)
-        with document.atomic_files([path]) as (tmp,):
+        with document.atomic_paths([path]) as (tmp,):
             fig.savefig(tmp, format="png", dpi=README_DPI)
     return path
 
