@@ -50,7 +50,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from oddsmith.doomtown.cards import CARD_HELP, format_card, parse_card
+from oddsmith.doomtown.cards import CARD_HELP, format_card, parse_card, parse_hand
 from oddsmith.doomtown.cardtable import (
     CardTable,
     card_table as _card_table,
@@ -750,6 +750,89 @@ def _removal_label(kind: str, what: object, count: int) -> str:
         return "starting gang"
     label = format_card(int(what)) if kind == "code" else str(what)
     return label if count == 1 else f"{count}x {label}"
+
+
+# --------------------------------------------------------------------------
+# Decks as kernel input (what the lowball, shootout and pull analyses take)
+# --------------------------------------------------------------------------
+
+#: Largest deck the kernels take (a legal deck has at most 54 cards).
+MAX_KERNEL_CARDS = 255
+N_CODES = JOKER_CODE + 1
+
+
+def card_codes(cards: object, what: str) -> list[int]:
+    """Codes of ``cards``: card tokens (``8S``, ``K♥``, ``Joker``; a string may list several),
+    objects with a ``code``, or integer codes 0..52. None is no card."""
+    if cards is None:
+        return []
+    if isinstance(cards, str):
+        return parse_hand(cards, where=what)
+    out = []
+    for i, c in enumerate(cards, 1):
+        if isinstance(c, str):
+            out.extend(card_codes(c, what))
+        elif hasattr(c, "code"):
+            out.append(int(c.code))
+        else:
+            try:
+                code = int(c)
+            except (TypeError, ValueError):
+                raise OddsmithError(f"{what}: item {i} is neither a card token nor a card code 0..52") from None
+            if not 0 <= code <= JOKER_CODE:
+                raise OddsmithError(f"{what}: card code {code} (item {i}) is not 0..52")
+            out.append(code)
+    return out
+
+
+def kernel_codes(deck: object) -> np.ndarray:
+    """The deck as kernel codes (uint8, one entry per card; 52 = joker), validated.
+
+    ``deck`` is a :class:`Deck` (its :meth:`Deck.codes`), a numpy array of
+    codes, or any sequence of codes 0..52 or card tokens.
+    """
+    if hasattr(deck, "codes") and callable(deck.codes):
+        codes = np.asarray(deck.codes(), dtype=np.int64).ravel()
+    elif isinstance(deck, np.ndarray):
+        codes = deck.astype(np.int64).ravel()
+    else:
+        try:
+            codes = np.asarray(card_codes(deck, "deck"), dtype=np.int64)
+        except TypeError:  # not iterable
+            raise OddsmithError("a deck is a Deck, card tokens or a list of card codes 0..52") from None
+    if codes.size and (codes.min() < 0 or codes.max() > JOKER_CODE):
+        raise OddsmithError("deck holds a card code outside 0..52")
+    if codes.size > MAX_KERNEL_CARDS:
+        raise OddsmithError(f"a deck of {codes.size} cards is too large (at most {MAX_KERNEL_CARDS})")
+    return codes.astype(np.uint8)
+
+
+def kernel_counts(deck: object, *, without: object = (), what: str = "removed cards") -> np.ndarray:
+    """Copies of each code 0..52 (int64, length 53) in ``deck`` minus the cards in ``without``.
+
+    For a :class:`Deck`, ``without`` text goes through :meth:`Deck.without`
+    (card tokens, titles, ``gang``); otherwise it is card tokens or codes, and
+    a card not (or no longer) in the deck raises OddsmithError naming ``what``.
+    """
+    if without is None:
+        without = ()
+    if hasattr(deck, "without") and (isinstance(without, str) or (
+            not isinstance(without, np.ndarray) and without and all(isinstance(w, str) for w in without))):
+        return np.bincount(kernel_codes(deck.without(without)), minlength=N_CODES).astype(np.int64)
+    counts = np.bincount(kernel_codes(deck), minlength=N_CODES).astype(np.int64)
+    for code in card_codes(without, what):
+        if counts[code] == 0:
+            raise OddsmithError(f"{what}: {format_card(code)} is not (or no longer) in the deck")
+        counts[code] -= 1
+    return counts
+
+
+def deck_label(deck: object, default: str = "deck") -> str:
+    """The deck's name for reports, with what :meth:`Deck.without` took out."""
+    name = getattr(deck, "name", None)
+    removed = getattr(deck, "removed", ())
+    base = str(name) if name else default
+    return base + (f" (without {', '.join(removed)})" if removed else "")
 
 
 # --------------------------------------------------------------------------

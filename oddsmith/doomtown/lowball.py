@@ -36,6 +36,10 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from oddsmith.doomtown.deck import MAX_KERNEL_CARDS as MAX_CARDS
+from oddsmith.doomtown.deck import N_CODES
+from oddsmith.doomtown.deck import kernel_codes as deck_codes
+from oddsmith.doomtown.deck import kernel_counts as deck_counts
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     DEAD_MANS_HAND_CODES,
@@ -54,9 +58,6 @@ from oddsmith.rules.doomtown import (
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
 
 RANKS = tuple(int(r) for r in HandRank)
-N_CODES = JOKER_CODE + 1
-MAX_CARDS = 255
-"""Largest deck the kernels take (a legal deck has at most 54 cards)."""
 DEFAULT_TRIALS = 1_000_000
 MAX_PLAYERS = 8
 
@@ -70,71 +71,8 @@ def _kernels():
 
 
 # --------------------------------------------------------------------------
-# Decks as kernel input
+# Decks as kernel input (deck_codes, deck_counts: oddsmith.doomtown.deck)
 # --------------------------------------------------------------------------
-
-
-def _card_codes(cards: object, what: str) -> list[int]:
-    """Codes of ``cards``: card tokens (``8S``, ``K♥``, ``Joker``; a string may list several)
-    or integer codes 0..52."""
-    if cards is None:
-        return []
-    if isinstance(cards, str):
-        from oddsmith.doomtown.cards import parse_hand
-
-        return parse_hand(cards, where=what)
-    out = []
-    for i, c in enumerate(cards, 1):
-        if isinstance(c, str):
-            out.extend(_card_codes(c, what))
-        elif hasattr(c, "code"):
-            out.append(int(c.code))
-        else:
-            code = int(c)
-            if not 0 <= code <= JOKER_CODE:
-                raise OddsmithError(f"{what}: card code {code} (item {i}) is not 0..52")
-            out.append(code)
-    return out
-
-
-def deck_codes(deck: object) -> np.ndarray:
-    """The deck as kernel codes (uint8, one entry per card; 52 = joker).
-
-    ``deck`` is a :class:`oddsmith.doomtown.deck.Deck` (its ``codes()``), or any
-    sequence of codes 0..52 or card tokens.
-    """
-    if hasattr(deck, "codes") and callable(deck.codes):
-        codes = np.asarray(deck.codes(), dtype=np.int64)
-    elif isinstance(deck, np.ndarray):
-        codes = deck.astype(np.int64).ravel()
-    else:
-        codes = np.asarray(_card_codes(deck, "deck"), dtype=np.int64)
-    if codes.size and (codes.min() < 0 or codes.max() > JOKER_CODE):
-        raise OddsmithError("deck holds a card code outside 0..52")
-    if codes.size > MAX_CARDS:
-        raise OddsmithError(f"a deck of {codes.size} cards is too large (at most {MAX_CARDS})")
-    return codes.astype(np.uint8)
-
-
-def deck_counts(deck: object, *, without: object = (), what: str = "removed cards") -> np.ndarray:
-    """Copies of each code 0..52 in ``deck`` minus the cards in ``without``.
-
-    For a :class:`~oddsmith.doomtown.deck.Deck`, ``without`` text goes through
-    :meth:`Deck.without` (card tokens, titles, ``gang``); otherwise it is card
-    tokens or codes."""
-    if without is None:
-        without = ()
-    if hasattr(deck, "without") and (isinstance(without, str) or (
-            not isinstance(without, np.ndarray) and without and all(isinstance(w, str) for w in without))):
-        return np.bincount(deck_codes(deck.without(without)), minlength=N_CODES).astype(np.int64)
-    counts = np.bincount(deck_codes(deck), minlength=N_CODES).astype(np.int64)
-    for code in _card_codes(without, what):
-        if counts[code] == 0:
-            from oddsmith.doomtown.cards import format_card
-
-            raise OddsmithError(f"{what}: {format_card(code)} is not (or no longer) in the deck")
-        counts[code] -= 1
-    return counts
 
 
 def _counts_to_codes(counts: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from oddsmith.doomtown.lowball import deck_counts
+from oddsmith.doomtown.deck import kernel_counts
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     JOKER_CODE,
@@ -44,7 +44,7 @@ class PullDeck:
     """The cards a pull can reveal: per-code counts of the deck minus the cards seen."""
 
     def __init__(self, deck: object, seen: object = ()) -> None:
-        self.counts = deck_counts(deck, without=seen, what="seen cards")
+        self.counts = kernel_counts(deck, without=seen, what="seen cards")
         self.cards = int(self.counts.sum())
         if self.cards < 1:
             raise OddsmithError("no cards are left in the deck to pull")

@@ -46,6 +46,9 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from oddsmith.doomtown.deck import N_CODES
+from oddsmith.doomtown.deck import deck_label as deck_name
+from oddsmith.doomtown.deck import kernel_codes as deck_codes
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     DECK_RULES,
@@ -58,10 +61,8 @@ from oddsmith.rules.doomtown import (
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
 
 RANKS = tuple(int(r) for r in HandRank)
-N_CODES = JOKER_CODE + 1
 MAX_BONUS = 10
 """Largest stud or draw bonus analysed (the issue's range 0..10)."""
-MAX_DECK = 255
 LEGAL_MARGIN = 99
 """Kernel margin of the ``legal`` policy: never cheat unless no legal hand exists."""
 EXACT_MAX_STUD = 2
@@ -155,32 +156,8 @@ def check_discard(discard: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Decks as kernel input
+# Decks as kernel input (deck_codes, deck_name: oddsmith.doomtown.deck)
 # --------------------------------------------------------------------------
-
-
-def deck_codes(deck: object) -> np.ndarray:
-    """Kernel codes of ``deck``: a :class:`oddsmith.doomtown.deck.Deck` (its ``codes()``) or
-    a sequence of codes 0..52 (52 = joker)."""
-    if hasattr(deck, "codes") and callable(deck.codes):
-        codes = np.asarray(deck.codes(), dtype=np.int64).ravel()
-    else:
-        try:
-            codes = np.asarray(deck, dtype=np.int64).ravel()
-        except (TypeError, ValueError):
-            raise OddsmithError("a deck is a Deck or a list of card codes 0..52") from None
-    if codes.size and (codes.min() < 0 or codes.max() > JOKER_CODE):
-        raise OddsmithError("deck holds a card code outside 0..52")
-    if codes.size > MAX_DECK:
-        raise OddsmithError(f"a deck of {codes.size} cards is too large (at most {MAX_DECK})")
-    return codes.astype(np.uint8)
-
-
-def deck_name(deck: object, default: str = "deck") -> str:
-    name = getattr(deck, "name", None)
-    removed = getattr(deck, "removed", ())
-    base = str(name) if name else default
-    return base + (f" (without {', '.join(removed)})" if removed else "")
 
 
 def _check_deck(codes: np.ndarray, stud: int, name: str) -> None:
