@@ -38,7 +38,6 @@ import pandas as pd
 
 from oddsmith.doomtown.deck import MAX_KERNEL_CARDS as MAX_CARDS
 from oddsmith.doomtown.deck import N_CODES
-from oddsmith.doomtown.deck import kernel_codes as deck_codes
 from oddsmith.doomtown.deck import kernel_counts as deck_counts
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
@@ -71,7 +70,7 @@ def _kernels():
 
 
 # --------------------------------------------------------------------------
-# Decks as kernel input (deck_codes, deck_counts: oddsmith.doomtown.deck)
+# Decks as kernel input (deck_counts: oddsmith.doomtown.deck.kernel_counts)
 # --------------------------------------------------------------------------
 
 
