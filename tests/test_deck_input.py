@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from oddsmith import textinput
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as D
-from oddsmith.doomtown import textinput
 from oddsmith.doomtown.cards import format_card, parse_card
 from oddsmith.doomtown.cardtable import (
     default_card_table,

@@ -6,8 +6,6 @@
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import List, Optional
 
 import pandas as pd
@@ -18,25 +16,15 @@ from oddsmith.doomtown.evaluator import evaluate_codes, hand_records, hands_fram
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
 from oddsmith.rules.doomtown import key_as_list
+from oddsmith.textinput import read_text
 
 
 def read_hand_lines(source: str) -> tuple[list[list[int]], list[str]]:
     """Hands from a file (``-`` = stdin), one per line; blank lines and ``#`` comments are
     skipped. Returns the hands and a label per hand naming its line."""
     name = "stdin" if source == "-" else source
-    try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(source).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise OddsmithError(f"input file {source} does not exist") from None
-    except IsADirectoryError:
-        raise OddsmithError(f"input {source} is a folder, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise OddsmithError(f"{name} is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise OddsmithError(f"cannot read {source}: {exc.strerror}") from None
+    # No size limit: a hands file may hold any number of hands (one kernel call).
+    text = read_text(source, limit=None, what="input file")
     hands, labels = [], []
     for number, line in enumerate(text.splitlines(), start=1):
         body = line.split("#", 1)[0].strip()

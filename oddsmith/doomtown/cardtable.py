@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from oddsmith.doomtown.textinput import read_text
+from oddsmith.textinput import read_text
 from oddsmith.errors import OddsmithError
 
 #: Card types (the ``type`` column); the Weird West Edition box has no legend.

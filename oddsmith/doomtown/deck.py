@@ -60,7 +60,7 @@ from oddsmith.doomtown.cardtable import (
     table_record,
     title_key,
 )
-from oddsmith.doomtown.textinput import decode_text, read_text, strip_comment
+from oddsmith.textinput import decode_text, read_text, strip_comment
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     DECK_RULES,

@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 import pandas as pd
 
 from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, split_items, title_key
-from oddsmith.doomtown.textinput import read_text, strip_comment
+from oddsmith.textinput import read_text, strip_comment
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import BulletType, Gunslinger, PosseBonus, casualty_capacity, posse_bonus
 

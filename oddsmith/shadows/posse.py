@@ -42,6 +42,7 @@ import pandas as pd
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
+from oddsmith.textinput import read_text
 
 try:  # Python 3.11+
     import tomllib as _toml
@@ -319,17 +320,7 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
 def read_posse(path: str | Path) -> Posse:
     """Read and parse a posse file (not yet validated: see :func:`load_posse`)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise OddsmithError(f"posse file {p} does not exist") from None
-    except IsADirectoryError:
-        raise OddsmithError(f"posse file {p} is a folder") from None
-    except UnicodeDecodeError as exc:
-        raise OddsmithError(f"posse file {p} is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise OddsmithError(f"cannot read posse file {p}: {exc.strerror}") from None
-    return posse_from_dict(parse_toml(text, str(p)), str(p))
+    return posse_from_dict(parse_toml(read_text(p, what="posse file"), str(p)), str(p))
 
 
 def sample_posse_names() -> list[str]:

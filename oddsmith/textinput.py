@@ -1,4 +1,4 @@
-"""Reading a user's text file (deck list, posse, card table) safely.
+"""Reading a user's text file (deck list, posse, card table, hands) safely.
 
 Every user file goes through :func:`read_text`: ``-`` reads stdin; a
 missing, unreadable or oversized file, a folder, binary data or an empty
@@ -41,27 +41,31 @@ def decode_text(data: bytes, name: str, what: str = "file") -> str:
     return text
 
 
-def read_text(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_BYTES, what: str = "file") -> str:
-    """The text of ``path`` (``-`` for stdin), with clean errors for every way reading can fail."""
+def read_text(path: str | os.PathLike[str], *, limit: int | None = MAX_TEXT_BYTES, what: str = "file") -> str:
+    """The text of ``path`` (``-`` for stdin), with clean errors for every way reading can fail.
+
+    ``limit`` is the most bytes read (None: no limit); ``what`` names the file in errors."""
     name = str(path)
+    size = -1 if limit is None else limit + 1
     if name == "-":
         stream = getattr(sys.stdin, "buffer", None)
-        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
+        data = stream.read(size) if stream is not None else sys.stdin.read(size).encode("utf-8")
         name = "stdin"
     else:
         p = Path(path)
+        article = "an" if what[:1].lower() in "aeiou" else "a"
         try:
             with open(p, "rb") as fh:
-                data = fh.read(limit + 1)
+                data = fh.read(size)
         except FileNotFoundError:
-            raise OddsmithError(f"{name}: no such {what}") from None
+            raise OddsmithError(f"{what} {name} does not exist") from None
         except IsADirectoryError:
-            raise OddsmithError(f"{name}: is a folder, not a {what}") from None
+            raise OddsmithError(f"{name}: is a folder, not {article} {what}") from None
         except PermissionError:
             raise OddsmithError(f"{name}: cannot read the {what} (permission denied)") from None
         except OSError as exc:
             raise OddsmithError(f"{name}: cannot read the {what} ({exc.strerror or exc})") from None
-    if len(data) > limit:
+    if limit is not None and len(data) > limit:
         raise OddsmithError(f"{name}: too large for a {what} (over {limit // 1024} KiB)")
     return decode_text(data, name, what)
 
