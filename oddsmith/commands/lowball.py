@@ -20,37 +20,25 @@ from typing import Any, List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands._common import (
+    FORMAT_HELP,
+    OUTPUT_HELP,
+    WITHOUT_HELP,
+    check_one_stdin,
+    check_output,
+    check_sampling,
+    load,
+    readable,
+)
 from oddsmith.doomtown import lowball as L
 from oddsmith.doomtown import pulls as P
-from oddsmith.doomtown.deck import Deck, load_deck
+from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
-from oddsmith.sampling import check_trials, check_workers, resolve_seed
+from oddsmith.sampling import resolve_seed
 
-FORMAT_HELP = "Output format: table, csv, json or md."
-OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
-WITHOUT_HELP = "Cards already out of the deck: card tokens (AS 8S Joker), titles, or 'gang' (the starting gang); ';' between items."
 PARTIAL_HELP = "Accept an incomplete deck (fewer than 52 valued cards)."
-
-
-def _check_output(output: Optional[Path]) -> None:
-    """Fail before any work when the output cannot be written (no partial output either way)."""
-    if output is None or str(output) == "-":
-        return
-    folder = output.parent if str(output.parent) else Path(".")
-    if not folder.is_dir():
-        raise OddsmithError(f"cannot write {output}: folder {folder} does not exist")
-    if output.is_dir():
-        raise OddsmithError(f"cannot write {output}: it is a folder")
-
-
-def _load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
-    return load_deck(spec, partial=partial, without=without or None)
-
-
-def _label(deck: Deck) -> str:
-    return deck.name + (f" (without {', '.join(deck.removed)})" if deck.removed else "")
 
 
 def _mode(exact: Optional[bool], trials: Optional[int], can_be_exact: bool) -> bool:
@@ -60,28 +48,6 @@ def _mode(exact: Optional[bool], trials: Optional[int], can_be_exact: bool) -> b
     if exact and not can_be_exact:
         raise OddsmithError("multiplayer Gamblin' is only simulated: drop --exact")
     return exact
-
-
-def _stderr_partner(df: pd.DataFrame, col: str) -> str | None:
-    partner = "stderr" if col == "probability" else f"{col}_stderr"
-    return partner if partner in df.columns and col != partner else None
-
-
-def _readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
-    """The table and Markdown view: exact figures without their (zero) standard errors;
-    simulated figures as "value ± standard error" (JSON and CSV keep plain columns)."""
-    if exact:
-        return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
-    out = {}
-    for col in df.columns:
-        if col == "stderr" or col.endswith("_stderr") or (col == "cheatin" and df[col].isna().all()):
-            continue
-        partner = _stderr_partner(df, col)
-        if partner is None:
-            out[col] = df[col]
-        else:
-            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
-    return pd.DataFrame(out)
 
 
 def _how(exact: bool, trials: int, seed: Optional[int]) -> str:
@@ -96,7 +62,7 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
     title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
     if fmt is Format.md:
         title = f"## {title}"
-    table = format_frame(_readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     if odds.exact:
         foot = f"P(cheatin') {odds.p_cheatin:.6f}   mean rank {odds.mean_rank:.4f}"
     else:
@@ -141,8 +107,8 @@ def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
         note += f"; win/lose ± {g.p_win_stderr:.6f}, identical ± {g.p_tie_stderr:.6f} (one standard error)"
     if fmt is Format.md:
         title = f"## {title}"
-    s = format_frame(_readable(g.summary(), g.exact), fmt, float_digits=6)
-    r = format_frame(_readable(g.ranks(), g.exact), fmt, float_digits=6,
+    s = format_frame(readable(g.summary(), g.exact), fmt, float_digits=6)
+    r = format_frame(readable(g.ranks(), g.exact), fmt, float_digits=6,
                      title="Lowball hand ranks" if fmt is Format.table else "### Lowball hand ranks")
     return f"{title}\n\n{s}\n{note}\n\n{r}"
 
@@ -157,7 +123,7 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
              f"(lowest hand wins 2 ghost rock, second lowest 1)")
     if fmt is Format.md:
         title = f"## {title}"
-    body = format_frame(_readable(t.players, False), fmt, float_digits=6)
+    body = format_frame(readable(t.players, False), fmt, float_digits=6)
     note = (f"Identical hands on a first deal {t.p_identical:.6f} ± {t.p_identical_stderr:.6f}; "
             f"mean redraws per deal {t.mean_redraws:.4f}. Figures ± one standard error.")
     return f"{title}\n\n{body}\n{note}\n"
@@ -187,24 +153,21 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
         """Lowball (Gamblin') odds: hand-rank distribution and P(cheatin'), head to head, or at a table."""
-        _check_output(output)
-        if trials is not None:
-            check_trials(trials)
-        check_workers(workers)
+        check_output(output)
+        check_sampling(trials, workers)
         vs = list(vs or [])
         if players is not None and not 2 <= players <= L.MAX_PLAYERS:
             raise OddsmithError(f"--players must be 2..{L.MAX_PLAYERS}, got {players}")
         if players is not None and len(vs) > players - 1:
             raise OddsmithError(f"--players {players} leaves room for {players - 1} --vs deck(s), got {len(vs)}")
         n_players = players if players is not None else (1 + len(vs) if vs else 1)
-        if [deck, *vs].count("-") > 1:
-            raise OddsmithError("only one deck can be read from stdin ('-')")
-        main = _load(deck, partial, without)
+        check_one_stdin([deck, *vs])
+        main = load(deck, partial, without)
         loaded: dict[str, Deck] = {}
         opponents = []
         for spec in vs:
             if spec not in loaded:
-                loaded[spec] = _load(spec, partial)
+                loaded[spec] = load(spec, partial)
             opponents.append(loaded[spec])
         while len(opponents) < n_players - 1:
             opponents.append(opponents[-1] if opponents else main)
@@ -214,20 +177,20 @@ def register(app: typer.Typer) -> None:
         n_trials = trials if trials is not None else L.DEFAULT_TRIALS
         used_seed = None if is_exact else resolve_seed(seed)
         if hands:
-            odds = L.lowball_odds(main, name=_label(main))
+            odds = L.lowball_odds(main, name=deck_label(main))
             text = _render_hands(odds, fmt)
         elif n_players == 1:
             odds = L.lowball_odds(main, exact=is_exact, trials=n_trials, seed=used_seed, workers=workers,
-                                  name=_label(main))
+                                  name=deck_label(main))
             text = _render_single(odds, fmt)
         elif n_players == 2:
             g = L.gamblin_odds(main, opponents[0], exact=is_exact, trials=n_trials, seed=used_seed,
-                               workers=workers, names=(_label(main), _label(opponents[0])))
+                               workers=workers, names=(deck_label(main), deck_label(opponents[0])))
             text = _render_matchup(g, fmt)
         else:
             decks = [main, *opponents]
             t = L.table_odds(decks, trials=n_trials, seed=used_seed, workers=workers,
-                             names=[_label(d) for d in decks])
+                             names=[deck_label(d) for d in decks])
             text = _render_table(t, fmt)
         emit(text, output)
 
@@ -249,13 +212,13 @@ def register(app: typer.Typer) -> None:
         """Exact pull odds: skill tests, Kung Fu tests, suit and value pulls (jokers wild).
 
         With no test given, prints what a pull reveals, value by value."""
-        _check_output(output)
+        check_output(output)
         kinds = [k for k, on in (("skill test", skill is not None or difficulty is not None),
                                  ("Kung Fu test", kung_fu is not None or dude_value is not None),
                                  ("pull", suit is not None or value is not None)) if on]
         if len(kinds) > 1:
             raise OddsmithError(f"choose one kind of pull: got {' and '.join(kinds)} options")
-        base = _load(deck, partial, without)
+        base = load(deck, partial, without)
         if seen:
             try:
                 base = base.without(seen)
@@ -283,7 +246,7 @@ def register(app: typer.Typer) -> None:
         elif fmt is Format.csv:
             text = format_frame(df, fmt)
         else:
-            head = f"{title}\n{_label(base)}: {len(base)} cards left, exact"
+            head = f"{title}\n{deck_label(base)}: {len(base)} cards left, exact"
             if fmt is Format.md:
                 head = "## " + head.replace("\n", "\n\n")
             text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}"

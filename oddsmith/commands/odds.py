@@ -28,16 +28,22 @@ from typing import Any, List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands._common import (
+    FORMAT_HELP,
+    OUTPUT_HELP,
+    WITHOUT_HELP,
+    check_one_stdin,
+    check_output,
+    check_sampling,
+    load,
+    readable,
+)
 from oddsmith.doomtown import shootout as S
-from oddsmith.doomtown.deck import Deck, load_deck
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
-FORMAT_HELP = "Output format: table, csv, json or md."
-OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
-WITHOUT_HELP = "Cards already out of the deck: card tokens (AS 8S Joker), titles, or 'gang' (the starting gang); ';' between items."
 PARTIAL_HELP = "Accept incomplete decks (fewer than 52 valued cards)."
 POLICY_HELP = ("Hand-keeping policy: legal (best legal hand when one exists), greedy (highest hand, cheatin' "
                "or not) or margin:K (cheat only when it gains K ranks or more).")
@@ -46,37 +52,6 @@ DISCARD_HELP = ("Discard policy: heuristic (a sensible player's rule), search (t
                 "use at most one revealed card).")
 POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', or items such as 'Baker Andrews; 2x stud:1; "
               "draw:2' (card titles, stud:N, draw:N; '*' marks the shooter).")
-
-
-def _check_output(output: Optional[Path]) -> None:
-    """Fail before any work when the output cannot be written (no partial output either way)."""
-    if output is None or str(output) == "-":
-        return
-    folder = output.parent if str(output.parent) else Path(".")
-    if not folder.is_dir():
-        raise OddsmithError(f"cannot write {output}: folder {folder} does not exist")
-    if output.is_dir():
-        raise OddsmithError(f"cannot write {output}: it is a folder")
-
-
-def _load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
-    return load_deck(spec, partial=partial, without=without or None)
-
-
-def _readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
-    """Table and Markdown view: exact figures alone; simulated ones as "value ± se"."""
-    if exact:
-        return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
-    out = {}
-    for col in df.columns:
-        if col == "stderr" or col.endswith("_stderr"):
-            continue
-        partner = "stderr" if col == "probability" else f"{col}_stderr"
-        if partner in df.columns:
-            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
-        else:
-            out[col] = df[col]
-    return pd.DataFrame(out)
 
 
 def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
@@ -124,7 +99,7 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
     title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
     if fmt is Format.md:
         title = f"## {title}"
-    table = format_frame(_readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
     return f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
 
@@ -164,10 +139,10 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
                            "p_cheatin_stderr"]]
     sub = (lambda t: f"### {t}") if md else (lambda t: t)
     parts = ["\n".join(lines) + "\n" + (("\n" + heads) if heads else ""),
-             format_frame(_readable(summary, False, 4), fmt),
+             format_frame(readable(summary, False, 4), fmt),
              note + "\n",
-             format_frame(_readable(r.casualties, False, 6), fmt, title=sub("Casualties suffered (p_A: side A, p_B: side B)")),
-             format_frame(_readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks"))]
+             format_frame(readable(r.casualties, False, 6), fmt, title=sub("Casualties suffered (p_A: side A, p_B: side B)")),
+             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks"))]
     return "\n".join(parts)
 
 
@@ -196,7 +171,7 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
         return format_frame(df, fmt)
     shown = df.drop(columns=["shootout_trials"]).copy()
     exact_all = bool(df["shootout_exact"].all())
-    shown = _readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
+    shown = readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
     shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
     shown = shown.rename(columns=lambda c: c.replace("shootout_", "").replace("lowball_", "low_"))
     how = f"shootout cells: exact where stud <= 2 and draw 0, else {meta['trials']:,} simulated hands, seed {meta['seed']}"
@@ -240,13 +215,11 @@ def register(app: typer.Typer) -> None:
         """Shootout hand odds: kept-rank distribution, P(cheatin'); with --vs, one round head to head."""
         from oddsmith.doomtown.posse import load_posse
 
-        _check_output(output)
+        check_output(output)
         for value, what in ((stud, "--stud"), (draw, "--draw"), (vs_stud, "--vs-stud"), (vs_draw, "--vs-draw")):
             if value is not None:
                 S.check_bonus(value, what)
-        if trials is not None:
-            check_trials(trials)
-        check_workers(workers)
+        check_sampling(trials, workers)
         pol = S.parse_policy(policy)
         vpol = S.parse_policy(vs_policy) if vs_policy is not None else S.LEGAL
         disc = S.check_discard(discard)
@@ -261,9 +234,9 @@ def register(app: typer.Typer) -> None:
             raise OddsmithError("--vs-shooter needs --vs-posse")
         matchup = any(x is not None for x in (vs, vs_stud, vs_draw, vs_posse, vs_shooter, vs_policy, vs_discard,
                                               vs_without))
-        if [deck, vs].count("-") > 1 or [posse, vs_posse].count("-") > 1:
-            raise OddsmithError("only one input can be read from stdin ('-')")
-        main = _load(deck, partial, without)
+        check_one_stdin([deck, vs], "input")
+        check_one_stdin([posse, vs_posse], "input")
+        main = load(deck, partial, without)
         posse_a = load_posse(posse, shooter=shooter) if posse is not None else None
         used_seed = resolve_seed(seed)
         side_a = S.Side(main, stud or 0, draw or 0, pol, disc, name=S.deck_name(main))
@@ -287,7 +260,7 @@ def register(app: typer.Typer) -> None:
             return
         if exact:
             raise OddsmithError("a shootout round head to head is simulated: drop --exact")
-        opponent = _load(vs if vs is not None else deck, partial, vs_without)
+        opponent = load(vs if vs is not None else deck, partial, vs_without)
         posse_b = load_posse(vs_posse, shooter=vs_shooter) if vs_posse is not None else None
         side_b = S.Side(opponent, vs_stud or 0, vs_draw or 0, vpol, vdisc, name=S.deck_name(opponent))
         n_trials = trials if trials is not None else S.DEFAULT_TRIALS
@@ -318,17 +291,16 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
         """The trade-off table: lowball win rate and P(cheatin') beside shootout strength per stud/draw bonus."""
-        _check_output(output)
+        check_output(output)
         stud_list = parse_bonus_list(studs, "--studs")
         draw_list = parse_bonus_list(draws, "--draws")
         n_trials = check_trials(trials) if trials is not None else S.DEFAULT_TRADEOFF_TRIALS
         check_workers(workers)
         pol = S.parse_policy(policy)
         disc = S.check_discard(discard)
-        if [*decks, vs].count("-") > 1:
-            raise OddsmithError("only one deck can be read from stdin ('-')")
-        loaded = [_load(d, partial, without) for d in decks]
-        reference = _load(vs, partial) if vs is not None else None
+        check_one_stdin([*decks, vs])
+        loaded = [load(d, partial, without) for d in decks]
+        reference = load(vs, partial) if vs is not None else None
         used_seed = resolve_seed(seed)
         df = S.tradeoff(loaded, vs=reference, studs=stud_list, draws=draw_list, policy=pol, discard=disc,
                         trials=n_trials, seed=used_seed, workers=workers)
