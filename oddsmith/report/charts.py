@@ -10,6 +10,7 @@ direct labels, and series differ by hatch or marker as well as by colour
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Sequence
 
 import numpy as np
@@ -31,8 +32,6 @@ def pct(p: float, digits: int = 1) -> str:
 
 def set_title(ax, fig, title: str, *, share: float = 1.0) -> None:
     """An axes title wrapped to the width it has on the page (never cut off at the margin)."""
-    import textwrap
-
     if not title:
         return
     width_pt = 72 * _fig_width(fig) * share * 0.92
@@ -109,8 +108,8 @@ def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: s
         heatmap(ax, matrix, title="", xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
                 vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
                 cell_pt=72 * width * 0.8 / cols_in_panel)
-        if title:  # shrink a long panel title to its panel's width rather than run into the next one
-            ax.set_title(title, fontsize=min(9.0, 72 * width * 0.6 / (0.68 * len(title))))
+        if title:  # wrap a long panel title within its panel, at the size every panel title has
+            ax.set_title("\n".join(textwrap.wrap(title, max(8, int(72 * width * 0.65 / (0.65 * 9))))), fontsize=9)
         if k % ncols:
             ax.set_yticklabels([])
     if suptitle:

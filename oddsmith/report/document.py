@@ -237,7 +237,9 @@ def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
     tbl.auto_set_font_size(False)
     # Fit the text to the page: about 0.55 em per character plus padding per column.
     width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub) - 0.1
-    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(header)]
+    # Header cells are bold: about 15 % wider than the same characters in the body.
+    widths = [max(1.15 * len(h), *(len(r[i]) for r in cells)) if cells else 1.15 * len(h)
+              for i, h in enumerate(header)]
     chars = sum(widths) + 2.2 * len(widths)
     size = table.font_size or min(8.0, 72 * width_in / (0.64 * chars))
     tbl.set_fontsize(size)
