@@ -147,6 +147,12 @@ def test_deck_report_markdown_numbers_match_the_engines_and_cli(tmp_path, capsys
     row = md_table_row(text, "Law Dogs: shootout hand by stud and draw bonus", ["3", "1"])
     assert row["P(Full H.+) (%)"] == pct(o.p_full_house_or_better, 2)
     assert row["exact"] == f"{int(TRIALS):,} trials"
+    capsys.readouterr()
+    assert main(["shootout", "law-dogs", "--stud", "3", "--draw", "1", "--trials", TRIALS, "--seed", "11",
+                 "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert row["P(Full H.+) (%)"] == pct(cli["p_at_least"]["7"], 2)
+    assert abs(cli["mean_rank"] - o.mean_rank) < 1e-12
     # the footer names the seed and the sampling error
     assert "seed 11" in text and "largest standard error" in text
 
