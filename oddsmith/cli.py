@@ -58,7 +58,8 @@ _register_all()
 
 
 def _fail(message: str) -> int:
-    message = " ".join(str(message).split())
+    # typer words a bad choice as "Value error, 'x' is not one of ..."; the prefix says nothing.
+    message = " ".join(str(message).replace("Value error, ", "").split())
     sys.stderr.write(f"oddsmith: error: {message}\n")
     return 2
 

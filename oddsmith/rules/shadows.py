@@ -53,13 +53,15 @@ def lookup(kind: str, name: str, table: Mapping[str, T], aliases: Mapping[str, s
     book name (difflib) when nothing matches.
     """
     folded = {normalize_name(k): k for k in table}
+    shown = {f: repr(k) for f, k in folded.items()}
     for alias, target in (aliases or {}).items():
         folded.setdefault(normalize_name(alias), target)
+        shown.setdefault(normalize_name(alias), f"{alias!r} ({target})")
     key = normalize_name(name)
     if key in folded:
         return table[folded[key]]
     close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.5)
-    hint = f" (did you mean {folded[close[0]]!r}?)" if close else ""
+    hint = f" (did you mean {shown[close[0]]}?)" if close else ""
     known = ", ".join(table)
     raise OddsmithError(f"unknown {kind} {str(name)!r}{hint}; known: {known}")
 
@@ -136,7 +138,10 @@ def rank(name: str | int | Rank) -> Rank:
     """A Rank from 'Novice'/'Veteran'/'Hero', 'D6'/'D8'/'D10' or 6/8/10."""
     if isinstance(name, Rank):
         return name
-    return lookup("rank", str(name), RANKS, _RANK_ALIASES)
+    try:
+        return lookup("rank", str(name), RANKS, _RANK_ALIASES)
+    except OddsmithError as exc:
+        raise OddsmithError(f"{exc} (or their Grit Dice D6, D8, D10)") from None
 
 
 def grit_die(model_rank: Rank | str, shaken: bool = False, lead_belly: bool = False) -> int:
