@@ -16,15 +16,15 @@ from typing import Any, List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign as C
 from oddsmith.shadows import posse as P
 
-FORMAT_HELP = "Output format: table, csv, json or md."
-OUTPUT_HELP = "Write to this file instead of stdout (written atomically)."
 EXACT_HELP = "Add every probability as an exact fraction (columns/fields ending in _exact)."
+EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)
 
 
 def _render(df: pd.DataFrame, fmt: Format, title: str, meta: dict[str, Any], *, digits: int = 4) -> str:
@@ -58,9 +58,9 @@ def register(app: typer.Typer) -> None:
     def advance_cmd(
         rank: Optional[List[str]] = typer.Option(None, "--rank", "-r", help="Model Rank (Novice/Veteran/Hero or D6/D8/D10); repeat for several. Default: all."),
         exp: Optional[int] = typer.Option(None, "--exp", help="Current EXP. Default: every EXP up to a certain Advance."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Advance roll odds: Grit Die + EXP reaching 6/8/10, then the D6 Advance table."""
         if exp is not None and exp < 0:
@@ -73,9 +73,9 @@ def register(app: typer.Typer) -> None:
     def injury_cmd(
         rank: Optional[List[str]] = typer.Option(None, "--rank", "-r", help="Model Rank; repeat for several. Default: all."),
         cause: InjuryCauseOption = typer.Option(InjuryCauseOption.both, "--cause", help="How the model ended the game: casualty, downed or both."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Injury odds after a game: a Casualty rolls the D10 Injury table, a Downed model first rolls its Grit Die."""
         causes = None if cause is InjuryCauseOption.both else cause.value
@@ -88,9 +88,9 @@ def register(app: typer.Typer) -> None:
         won: bool = typer.Option(False, "--won", help="The posse won its game: $5D6 instead of $4D6."),
         encounters: bool = typer.Option(False, "--encounters", help="Show the Encounter odds (two, three, four of a kind) instead of the $ distribution."),
         supernatural: bool = typer.Option(False, "--supernatural", help="Name the Dracula's America (Supernatural) Encounters."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Income ($4D6, $5D6 after a win) and the chance of each Encounter among the dice."""
         summary = C.income_summary(won)
@@ -116,9 +116,9 @@ def register(app: typer.Typer) -> None:
     def recruit_cmd(
         boss: Optional[str] = typer.Option(None, "--boss", "-b", help="Boss's Rank: show every score of its roll. Default: a summary for every Rank."),
         won: Optional[bool] = typer.Option(None, "--won/--lost", help="The posse won its last game (+1). Default: both, or lost with --boss."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Recruitment roll: the Boss's Grit Die (+1 after a win) and the recruits it allows."""
         if boss is not None:
@@ -136,9 +136,9 @@ def register(app: typer.Typer) -> None:
     @app.command("search")
     def search_cmd(
         boss: Optional[List[str]] = typer.Option(None, "--boss", "-b", help="Boss's Rank; repeat for several. Default: all."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Searching for Uncommon Items: a Novice Boss rolls D3-1, a Veteran D4-1, a Hero D5-1."""
         df = C.uncommon_search_table(_ranks(boss), exact=exact_fractions)
@@ -151,8 +151,8 @@ def register(app: typer.Typer) -> None:
         faction: Optional[str] = typer.Option(None, "--faction", help="Use the shipped sample posse of this Faction (or 'unaligned')."),
         view: PosseView = typer.Option(PosseView.all, "--view", help="What to show: all, roster, costs, shooting or fight."),
         reroll: str = typer.Option("b", "--reroll", help="Reading of the maximum-face re-roll: a or b (default b)."),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """Check a posse against the posse-building rules; print its roster, costs, shooting and fight odds."""
         if posse_file is not None and faction is not None:

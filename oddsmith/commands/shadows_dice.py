@@ -38,6 +38,15 @@ TRIALS_HELP = "Monte Carlo trials (with --mc)."
 SEED_HELP = "Monte Carlo seed (with --mc); the same seed gives the same figures whatever --workers."
 WORKERS_HELP = "Monte Carlo worker threads (with --mc)."
 
+# Options every dice command takes, declared once (the pattern of commands/report.py).
+MC_OPTION = typer.Option(False, "--mc", help=MC_HELP)
+TRIALS_OPTION = typer.Option(1_000_000, "--trials", help=TRIALS_HELP)
+SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
+WORKERS_OPTION = typer.Option(1, "--workers", help=WORKERS_HELP)
+FORMAT_OPTION = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP)
+OUTPUT_OPTION = typer.Option(None, "--output", "-o", help=OUTPUT_HELP)
+EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)
+
 
 class Reading(str, enum.Enum):
     a = "a"
@@ -72,13 +81,19 @@ def _fmt_setup(odds: E.Odds) -> str:
     return text
 
 
-def _odds_frame(odds: E.Odds, fractions: bool) -> pd.DataFrame:
-    df = pd.DataFrame({"outcome": list(odds.outcomes), "probability": list(odds.outcomes.values())})
-    if fractions and odds.fractions is not None:
-        df["exact"] = [str(odds.fractions[k]) for k in odds.outcomes]
-    if odds.stderr is not None:
-        df["stderr"] = [odds.stderr[k] for k in odds.outcomes]
+def _outcome_frame(outcomes: dict, exact: Optional[dict] = None, stderr: Optional[dict] = None) -> pd.DataFrame:
+    """outcome, probability, then ``exact`` (fractions as text) or ``stderr`` when given
+    (the exact engine has no standard errors and Monte Carlo no fractions)."""
+    df = pd.DataFrame({"outcome": list(outcomes), "probability": list(outcomes.values())})
+    if exact is not None:
+        df["exact"] = [str(exact[k]) for k in outcomes]
+    if stderr is not None:
+        df["stderr"] = [stderr[k] for k in outcomes]
     return df
+
+
+def _odds_frame(odds: E.Odds, fractions: bool) -> pd.DataFrame:
+    return _outcome_frame(odds.outcomes, odds.fractions if fractions else None, odds.stderr)
 
 
 def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fractions: bool, *,
@@ -121,13 +136,13 @@ def register(app: typer.Typer) -> None:
         blessing: BlessOption = typer.Option(BlessOption.none, "--blessing", help="A Bless or Curse token spent on this Test."),
         rerolls: int = typer.Option(0, "--rerolls", help="Extra single-die re-rolls (Nerves of Steel, Preacher, Lucky Jackalope's Foot)."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Success distribution of a Test: N Grit dice, 5+ succeeds, maxima re-roll failing dice ("Tests")."""
         if die is not None and rank is not None:
@@ -174,13 +189,13 @@ def register(app: typer.Typer) -> None:
         target_blessing: BlessOption = typer.Option(BlessOption.none, "--target-blessing", help="Bless or Curse on the target's Save."),
         rerolls: int = typer.Option(0, "--rerolls", help="Extra single-die re-rolls for the shooter (Lucky Jackalope's Foot)."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Odds of a Shooting Attack: hit, Jamming Check, Boilerplate, the target's Save and Damage ("Shoot")."""
         tskills = list(target_skill or []) + (["Tough"] if tough else [])
@@ -198,12 +213,9 @@ def register(app: typer.Typer) -> None:
             odds = E.shoot(sh, tg, weapon, **kw, fractions=exact_fractions)
         extra = []
         if "action" in odds.extra:
-            a = odds.extra["action"]
-            frame = pd.DataFrame({"outcome": list(a), "probability": list(a.values())})
-            if "action_stderr" in odds.extra:
-                frame["stderr"] = [odds.extra["action_stderr"][k] for k in a]
-            if exact_fractions and "action_fractions" in odds.extra:
-                frame["exact"] = [odds.extra["action_fractions"][k] for k in a]
+            frame = _outcome_frame(odds.extra["action"],
+                                   odds.extra.get("action_fractions") if exact_fractions else None,
+                                   odds.extra.get("action_stderr"))
             extra.append((f"Whole Action ({' then '.join(odds.extra['action_weapons'])}): target's final state "
                           "(shots_fired is a mean)", frame))
         _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra)
@@ -234,13 +246,13 @@ def register(app: typer.Typer) -> None:
         attacker_save_mod: int = typer.Option(0, "--attacker-save-mod", help="Further Save Modifier for the Attacker if it loses."),
         defender_save_mod: int = typer.Option(0, "--defender-save-mod", help="Further Save Modifier for the Defender if it loses."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Odds of a Fight: both 3 Dice Fight Tests, the highest-die tie-break, the loser's Save ("Fight")."""
         a = E.Fighter.of(_rank(attacker, "--attacker"), skills=attacker_skill, shaken=attacker_shaken,
@@ -273,13 +285,13 @@ def register(app: typer.Typer) -> None:
         dice_mod: int = typer.Option(0, "--dice-mod", "-m", help="Further Dice Modifiers."),
         blessing: BlessOption = typer.Option(BlessOption.none, "--blessing", help="A Bless or Curse token spent on this Test."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Recovery Test of a Downed model: 0 Successes Casualty, 1-2 remains Downed, 3+ stands up Shaken."""
         kw = dict(shaken=shaken, friend_in_contact=friend, skills=skill or [], dice_mod=dice_mod,
@@ -299,13 +311,13 @@ def register(app: typer.Typer) -> None:
         skill: Optional[List[str]] = typer.Option(None, "--skill", help="Other Skills (Lead-Belly); repeatable."),
         blessing: BlessOption = typer.Option(BlessOption.none, "--blessing", help="A Bless or Curse token spent on this Check."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Bottle Check: an unmodified 3 Dice Nerve Test (1 Die for a stand-in); no Success and the Posse Bottles Out."""
         skills = list(skill or []) + (["Nerves of Steel"] if nerves_of_steel else [])
@@ -330,13 +342,13 @@ def register(app: typer.Typer) -> None:
         dice_mod: int = typer.Option(0, "--dice-mod", "-m", help="Further Dice Modifiers."),
         blessing: BlessOption = typer.Option(BlessOption.none, "--blessing", help="A Bless or Curse token spent on this Test."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Casting Test: 3 dice, Successes >= Difficulty casts; no Success with a 1 Miscasts ("Casting Powers")."""
         kw = dict(difficulty=difficulty, shaken=shaken, concentrate=concentrate, grimoire=grimoire,
@@ -353,13 +365,13 @@ def register(app: typer.Typer) -> None:
         shaken: bool = typer.Option(False, "--shaken", help="The thrower is Shaken."),
         blessing: BlessOption = typer.Option(BlessOption.none, "--blessing", help="A Bless or Curse token spent on the throw."),
         rerolls: int = typer.Option(0, "--rerolls", help="Extra re-rolls (Lucky Jackalope's Foot)."),
-        mc: bool = typer.Option(False, "--mc", help=MC_HELP),
-        trials: int = typer.Option(1_000_000, "--trials", help=TRIALS_HELP),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        mc: bool = MC_OPTION,
+        trials: int = TRIALS_OPTION,
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Dynamite throw: an unmodified 1 Die Shooting Test, where it explodes, and the 7+ blast Saves ("Dynamite")."""
         rk = _rank(rank, "--rank")
@@ -378,9 +390,9 @@ def register(app: typer.Typer) -> None:
     def table_cmd(
         name: str = typer.Argument(..., help=f"Table: {', '.join(T.STANDARD_TABLES)}."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP + " (shooting-full has both)"),
-        fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
-        exact_fractions: bool = typer.Option(False, "--exact-fractions", help=EXACT_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+        exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """A standard printable table, exact: success, shooting, shooting-full, fight, recovery, bottle, cast, dynamite, blast."""
         df = T.standard_table(name, reading=reroll.value, fractions=exact_fractions)
