@@ -160,6 +160,17 @@ def _skills(names: Iterable[R.Skill | str] | None) -> frozenset[str]:
     return frozenset(R.skill(s).name for s in (names or ()))
 
 
+def _model_of(cls: type, value: Any, kw: dict[str, Any]) -> Any:
+    """``value`` as a ``cls`` (Shooter, Target, Fighter): an existing one with ``kw``
+    replaced, or a Rank with ``kw`` (Skills and the Bless/Curse token read by name)."""
+    if isinstance(value, cls):
+        return replace(value, **kw) if kw else value
+    kw = dict(kw)
+    kw["skills"] = _skills(kw.get("skills"))
+    kw["blessing"] = _blessing(kw.get("blessing"))
+    return cls(R.rank(value), **kw)
+
+
 # ---------------------------------------------------------------------------
 # Tests ("Tests")
 # ---------------------------------------------------------------------------
@@ -263,12 +274,7 @@ class Shooter:
 
     @staticmethod
     def of(value: "Shooter | R.Rank | str", **kw: Any) -> "Shooter":
-        if isinstance(value, Shooter):
-            return replace(value, **kw) if kw else value
-        kw = dict(kw)
-        kw["skills"] = _skills(kw.get("skills"))
-        kw["blessing"] = _blessing(kw.get("blessing"))
-        return Shooter(R.rank(value), **kw)
+        return _model_of(Shooter, value, kw)
 
 
 @dataclass(frozen=True)
@@ -290,12 +296,7 @@ class Target:
 
     @staticmethod
     def of(value: "Target | R.Rank | str", **kw: Any) -> "Target":
-        if isinstance(value, Target):
-            return replace(value, **kw) if kw else value
-        kw = dict(kw)
-        kw["skills"] = _skills(kw.get("skills"))
-        kw["blessing"] = _blessing(kw.get("blessing"))
-        return Target(R.rank(value), **kw)
+        return _model_of(Target, value, kw)
 
 
 @dataclass(frozen=True)
@@ -592,14 +593,9 @@ class Fighter:
 
     @staticmethod
     def of(value: "Fighter | R.Rank | str", **kw: Any) -> "Fighter":
-        if isinstance(value, Fighter):
-            return replace(value, **kw) if kw else value
-        kw = dict(kw)
-        kw["skills"] = _skills(kw.get("skills"))
-        kw["blessing"] = _blessing(kw.get("blessing"))
-        if kw.get("form") is not None:
-            kw["form"] = str(kw["form"]).lower()
-        return Fighter(R.rank(value), **kw)
+        if not isinstance(value, Fighter) and kw.get("form") is not None:
+            kw = {**kw, "form": str(kw["form"]).lower()}
+        return _model_of(Fighter, value, kw)
 
     @property
     def fearsome(self) -> bool:

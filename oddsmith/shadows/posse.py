@@ -114,21 +114,21 @@ class PosseModel:
     def silver_bullets(self) -> bool:
         return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets" for g in self.gear)
 
+    def _standing_dice(self, test: R.TestKind) -> int:
+        """Dice Modifier of its Skills and Lasting Injuries on every ``test`` it makes."""
+        skills = sum(s.shoot_dice if test is R.TestKind.SHOOTING else s.fight_dice for s in self.all_skills)
+        return skills + sum(R.INJURY_DICE_MODIFIERS[i].dice for i in self.injuries if i in R.INJURY_DICE_MODIFIERS
+                            and R.INJURY_DICE_MODIFIERS[i].test is test)
+
     @property
     def shoot_dice(self) -> int:
         """Standing Dice Modifier on its Shooting Tests (Deadeye, One-Eyed)."""
-        total = sum(s.shoot_dice for s in self.all_skills)
-        total += sum(R.INJURY_DICE_MODIFIERS[i].dice for i in self.injuries if i in R.INJURY_DICE_MODIFIERS
-                     and R.INJURY_DICE_MODIFIERS[i].test is R.TestKind.SHOOTING)
-        return total
+        return self._standing_dice(R.TestKind.SHOOTING)
 
     @property
     def fight_dice(self) -> int:
         """Standing Dice Modifier on its Fight Tests (Mean, Weakened)."""
-        total = sum(s.fight_dice for s in self.all_skills)
-        total += sum(R.INJURY_DICE_MODIFIERS[i].dice for i in self.injuries if i in R.INJURY_DICE_MODIFIERS
-                     and R.INJURY_DICE_MODIFIERS[i].test is R.TestKind.FIGHT)
-        return total
+        return self._standing_dice(R.TestKind.FIGHT)
 
     @property
     def save_modifier(self) -> int:
