@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import cli_runner
 from oddsmith import textinput
-from oddsmith.cli import main
 from oddsmith.doomtown import deck as D
 from oddsmith.doomtown.cards import format_card, parse_card
 from oddsmith.doomtown.cardtable import (
@@ -574,9 +574,7 @@ def test_random_junk_never_escapes_as_another_exception():
 
 
 def run(args, capsys):
-    rc = main(args)
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+    return cli_runner()(capsys, *args)
 
 
 def test_cli_deck_show_table(capsys):

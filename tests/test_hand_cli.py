@@ -7,13 +7,10 @@ import random
 
 import pytest
 
-from oddsmith.cli import main
+from cli_run import cli_runner
 
 
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
+run = cli_runner()
 
 
 def assert_user_error(rc, out, err, *needles):

@@ -16,6 +16,7 @@ from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import JOKER_CODE, card_code
 
 import reference_doomtown as ref
+from cli_run import cli_runner
 
 STANDARD = list(range(52)) + [JOKER_CODE, JOKER_CODE]
 DMH = [card_code(1, 0), card_code(1, 3), card_code(8, 0), card_code(8, 3), card_code(11, 2)]
@@ -365,15 +366,11 @@ def test_json_contract_fields():
 # The command: JSON contract, formats, determinism, bad input
 # --------------------------------------------------------------------------
 
-from oddsmith.cli import main  # noqa: E402
 
 TOKENS = [f"{v}{s}" for v in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "SHDC"]
 
 
-def run(capsys, *args):
-    rc = main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+run = cli_runner()
 
 
 def deck_file(tmp_path, lines, name="deck.txt"):

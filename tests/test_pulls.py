@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from oddsmith.cli import main
+from cli_run import cli_runner
 from oddsmith.doomtown import pulls as P
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import JOKER_CODE, card_code, kung_fu_test_succeeds, skill_test_succeeds
@@ -151,10 +151,7 @@ def test_suits_and_errors():
 # --------------------------------------------------------------------------
 
 
-def run(capsys, *args):
-    rc = main(list(args))
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+run = cli_runner()
 
 
 def test_cli_skill_test_json(capsys):

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from oddsmith.cli import main
+from cli_run import cli_runner
 from oddsmith.shadows import campaign as C
 
 RANK_DIE = {"Novice": 6, "Veteran": 8, "Hero": 10}
@@ -182,10 +182,7 @@ def test_uncommon_search_matches_brute_force():
 # --- CLI --------------------------------------------------------------------------------------
 
 
-def run(capsys, *args):
-    rc = main(["shadows", *args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+run = cli_runner("shadows")
 
 
 def test_cli_advance_json(capsys):

@@ -6,17 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from oddsmith.cli import main
+from cli_run import cli_runner
 from oddsmith.shadows import engine as E
 
 FINAL = ("miss", "cancelled", "saved", "shaken", "downed", "casualty")
 KEYS = ("miss", "jam_check", "cancelled", "saved", "shaken", "downed", "casualty")
 
 
-def run(capsys, *args):
-    rc = main(list(args))
-    cap = capsys.readouterr()
-    return rc, cap.out, cap.err
+run = cli_runner()
 
 
 def run_json(capsys, *args):

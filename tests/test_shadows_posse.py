@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from oddsmith.cli import main
+from cli_run import cli_runner
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import posse as P
@@ -239,10 +239,7 @@ def test_missing_and_wrong_files(tmp_path):
 # --- CLI --------------------------------------------------------------------------------------
 
 
-def run(capsys, *args):
-    rc = main(["shadows", "posse", *args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+run = cli_runner("shadows", "posse")
 
 
 def test_cli_posse_default_roster_and_costs(capsys):

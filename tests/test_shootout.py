@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import reference_doomtown as ref
-from oddsmith.cli import main
+from cli_run import cli_runner
 from oddsmith.doomtown import shootout as S
 from oddsmith.doomtown.cards import parse_hand
 from oddsmith.doomtown.deck import load_deck
@@ -139,6 +139,17 @@ def test_exact_matches_brute_force_two_jokers_seven_cards():
         assert S.exact_counts(deck, 2, policy).tolist() == brute_counts(deck, 7, policy).tolist()
 
 
+def _value_classes_against_direct(counts, n, policy, label):
+    """The value-class enumeration equals the hand-by-hand one; returns its counts."""
+    margin = S.parse_policy(policy).kernel_margin
+    a = np.zeros(24, np.int64)
+    b = np.zeros(24, np.int64)
+    sx.exact_values(counts, n, margin, a)
+    sx.exact_direct(counts, n, margin, b)
+    assert a.tolist() == b.tolist(), label
+    return a
+
+
 def test_value_classes_match_hand_by_hand_on_random_decks():
     rng = np.random.default_rng(2024)
     for trial in range(24):
@@ -151,12 +162,7 @@ def test_value_classes_match_hand_by_hand_on_random_decks():
         counts = counts_of(deck)
         for n in (5, 6, 7):
             for policy in POLICIES:
-                margin = S.parse_policy(policy).kernel_margin
-                a = np.zeros(24, np.int64)
-                b = np.zeros(24, np.int64)
-                sx.exact_values(counts, n, margin, a)
-                sx.exact_direct(counts, n, margin, b)
-                assert a.tolist() == b.tolist(), (trial, n, policy)
+                a = _value_classes_against_direct(counts, n, policy, (trial, n, policy))
                 assert a.sum() == math.comb(len(deck), n)
 
 
@@ -165,12 +171,7 @@ def test_value_classes_match_hand_by_hand_on_full_decks():
         counts = counts_of(load_deck(name).codes())
         for n in (5, 6, 7) if name == "stack-16-16-16" else (5, 6):
             for policy in ("legal", "greedy"):
-                margin = S.parse_policy(policy).kernel_margin
-                a = np.zeros(24, np.int64)
-                b = np.zeros(24, np.int64)
-                sx.exact_values(counts, n, margin, a)
-                sx.exact_direct(counts, n, margin, b)
-                assert a.tolist() == b.tolist(), (name, n, policy)
+                _value_classes_against_direct(counts, n, policy, (name, n, policy))
 
 
 def test_exact_known_values():
@@ -518,10 +519,7 @@ def test_tradeoff_table():
 # --------------------------------------------------------------------------
 
 
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
+run = cli_runner()
 
 
 def test_cli_exact_json(capsys):
