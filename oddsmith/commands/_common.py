@@ -31,6 +31,17 @@ def check_sampling(trials: Optional[int], workers: int) -> None:
     check_workers(workers)
 
 
+def exact_mode(exact: Optional[bool], trials: Optional[int], can_be_exact: bool,
+               refuse: Optional[str] = None) -> bool:
+    """True for exact. Default (--exact/--simulate not given): exact where it exists, unless
+    --trials asks for sampling. ``refuse``: the error when --exact is asked where it cannot be."""
+    if exact is None:
+        return can_be_exact and trials is None
+    if exact and not can_be_exact and refuse is not None:
+        raise OddsmithError(refuse)
+    return exact
+
+
 def check_one_stdin(specs: Iterable[Optional[str]], what: str = "deck") -> None:
     """At most one of ``specs`` may be ``-`` (stdin is read once)."""
     if list(specs).count("-") > 1:

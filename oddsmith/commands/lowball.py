@@ -27,6 +27,7 @@ from oddsmith.commands._common import (
     check_one_stdin,
     check_output,
     check_sampling,
+    exact_mode,
     load,
     readable,
 )
@@ -39,15 +40,6 @@ from oddsmith.sampling import resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
 PARTIAL_HELP = "Accept an incomplete deck (fewer than 52 valued cards)."
-
-
-def _mode(exact: Optional[bool], trials: Optional[int], can_be_exact: bool) -> bool:
-    """True for exact. Default: exact where it exists, unless --trials asks for sampling."""
-    if exact is None:
-        return can_be_exact and trials is None
-    if exact and not can_be_exact:
-        raise OddsmithError("multiplayer Gamblin' is only simulated: drop --exact")
-    return exact
 
 
 def _how(exact: bool, trials: int, seed: Optional[int]) -> str:
@@ -173,7 +165,8 @@ def register(app: typer.Typer) -> None:
             opponents.append(opponents[-1] if opponents else main)
         if hands and (n_players > 1 or exact is False or trials is not None):
             raise OddsmithError("--hands lists one deck's hands exactly: drop --vs, --players, --simulate and --trials")
-        is_exact = _mode(exact, trials, n_players <= 2)
+        is_exact = exact_mode(exact, trials, n_players <= 2,
+                              refuse="multiplayer Gamblin' is only simulated: drop --exact")
         n_trials = trials if trials is not None else L.DEFAULT_TRIALS
         used_seed = None if is_exact else resolve_seed(seed)
         if hands:

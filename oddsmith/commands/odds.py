@@ -35,6 +35,7 @@ from oddsmith.commands._common import (
     check_one_stdin,
     check_output,
     check_sampling,
+    exact_mode,
     load,
     readable,
 )
@@ -247,12 +248,7 @@ def register(app: typer.Typer) -> None:
                 choice = S.choose_shooter(main, posse_a, policy=pol, discard=disc, trials=screen,
                                           seed=used_seed, workers=workers)
                 side_a = S.Side(main, choice.bonus.stud, choice.bonus.draw, pol, disc, name=side_a.name)
-            codes_n = len(main)
-            exactable = S.can_be_exact(side_a.stud, side_a.draw, codes_n)
-            if exact is None:
-                is_exact = exactable and trials is None
-            else:
-                is_exact = exact
+            is_exact = exact_mode(exact, trials, S.can_be_exact(side_a.stud, side_a.draw, len(main)))
             odds = S.shootout_odds(main, side_a.stud, side_a.draw, policy=pol, discard=disc, exact=is_exact,
                                    trials=trials, seed=None if is_exact else used_seed, workers=workers,
                                    name=side_a.name)
