@@ -284,3 +284,21 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     starters = len(deck_report.STARTER_DECKS)
     assert pdf_pages(out) == 1 + 2 * starters + 2 + 7
     assert out.stat().st_size < 3_000_000
+
+
+def test_posse_model_pages_use_the_posse_tables(capsys):
+    """A posse page shows the numbers `oddsmith shadows posse --format json` prints for that model."""
+    posse = shadows_sheets.load_posse("twilight-order")
+    assert main(["shadows", "posse", "--faction", "twilight", "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    for model in posse.models:
+        page_rows = shadows_sheets.model_shooting(posse, model)
+        cli_rows = [r for r in cli["shooting"] if r["model"] == model.name]
+        assert len(page_rows) == len(cli_rows)
+        for got, want in zip(page_rows.to_dict(orient="records"), cli_rows):
+            assert (got["weapon"], got["range_band"], got["target"]) == (want["weapon"], want["range_band"], want["target"])
+            assert abs(got["casualty"] - want["casualty"]) < 1e-12 and abs(got["hit"] - want["hit"]) < 1e-12
+        fights = shadows_sheets.model_fights(posse, model)
+        cli_fights = [r for r in cli["fight"] if r["model"] == model.name and not r["form"]]
+        assert [abs(a - b["attacker_wins"]) < 1e-12 for a, b in zip(fights["attacker_wins"], cli_fights)] == \
+            [True] * len(cli_fights)

@@ -10,6 +10,7 @@ only arranges the engines' DataFrames.
 """
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from oddsmith.report.document import Chart, Notes, Page, Table
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign, tables
 from oddsmith.shadows import engine as E
+from oddsmith.shadows import posse as posse_mod
 
 RANK_LABEL = {R.Rank.NOVICE: "Novice (D6)", R.Rank.VETERAN: "Veteran (D8)", R.Rank.HERO: "Hero (D10)"}
 SECTION = "Shadows of the West reference sheets"
@@ -32,8 +34,6 @@ def load_posse(spec: str | None):
     """A posse file, or the name of a shipped sample posse (a Faction name or ``unaligned``)."""
     if spec is None:
         return None
-    from oddsmith.shadows import posse as posse_mod
-
     if Path(spec).exists() or spec.endswith(".toml"):
         return posse_mod.load_posse(spec)
     key = spec.strip().lower().replace(" ", "-")
@@ -307,40 +307,27 @@ def _skill_names(model) -> list[str]:
     return [s.name for s in model.all_skills]
 
 
-def model_shooter(model) -> E.Shooter:
-    """The engine's Shooter for a posse model: its Rank and Skills; Lasting Injuries as a Dice Modifier."""
-    skills = model.all_skills
-    injuries = model.shoot_dice - sum(s.shoot_dice for s in skills)
-    return E.Shooter.of(model.rank, skills=_skill_names(model), dice_mod=injuries)
+def _alone(posse, model):
+    """The posse with only ``model``: the posse tables then hold that model's rows only."""
+    return dataclasses.replace(posse, models=(model,))
 
 
-def model_fighter(model) -> E.Fighter:
-    """The engine's Fighter for a posse model (Rank, Skills; Lasting Injuries as a Dice Modifier)."""
-    skills = model.all_skills
-    injuries = model.fight_dice - sum(s.fight_dice for s in skills)
-    return E.Fighter.of(model.rank, skills=_skill_names(model), dice_mod=injuries)
+def model_shooting(posse, model) -> pd.DataFrame:
+    """Every shootable weapon of the model x range band x target Rank (exact), as `oddsmith shadows posse` gives it."""
+    return posse_mod.shooting_table(_alone(posse, model), range_bands=BANDS)
 
 
-def _shootable(weapon: R.Weapon) -> bool:
-    return weapon.stats_known and not weapon.fire_corridor
-
-
-def model_shooting(model) -> pd.DataFrame:
-    """Every shootable weapon of the model x range band x target Rank (exact)."""
-    frames = []
-    for w in model.weapons:
-        if not _shootable(w):
-            continue
-        frames.append(tables.shooting_table([model_shooter(model)], tables.RANK_ORDER, weapon=w.name,
-                                            range_bands=BANDS))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+def model_fights(posse, model) -> pd.DataFrame:
+    """The model attacking each Rank, charging or not, in its own form (as `oddsmith shadows posse` gives it)."""
+    fights = posse_mod.fight_table(_alone(posse, model))
+    return fights[fights["form"] == ""].reset_index(drop=True)
 
 
 def model_page(posse, model) -> Page:
     """One posse model: its weapons' odds by range band against each target Rank, and its fights."""
-    shoot = model_shooting(model)
+    shoot = model_shooting(posse, model)
     blocks: list = []
-    unshootable = [w.name for w in model.weapons if not _shootable(w)]
+    unshootable = [f"{w.name} ({posse_mod.shootable(w)})" for w in model.weapons if posse_mod.shootable(w)]
     if len(shoot):
         shoot["row"] = [f"{w}, {b}" for w, b in zip(shoot["weapon"], shoot["range_band"])]
         rows = list(dict.fromkeys(shoot["row"]))
@@ -361,14 +348,13 @@ def model_page(posse, model) -> Page:
         })
         if action:
             both = shoot["action_downed"].fillna(0) + shoot["action_casualty"].fillna(0)
-            multi = {w.name: len(E.action_weapons(model_shooter(model), w)) > 1 for w in model.weapons if _shootable(w)}
-            data["Action: Downed+ (%)"] = [pct(v) if multi.get(w) else "" for v, w in zip(both, shoot["weapon"])]
+            data["Action: Downed+ (%)"] = [pct(v) if a == a else "" for v, a in zip(both, shoot["action_downed"])]
         blocks.append(Chart(partial(charts.heatmap_grid, panels=panels, xlabel="target", ylabel="weapon, range band",
                                     colorbar_label="probability (%)"),
                             title=f"{model.name}: shooting", data=data, height=0.9 + 0.22 * len(rows)))
         blocks.append(Table(data, title="Shooting in detail (target not Shaken, no cover; one Shooting Attack"
                                         + ("; Action: every shot of the Shoot Action" if action else "") + ")"))
-    fights = tables.fight_table([model_fighter(model)], tables.RANK_ORDER)
+    fights = model_fights(posse, model)
     ft = pd.DataFrame({
         "Defender": fights["defender"], "Charging": ["yes" if c else "no" for c in fights["charging"]],
         "Dice": [f"{a} v {d}" for a, d in zip(fights["attacker_dice"], fights["defender_dice"])],
@@ -383,8 +369,7 @@ def model_page(posse, model) -> Page:
              + "; skills: " + (", ".join(_skill_names(model)) or "none")
              + (f"; gear: {', '.join(g.name for g in model.gear)}" if model.gear else "")]
     if unshootable:
-        notes.append("Not tabled (the rulebook text gives no ranges or Jam Die, or it fires a corridor): "
-                     + ", ".join(unshootable))
+        notes.append("Not tabled: " + "; ".join(unshootable))
     blocks.insert(0, Notes(notes))
     return Page(title=f"Posse {posse.name}: {model.name}",
                 subtitle=f"{model.rank.label}" + (" · Boss" if model.boss else "")
