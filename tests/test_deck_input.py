@@ -640,3 +640,23 @@ def test_cli_missing_file_and_bad_output_folder(tmp_path, capsys):
     rc, _, err = run(["deck", "show", "balanced", "--output", str(tmp_path / "no" / "x.txt")], capsys)
     assert rc == 2 and "does not exist" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_starter_gangs_follow_the_starting_gang_rules():
+    for name in ("anarchists", "entrepreneurs", "fearmongers", "first-peoples", "law-dogs", "outlaws"):
+        assert not any("starting gang" in w for w in D.load_sample(name).warnings), name
+
+
+def test_starting_gang_rules_are_warned_about():
+    text = resources.files("oddsmith.data").joinpath("decks", "law-dogs.txt").read_text(encoding="utf-8")
+    # Move Asakichi Cooke (Anarchists, cost 3) and POST-A-TRON (a Gadget) into the gang: six dudes,
+    # a dude of another faction, a Gadget, and more than the Law Dogs' starting ghost rock.
+    text = text.replace("Dudes:\n1x Asakichi Cooke\n", "Dudes:\n").replace("1x Bobo\n", "")
+    text = text.replace("Starting Gang:\n", "Starting Gang:\n1x Asakichi Cooke\n")
+    text = text.replace("Outfit: Law Dogs\n", "Outfit: Law Dogs\n\nStarting Gang:\n1x POST-A-TRON\n")
+    deck = D.parse_deck(text, name="gang")
+    found = "\n".join(deck.warnings)
+    assert "the starting gang has 7 dudes; it holds up to 5" in found
+    assert "Asakichi Cooke (anarchists) is in the starting gang of a lawdogs outfit" in found
+    assert "POST-A-TRON is a Gadget dude" in found
+    assert "the starting gang costs" in found and "Law Dogs starts with" in found

@@ -64,6 +64,7 @@ from oddsmith.textinput import decode_text, read_text, strip_comment
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     DECK_RULES,
+    STARTING_GANG_RULES,
     JOKER_CODE,
     N_SUITS,
     N_VALUES,
@@ -301,6 +302,8 @@ def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "de
     for _, row in cards[cards["starting"] & (cards["type"] != "dude")].iterrows():
         warnings.append(f"{row['title'] or row['card']} is in the starting gang but is not a dude"
                         f"{_lines_text([row['line']])}")
+    if table is not None:
+        warnings += _starting_gang_warnings(cards[cards["starting"] & (cards["type"] == "dude")], outfits, table)
     if table is not None and not titled.empty and "copies_in_box" in table.frame:
         for title, group in titled.groupby("title", sort=True):
             card = table.find(str(title))
@@ -328,6 +331,46 @@ _TITLE_COUNT_AFTER = re.compile(r"^(.+?)\s+[x×*]\s*(\d+)$", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[-*•·]\s+|\d+[.)]\s+(?=\D))")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z '&/-]*?)\s*(?:\(\s*\d+\s*\)|:\s*\d+|\d+)?\s*(:)?\s*$")
 _INLINE_HEADER = re.compile(r"^([A-Za-z][A-Za-z '&/-]*?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.+)$")
+
+def _keywords(card: pd.Series) -> list[str]:
+    text = card.get("keywords")
+    return [] if text is None or text is pd.NA or not isinstance(text, str) else [
+        k.strip().casefold() for k in text.split(";")]
+
+
+def _starting_gang_warnings(gang: pd.DataFrame, outfits: Sequence[str], table: CardTable) -> list[str]:
+    """What in the starting gang breaks STARTING_GANG_RULES (warnings: card text may allow it)."""
+    rules = STARTING_GANG_RULES
+    if gang.empty:
+        return []
+    warnings = []
+    if len(gang) > rules.max_dudes:
+        warnings.append(f"the starting gang has {len(gang)} dudes; it holds up to {rules.max_dudes} "
+                        f"(Setting Up the Game)")
+    outfit = table.find(outfits[0]) if outfits else None
+    faction = None if outfit is None else outfit.get("faction")
+    known = [(row, table.find(str(row["title"]))) for _, row in gang.iterrows() if row["title"]]
+    known = [(row, card) for row, card in known if card is not None]
+    for row, card in known:
+        where = _lines_text([row["line"]])
+        if isinstance(faction, str) and card.get("faction") not in (faction, rules.drifter_faction):
+            warnings.append(f"{row['title']} ({card.get('faction')}) is in the starting gang of a {faction} "
+                            f"outfit; starting dudes are of its faction or drifters{where}")
+        if "gadget" in " ".join(_keywords(card)) and not rules.gadget_dudes:
+            warnings.append(f"{row['title']} is a Gadget dude; it may start only if its own text says so{where}")
+    grifters = [row["title"] for row, card in known if any(k.startswith("grifter") for k in _keywords(card))]
+    if len(grifters) > rules.max_grifters:
+        warnings.append(f"{len(grifters)} Grifters in the starting gang ({', '.join(grifters)}); "
+                        f"at most {rules.max_grifters}")
+    stash = None if outfit is None else outfit.get("starting_ghost_rock")
+    costs = [card.get("cost") for _, card in known]
+    if rules.costs_paid_from_stash and stash is not None and stash is not pd.NA and all(
+            c is not None and c is not pd.NA for c in costs) and len(known) == len(gang):
+        total = int(sum(int(c) for c in costs))
+        if total > int(stash):
+            warnings.append(f"the starting gang costs {total} ghost rock; {outfits[0]} starts with {int(stash)}")
+    return warnings
+
 
 # Section headers of deck lists: normalised name -> (card type expected, starting gang, outfit).
 _SECTIONS = {

@@ -437,6 +437,30 @@ class DeckRules:
 DECK_RULES = DeckRules()
 
 
+@dataclass(frozen=True)
+class StartingGangRules:
+    """Who may start in play (Rulebook "Setting Up the Game", 4. Choose Starting Dudes;
+    "Loaded Keywords": Grifter, Gadget).
+
+    The starting gang is part of the 52 valued cards; it is searched out of the
+    deck and its costs are paid from the outfit's starting ghost rock.
+    """
+
+    max_dudes: int = 5
+    """"Up to five dudes"."""
+    drifter_faction: str = "neutral"
+    """Drifters (faction-less dudes, ``neutral`` in the card table) may join any gang."""
+    max_grifters: int = 1
+    """"You can only include one Grifter when selecting your starting dudes"."""
+    gadget_dudes: bool = False
+    """A Gadget dude may start only if its own text says so (not modelled: always flagged)."""
+    costs_paid_from_stash: bool = True
+    """"Pay their costs from your stash": the gang costs at most the starting ghost rock."""
+
+
+STARTING_GANG_RULES = StartingGangRules()
+
+
 # --------------------------------------------------------------------------
 # Stud and draw bonus  (Rulebook "4. Draw!"; Quick reference "Stud Bonus", "Draw Bonus")
 # --------------------------------------------------------------------------
