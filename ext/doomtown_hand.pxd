@@ -74,6 +74,7 @@ from libc.string cimport memset
 
 cdef extern from *:
     """
+    #include <string.h>
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int dt_hibit(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -85,19 +86,33 @@ cdef extern from *:
     static inline int dt_popcount(unsigned int x) { x = x - ((x >> 1) & 0x55555555u); x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u); x = (x + (x >> 4)) & 0x0F0F0F0Fu; return (int)((x * 0x01010101u) >> 24); }
     #endif
     #define DT_BIT(v) (1u << (v))
-    /* per-code lookups for dt_count: value bit, value bit in its suit's 16-bit lane, and a
-       suit-count increment (8-bit lane per suit; bit 32 counts jokers) */
+    /* why: no popcnt instruction without -mpopcnt; one SWAR pass counts all four suit lanes
+       (16 bits each) of a packed suit mask at once */
+    static inline unsigned long long dt_lane_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ull);
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        return (x + (x >> 8)) & 0x00FF00FF00FF00FFull; }
+    /* the four per-suit counts (bytes, 0..15) as one word, whatever the byte order */
+    static inline unsigned int dt_load4(const unsigned char* p) { unsigned int x; memcpy(&x, p, 4); return x; }
+    /* per-code lookups for dt_count: value bit, value bit in its suit's 16-bit lane, a
+       suit-count increment (8-bit lane per suit; bit 32 counts jokers), and the value bit in
+       each of four 16-bit lanes (the count masks' carry chain runs in one register) */
     static const unsigned short dt_vbit[53] = {2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64, 128, 128, 128, 128, 256, 256, 256, 256, 512, 512, 512, 512, 1024, 1024, 1024, 1024, 2048, 2048, 2048, 2048, 4096, 4096, 4096, 4096, 8192, 8192, 8192, 8192, 0};
     static const unsigned long long dt_sbit[53] = {0x2ull, 0x20000ull, 0x200000000ull, 0x2000000000000ull, 0x4ull, 0x40000ull, 0x400000000ull, 0x4000000000000ull, 0x8ull, 0x80000ull, 0x800000000ull, 0x8000000000000ull, 0x10ull, 0x100000ull, 0x1000000000ull, 0x10000000000000ull, 0x20ull, 0x200000ull, 0x2000000000ull, 0x20000000000000ull, 0x40ull, 0x400000ull, 0x4000000000ull, 0x40000000000000ull, 0x80ull, 0x800000ull, 0x8000000000ull, 0x80000000000000ull, 0x100ull, 0x1000000ull, 0x10000000000ull, 0x100000000000000ull, 0x200ull, 0x2000000ull, 0x20000000000ull, 0x200000000000000ull, 0x400ull, 0x4000000ull, 0x40000000000ull, 0x400000000000000ull, 0x800ull, 0x8000000ull, 0x80000000000ull, 0x800000000000000ull, 0x1000ull, 0x10000000ull, 0x100000000000ull, 0x1000000000000000ull, 0x2000ull, 0x20000000ull, 0x200000000000ull, 0x2000000000000000ull, 0ull};
     static const unsigned long long dt_sinc[53] = {0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x1u, 0x100u, 0x10000u, 0x1000000u, 0x100000000ull};
+    static const unsigned long long dt_vbit4[53] = {0x2000200020002ull, 0x2000200020002ull, 0x2000200020002ull, 0x2000200020002ull, 0x4000400040004ull, 0x4000400040004ull, 0x4000400040004ull, 0x4000400040004ull, 0x8000800080008ull, 0x8000800080008ull, 0x8000800080008ull, 0x8000800080008ull, 0x10001000100010ull, 0x10001000100010ull, 0x10001000100010ull, 0x10001000100010ull, 0x20002000200020ull, 0x20002000200020ull, 0x20002000200020ull, 0x20002000200020ull, 0x40004000400040ull, 0x40004000400040ull, 0x40004000400040ull, 0x40004000400040ull, 0x80008000800080ull, 0x80008000800080ull, 0x80008000800080ull, 0x80008000800080ull, 0x100010001000100ull, 0x100010001000100ull, 0x100010001000100ull, 0x100010001000100ull, 0x200020002000200ull, 0x200020002000200ull, 0x200020002000200ull, 0x200020002000200ull, 0x400040004000400ull, 0x400040004000400ull, 0x400040004000400ull, 0x400040004000400ull, 0x800080008000800ull, 0x800080008000800ull, 0x800080008000800ull, 0x800080008000800ull, 0x1000100010001000ull, 0x1000100010001000ull, 0x1000100010001000ull, 0x1000100010001000ull, 0x2000200020002000ull, 0x2000200020002000ull, 0x2000200020002000ull, 0x2000200020002000ull, 0x0ull};
     """
     unsigned int DT_BIT(int v) noexcept nogil
     const unsigned short* dt_vbit
     const unsigned long long* dt_sbit
     const unsigned long long* dt_sinc
+    const unsigned long long* dt_vbit4
     int dt_hibit(unsigned int x) noexcept nogil
     int dt_lobit(unsigned int x) noexcept nogil
     int dt_popcount(unsigned int x) noexcept nogil
+    unsigned long long dt_lane_popcount(unsigned long long x) noexcept nogil
+    unsigned int dt_load4(const uint8_t* p) noexcept nogil
 
 cdef enum:
     DT_JOKER = 52
@@ -127,6 +142,14 @@ ctypedef struct DtCounts:
     int dup             # 1 when two valued cards share suit and value
     int distinct        # distinct valued cards
 
+ctypedef struct DtAcc:
+    # running counts while cards arrive one at a time (dt_acc_add); dt_acc_close makes a DtCounts
+    uint64_t g                        # values held at least 1, 2, 3, 4 times (16-bit lanes)
+    unsigned int g5                   # values held at least 5 times
+    uint64_t sm                       # four 16-bit suit masks
+    uint64_t sc                       # suit counts (8-bit lanes 0..3) and jokers (bits 32..39)
+    uint64_t dm                       # cards seen more than once (suit-mask layout)
+
 ctypedef struct DtHand:
     int64_t key         # 0: no such hand
     int rank            # key >> 20 (0: none)
@@ -136,33 +159,40 @@ ctypedef struct DtHand:
     uint8_t ident[5]    # what each counts as (jokers resolved to a suit and value)
 
 
-cdef inline void dt_count(const uint8_t* codes, int n, DtCounts* h) noexcept nogil:
-    """Per-value count masks, per-suit value masks and counts, jokers, duplicates."""
-    cdef int i, c, dups = 0
-    cdef unsigned int b, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0
-    # why: the four suit masks (16 bits each) and the suit and joker counts (8-bit lanes)
-    # live in two registers and come from per-code tables: no branches, no shifts by
-    # variable amounts, no loads or stores besides the cards and the tables
-    cdef uint64_t sm = 0, sc = 0, bb
-    for i in range(n):
-        c = codes[i]
-        b = dt_vbit[c]
-        bb = dt_sbit[c]
-        sc += dt_sinc[c]
-        # why: count masks by carry-propagation, no per-value counter to clear
-        g5 |= g4 & b
-        g4 |= g3 & b
-        g3 |= g2 & b
-        g2 |= g1 & b
-        g1 |= b
-        dups += (sm & bb) != 0
-        sm |= bb
+cdef inline void dt_acc_clear(DtAcc* a) noexcept nogil:
+    a.g = 0
+    a.g5 = 0
+    a.sm = 0
+    a.sc = 0
+    a.dm = 0
+
+
+cdef inline void dt_acc_add(DtAcc* a, int c) noexcept nogil:
+    """Count one card (code 0..52) into the accumulator."""
+    cdef uint64_t b4 = dt_vbit4[c]
+    cdef uint64_t bb = dt_sbit[c]
+    a.sc += dt_sinc[c]
+    # why: count masks by carry-propagation, no per-value counter to clear; the masks for
+    # "at least 1..4" sit in one register's 16-bit lanes, so one shift moves every level up
+    # (lane 0 takes all-ones: every card is held at least once)
+    a.g5 |= <unsigned int>(a.g >> 48) & <unsigned int>(b4 & 0xFFFF)
+    a.g |= ((a.g << 16) | 0xFFFF) & b4
+    # why: a mask of repeated cards costs one op a card; the distinct count comes from the
+    # suit masks once, and only when asked for
+    a.dm |= a.sm & bb
+    a.sm |= bb
+
+
+cdef inline void dt_acc_close(const DtAcc* a, int n, DtCounts* h, bint distinct) noexcept nogil:
+    """DtCounts of the ``n`` cards counted in ``a``; ``distinct`` 0 leaves h.distinct at -1
+    (nothing in this file reads it; dt_legal_counts counts the suit masks itself)."""
+    cdef uint64_t sm = a.sm, sc = a.sc, lanes
     h.ge[0] = DT_ALL_VALUES
-    h.ge[1] = g1
-    h.ge[2] = g2
-    h.ge[3] = g3
-    h.ge[4] = g4
-    h.ge[5] = g5
+    h.ge[1] = a.g & 0xFFFF
+    h.ge[2] = (a.g >> 16) & 0xFFFF
+    h.ge[3] = (a.g >> 32) & 0xFFFF
+    h.ge[4] = a.g >> 48
+    h.ge[5] = a.g5
     h.suit[0] = sm & 0xFFFF
     h.suit[1] = (sm >> 16) & 0xFFFF
     h.suit[2] = (sm >> 32) & 0xFFFF
@@ -172,27 +202,52 @@ cdef inline void dt_count(const uint8_t* codes, int n, DtCounts* h) noexcept nog
     h.scnt[2] = (sc >> 16) & 0xFF
     h.scnt[3] = (sc >> 24) & 0xFF
     h.jokers = (sc >> 32) & 0xFF
-    h.dup = dups != 0
-    h.distinct = n - h.jokers - dups
+    h.dup = a.dm != 0
+    h.distinct = -1
+    if distinct:
+        lanes = dt_lane_popcount(sm)
+        h.distinct = <int>((lanes * 0x0001000100010001ull) >> 48)
+
+
+cdef inline void dt_count_opt(const uint8_t* codes, int n, DtCounts* h, bint distinct) noexcept nogil:
+    # why: the accumulator (count masks, the four 16-bit suit masks, the suit and joker counts
+    # in 8-bit lanes) stays in registers and comes from per-code tables: no branches, no
+    # shifts by variable amounts, no loads or stores besides the cards and the tables
+    cdef DtAcc a
+    cdef int i
+    dt_acc_clear(&a)
+    for i in range(n):
+        dt_acc_add(&a, codes[i])
+    dt_acc_close(&a, n, h, distinct)
+
+
+cdef inline void dt_count(const uint8_t* codes, int n, DtCounts* h) noexcept nogil:
+    """Per-value count masks, per-suit value masks and counts, jokers, duplicates."""
+    dt_count_opt(codes, n, h, 1)
 
 
 cdef inline int dt_legal_counts(const DtCounts* h, DtCounts* out) noexcept nogil:
     """Counts of the de-duplicated hand; returns its number of distinct cards (jokers included)."""
     cdef unsigned int a = h.suit[0], b = h.suit[1], c = h.suit[2], d = h.suit[3]
-    cdef int k
+    cdef uint64_t lanes = dt_lane_popcount(a | (<uint64_t>b << 16) | (<uint64_t>c << 32) | (<uint64_t>d << 48))
     out.ge[0] = DT_ALL_VALUES
     out.ge[1] = a | b | c | d
     out.ge[2] = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     out.ge[3] = (a & b & (c | d)) | (c & d & (a | b))
     out.ge[4] = a & b & c & d
     out.ge[5] = 0
-    for k in range(4):
-        out.suit[k] = h.suit[k]
-        out.scnt[k] = dt_popcount(h.suit[k])
+    out.suit[0] = a
+    out.suit[1] = b
+    out.suit[2] = c
+    out.suit[3] = d
+    out.scnt[0] = lanes & 0xFF
+    out.scnt[1] = (lanes >> 16) & 0xFF
+    out.scnt[2] = (lanes >> 32) & 0xFF
+    out.scnt[3] = lanes >> 48
     out.jokers = h.jokers
     out.dup = 0
-    out.distinct = h.distinct
-    return h.distinct + h.jokers
+    out.distinct = <int>((lanes * 0x0001000100010001ull) >> 48)
+    return out.distinct + h.jokers
 
 
 cdef inline unsigned int dt_straight_lows(unsigned int m, int jokers) noexcept nogil:
@@ -257,7 +312,8 @@ cdef inline int64_t dt_max_key0(const DtCounts* h, const uint8_t* codes, int n, 
     cdef unsigned int g1 = h.ge[1], g2 = h.ge[2], g3 = h.ge[3], g4 = h.ge[4], w, rest
     cdef int t, p, s, top
     cdef int64_t f, bestf
-    cdef bint flushable = (h.scnt[0] >= 5) | (h.scnt[1] >= 5) | (h.scnt[2] >= 5) | (h.scnt[3] >= 5)
+    # why: the four suit counts (at most 15) as bytes of one word: +123 sets a byte's top bit at 5
+    cdef bint flushable = ((dt_load4(h.scnt) + 0x7B7B7B7Bu) & 0x80808080u) != 0
     if (g2 & 0x102) == 0x102 and (h.suit[0] & 0x102) == 0x102 and (h.suit[3] & 0x102) == 0x102 \
             and (h.suit[2] & 0x800):
         return (<int64_t>DT_DEAD_MANS_HAND << DT_RANK_SHIFT) | 0x8811B
@@ -318,7 +374,7 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
     is the answer, and each category takes its best tie-break values. Because
     every higher category was impossible, later steps may assume e.g. that no
     value plus the jokers reaches four (DESIGN section 7)."""
-    cdef int j = h.jokers, s, t, p, v, jt, jp, top, best, most
+    cdef int j = h.jokers, s, t, p, v, jt, jp, top, best
     cdef bint flushable
     cdef unsigned int g1 = h.ge[1], m, w, pm, rest
     cdef int64_t f, bestf
@@ -330,14 +386,7 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
              + ((h.suit[3] >> 8) & 1) + ((h.suit[2] >> 11) & 1))
         if <int>m + j >= 5:
             return (<int64_t>DT_DEAD_MANS_HAND << DT_RANK_SHIFT) | 0x8811B
-    most = h.scnt[0]
-    if h.scnt[1] > most:
-        most = h.scnt[1]
-    if h.scnt[2] > most:
-        most = h.scnt[2]
-    if h.scnt[3] > most:
-        most = h.scnt[3]
-    flushable = most + j >= 5
+    flushable = ((dt_load4(h.scnt) + (0x7Bu + <unsigned int>j) * 0x01010101u) & 0x80808080u) != 0
     # Five of a Kind
     m = h.ge[5 - j]
     if m:
@@ -457,9 +506,20 @@ cdef inline bint dt_legal_as_well(const DtCounts* h, int64_t key) noexcept nogil
 
 cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
     """Best shootout key of any legality; *legal_key gets the best legal key (0: none)."""
+    cdef DtAcc a
+    cdef int i
+    dt_acc_clear(&a)
+    for i in range(n):
+        dt_acc_add(&a, codes[i])
+    return dt_best_key_acc(&a, codes, n, legal_key)
+
+
+cdef inline int64_t dt_best_key_acc(const DtAcc* a, const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
+    """dt_best_key for cards already counted into ``a`` (a kernel that deals the cards can count
+    them as they come); ``codes`` still holds the n cards (read for flushes on duplicates)."""
     cdef DtCounts h, hl
     cdef int64_t key
-    dt_count(codes, n, &h)
+    dt_acc_close(a, n, &h, 0)
     key = dt_max_key(&h, codes, n, 0)
     if not h.dup or dt_legal_as_well(&h, key):
         legal_key[0] = key
@@ -473,7 +533,7 @@ cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key)
 cdef inline int64_t dt_key5(const uint8_t* codes, int* cheatin) noexcept nogil:
     """Shootout key of exactly five cards and their cheatin' flag."""
     cdef DtCounts h
-    dt_count(codes, 5, &h)
+    dt_count_opt(codes, 5, &h, 0)
     cheatin[0] = h.dup
     return dt_max_key(&h, codes, 5, 0)
 
@@ -487,7 +547,7 @@ cdef inline int64_t dt_low5(const uint8_t* codes, uint8_t* ident) noexcept nogil
     cdef unsigned int S, free, m, bx, by
     cdef int64_t f, bestf
     cdef int jv[2]
-    dt_count(codes, 5, &h)
+    dt_count_opt(codes, 5, &h, 0)
     for i in range(5):
         card[i] = codes[i]
         if first < 0 and codes[i] < DT_JOKER:
@@ -533,7 +593,7 @@ cdef inline int64_t dt_low5(const uint8_t* codes, uint8_t* ident) noexcept nogil
             if card[i] >= DT_JOKER:
                 card[i] = (jv[k] - 1) * 4 + jsuit
                 k += 1
-        dt_count(card, 5, &h)
+        dt_count_opt(card, 5, &h, 0)
     if ident != NULL:
         for i in range(5):
             ident[i] = card[i]
@@ -606,7 +666,7 @@ cdef inline void dt_select(const uint8_t* codes, int n, int64_t key, bint legal,
     cdef uint32_t used = 0
     cdef uint64_t picked = 0
     cdef unsigned int w
-    dt_count(codes, n, &h)
+    dt_count_opt(codes, n, &h, 0)
     hp = &h
     if legal:
         dt_legal_counts(&h, &hl)
