@@ -55,6 +55,14 @@ Full results with the five cards kept:
       dt_low_key plus the positions (bit masks, may be NULL) of the lowest fives.
 Building blocks (for kernels that keep their own counts):
   void dt_count(const uint8_t* codes, int n, DtCounts* h)        codes must be 0..52
+  DtAcc, dt_acc_clear(a), dt_acc_add(a, code), dt_acc_add_bits(a, vbit4, sbit, sinc),
+  dt_acc_close(a, n, h, distinct)
+      dt_count card by card (e.g. while dealing); the accumulator stays in registers.
+  int64_t dt_best_key_counts(const DtCounts* h, const uint8_t* codes, int n, int64_t* legal_key)
+  int64_t dt_best_key_acc(const DtAcc* a, const uint8_t* codes, int n, int64_t* legal_key)
+      dt_best_key from counts already made.
+  bint dt_legal_as_well_ge(const uint16_t* legal_ge, int jokers, int64_t key)
+      dt_legal_as_well from dt_legal_counts' out.ge (lookups instead of recomputing).
   int dt_legal_counts(const DtCounts* h, DtCounts* out)          returns distinct cards + jokers
   int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, bint legal)
       Best key from counts (codes are read only for a flush built on duplicates).
@@ -65,8 +73,8 @@ Building blocks (for kernels that keep their own counts):
   int dt_hibit(unsigned int x), dt_lobit(x), dt_popcount(x); DT_BIT(v)
 
 Cost (one core here, see scripts/bench_hands.py): counting ~2 ns a card, a
-best-key evaluation ~15-20 ns; dt_best_key on 7 cards ~35-50 ns with the legal
-key. Lowball beyond five cards enumerates the C(n, 5) subsets (n = 7: ~1 us).
+best-key evaluation ~15-20 ns; dt_best_key on 7 cards ~45 ns with the legal
+key (about 400 instructions on the benchmark's stacked deck, callgrind). Lowball beyond five cards enumerates the C(n, 5) subsets (n = 7: ~1 us).
 Thread safety: no global state; call from any number of threads.
 """
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -144,11 +152,10 @@ ctypedef struct DtCounts:
 
 ctypedef struct DtAcc:
     # running counts while cards arrive one at a time (dt_acc_add); dt_acc_close makes a DtCounts
-    uint64_t g                        # values held at least 1, 2, 3, 4 times (16-bit lanes)
-    unsigned int g5                   # values held at least 5 times
+    uint64_t g                        # values held at least 2, 3, 4, 5 times (16-bit lanes)
+    uint64_t g1                       # values held, in all four 16-bit lanes
     uint64_t sm                       # four 16-bit suit masks
     uint64_t sc                       # suit counts (8-bit lanes 0..3) and jokers (bits 32..39)
-    uint64_t dm                       # cards seen more than once (suit-mask layout)
 
 ctypedef struct DtHand:
     int64_t key         # 0: no such hand
@@ -161,38 +168,38 @@ ctypedef struct DtHand:
 
 cdef inline void dt_acc_clear(DtAcc* a) noexcept nogil:
     a.g = 0
-    a.g5 = 0
+    a.g1 = 0
     a.sm = 0
     a.sc = 0
-    a.dm = 0
 
 
 cdef inline void dt_acc_add(DtAcc* a, int c) noexcept nogil:
     """Count one card (code 0..52) into the accumulator."""
-    cdef uint64_t b4 = dt_vbit4[c]
-    cdef uint64_t bb = dt_sbit[c]
-    a.sc += dt_sinc[c]
+    dt_acc_add_bits(a, dt_vbit4[c], dt_sbit[c], dt_sinc[c])
+
+
+cdef inline void dt_acc_add_bits(DtAcc* a, uint64_t b4, uint64_t bb, uint64_t inc) noexcept nogil:
+    """Count one card given its table words dt_vbit4[c], dt_sbit[c], dt_sinc[c] (a kernel drawing
+    from a fixed pool can look them up once per pool position)."""
+    a.sc += inc
     # why: count masks by carry-propagation, no per-value counter to clear; the masks for
-    # "at least 1..4" sit in one register's 16-bit lanes, so one shift moves every level up
-    # (lane 0 takes all-ones: every card is held at least once)
-    a.g5 |= <unsigned int>(a.g >> 48) & <unsigned int>(b4 & 0xFFFF)
-    a.g |= ((a.g << 16) | 0xFFFF) & b4
-    # why: a mask of repeated cards costs one op a card; the distinct count comes from the
-    # suit masks once, and only when asked for
-    a.dm |= a.sm & bb
+    # "at least 2..5" sit in one register's 16-bit lanes, so one shift moves every level up
+    # and lane 0 takes "at least 1" before this card
+    a.g |= ((a.g << 16) | (a.g1 & 0xFFFF)) & b4
+    a.g1 |= b4
     a.sm |= bb
 
 
 cdef inline void dt_acc_close(const DtAcc* a, int n, DtCounts* h, bint distinct) noexcept nogil:
-    """DtCounts of the ``n`` cards counted in ``a``; ``distinct`` 0 leaves h.distinct at -1
-    (nothing in this file reads it; dt_legal_counts counts the suit masks itself)."""
+    """DtCounts of the ``n`` cards counted in ``a`` (``distinct`` is kept for callers; the
+    distinct count is always filled in, since the duplicate flag is derived from it)."""
     cdef uint64_t sm = a.sm, sc = a.sc, lanes
     h.ge[0] = DT_ALL_VALUES
-    h.ge[1] = a.g & 0xFFFF
-    h.ge[2] = (a.g >> 16) & 0xFFFF
-    h.ge[3] = (a.g >> 32) & 0xFFFF
-    h.ge[4] = a.g >> 48
-    h.ge[5] = a.g5
+    h.ge[1] = a.g1 & 0xFFFF
+    h.ge[2] = a.g & 0xFFFF
+    h.ge[3] = (a.g >> 16) & 0xFFFF
+    h.ge[4] = (a.g >> 32) & 0xFFFF
+    h.ge[5] = a.g >> 48
     h.suit[0] = sm & 0xFFFF
     h.suit[1] = (sm >> 16) & 0xFFFF
     h.suit[2] = (sm >> 32) & 0xFFFF
@@ -202,11 +209,11 @@ cdef inline void dt_acc_close(const DtAcc* a, int n, DtCounts* h, bint distinct)
     h.scnt[2] = (sc >> 16) & 0xFF
     h.scnt[3] = (sc >> 24) & 0xFF
     h.jokers = (sc >> 32) & 0xFF
-    h.dup = a.dm != 0
-    h.distinct = -1
-    if distinct:
-        lanes = dt_lane_popcount(sm)
-        h.distinct = <int>((lanes * 0x0001000100010001ull) >> 48)
+    # why: a repeated card leaves the suit masks with fewer bits than valued cards; one SWAR
+    # pass after the loop is cheaper than tracking repeats card by card (and frees a register)
+    lanes = dt_lane_popcount(sm)
+    h.distinct = <int>((lanes * 0x0001000100010001ull) >> 48)
+    h.dup = h.distinct != n - <int>((sc >> 32) & 0xFF)
 
 
 cdef inline void dt_count_opt(const uint8_t* codes, int n, DtCounts* h, bint distinct) noexcept nogil:
@@ -504,6 +511,28 @@ cdef inline bint dt_legal_as_well(const DtCounts* h, int64_t key) noexcept nogil
     return 0
 
 
+cdef inline bint dt_legal_as_well_ge(const uint16_t* lge, int j, int64_t key) noexcept nogil:
+    """dt_legal_as_well from the de-duplicated hand's count masks ``lge`` (dt_legal_counts' out.ge:
+    lge[k] is dt_at_least(..., k) for k = 0..5) and the joker count."""
+    cdef unsigned int f0 = DT_BIT((key >> 16) & 15)
+    cdef int rank = <int>(key >> DT_RANK_SHIFT)
+    if rank == DT_HIGH_CARD or rank == DT_STRAIGHT or rank == DT_STRAIGHT_FLUSH or rank == DT_DEAD_MANS_HAND:
+        return 1
+    if rank == DT_PAIR:
+        return (lge[2 - j] & f0) != 0
+    if rank == DT_TWO_PAIR and j == 0:
+        return (lge[2] & f0) != 0 and (lge[2] & DT_BIT((key >> 8) & 15)) != 0
+    if rank == DT_THREE_OF_A_KIND:
+        return (lge[3 - j] & f0) != 0
+    if rank == DT_FULL_HOUSE and j == 0:
+        return (lge[3] & f0) != 0 and (lge[2] & DT_BIT((key >> 4) & 15)) != 0
+    if rank == DT_FOUR_OF_A_KIND:
+        return (lge[4 - j] & f0) != 0
+    if rank == DT_FIVE_OF_A_KIND:
+        return (lge[5 - j] & f0) != 0
+    return 0
+
+
 cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
     """Best shootout key of any legality; *legal_key gets the best legal key (0: none)."""
     cdef DtAcc a
@@ -517,13 +546,26 @@ cdef inline int64_t dt_best_key(const uint8_t* codes, int n, int64_t* legal_key)
 cdef inline int64_t dt_best_key_acc(const DtAcc* a, const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
     """dt_best_key for cards already counted into ``a`` (a kernel that deals the cards can count
     them as they come); ``codes`` still holds the n cards (read for flushes on duplicates)."""
-    cdef DtCounts h, hl
-    cdef int64_t key
+    cdef DtCounts h
     dt_acc_close(a, n, &h, 0)
-    key = dt_max_key(&h, codes, n, 0)
-    if not h.dup or dt_legal_as_well(&h, key):
+    return dt_best_key_counts(&h, codes, n, legal_key)
+
+
+cdef inline int64_t dt_best_key_counts(const DtCounts* hp, const uint8_t* codes, int n, int64_t* legal_key) noexcept nogil:
+    """dt_best_key from the hand's counts (dt_count or dt_acc_close; h.distinct is not read)."""
+    cdef DtCounts hl
+    cdef int64_t key
+    cdef int nd
+    key = dt_max_key(hp, codes, n, 0)
+    if not hp.dup:
         legal_key[0] = key
-    elif dt_legal_counts(&h, &hl) < 5:
+        return key
+    # why: the de-duplicated count masks answer dt_legal_as_well's questions by lookup, and
+    # they are needed anyway whenever the best five is not legal as well
+    nd = dt_legal_counts(hp, &hl)
+    if dt_legal_as_well_ge(hl.ge, hp.jokers, key):
+        legal_key[0] = key
+    elif nd < 5:
         legal_key[0] = 0
     else:
         legal_key[0] = dt_max_key(&hl, codes, n, 1)

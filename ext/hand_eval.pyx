@@ -30,8 +30,7 @@ cdef extern from *:
 
 
 from doomtown_hand cimport (
-    DT_RANK_SHIFT, DtAcc, DtHand, dt_acc_add, dt_acc_clear, dt_best_key, dt_best_key_acc, dt_evaluate,
-    dt_key5, dt_low5, dt_low_key,
+    DT_RANK_SHIFT, DtHand, dt_best_key, dt_evaluate, dt_key5, dt_low5, dt_low_key,
 )
 
 
@@ -131,30 +130,25 @@ cdef inline uint32_t _bounded(_Bits* r, uint32_t rng) noexcept nogil:
 
 
 cdef inline void _floyd_sample(bitgen_t* bg, const uint8_t* pool, int size, int k, uint64_t threshold,
-                               uint8_t* hand, DtAcc* acc) noexcept nogil:
+                               uint8_t* hand) noexcept nogil:
     """k cards of pool[0..size-1] at distinct positions, uniformly (Floyd's algorithm: step i
     picks in 0..size-k+i, a position already taken is replaced by size-k+i). One 64-bit word
     feeds all k picks (batched multiply-and-reject, exact: Brackett-Rozinsky & Lemire 2024);
-    ``threshold`` = 2**64 mod (product of the k ranges). The cards are counted into ``acc``
-    as they are dealt (no second pass over the hand)."""
+    ``threshold`` = 2**64 mod (product of the k ranges)."""
     cdef unsigned long long x, hi
     cdef int i
     cdef uint32_t pick
     cdef uint64_t taken
-    cdef uint8_t c
     while True:
         x = bg.next_uint64(bg.state)
         taken = 0
-        dt_acc_clear(acc)
         for i in range(k):
             x = oddsmith_mul128(x, <uint64_t>(size - k + i + 1), &hi)
             pick = <uint32_t>hi
             if (taken >> pick) & 1:
                 pick = size - k + i
             taken |= (<uint64_t>1) << pick
-            c = pool[pick]
-            hand[i] = c
-            dt_acc_add(acc, c)
+            hand[i] = pool[pick]
         # why: the leftover decides acceptance only after all k picks (rejected ~1e-8 of the time)
         if x >= threshold:
             return
@@ -174,7 +168,6 @@ def sample_rank_counts(const uint8_t[::1] deck, int hand_size, Py_ssize_t n_hand
     cdef uint8_t pool[64]
     cdef uint8_t hand[16]
     cdef int64_t key, lkey, total = 0
-    cdef DtAcc acc
     for i in range(size):
         pool[i] = deck[i]
     for i in range(hand_size):
@@ -185,8 +178,8 @@ def sample_rank_counts(const uint8_t[::1] deck, int hand_size, Py_ssize_t n_hand
     threshold = (<uint64_t>0 - bound) % bound
     with bit_generator.lock, nogil:
         for t in range(n_hands):
-            _floyd_sample(bg, pool, size, hand_size, threshold, hand, &acc)
-            key = dt_best_key_acc(&acc, hand, hand_size, &lkey)
+            _floyd_sample(bg, pool, size, hand_size, threshold, hand)
+            key = dt_best_key(hand, hand_size, &lkey)
             best_counts[key >> DT_RANK_SHIFT] += 1
             legal_counts[lkey >> DT_RANK_SHIFT] += 1
             total += key
