@@ -846,3 +846,14 @@ cdef inline void dt_evaluate(const uint8_t* codes, int n, bint lowball, DtHand* 
     else:
         dt_fill_low(codes, bm, key, best)
         best.cheatin = 1
+
+
+cdef inline int64_t dt_binom(int64_t n, int k) noexcept nogil:
+    """C(n, k) for the small n of a deck (exact in 64 bits up to C(255, 7) and beyond what decks need)."""
+    cdef int64_t r = 1
+    cdef int i
+    if k < 0 or k > n:
+        return 0
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r

@@ -23,7 +23,7 @@ from libc.string cimport memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
-from doomtown_hand cimport dt_low5, dt_is_legal
+from doomtown_hand cimport dt_binom, dt_low5, dt_is_legal
 
 cdef enum:
     JOKER = 52
@@ -93,16 +93,6 @@ def evaluate(const uint8_t[:, ::1] hands, uint32_t[::1] keys, uint8_t[::1] cheat
 # Exact: value classes
 # ---------------------------------------------------------------------------
 
-cdef inline int64_t _binom(int64_t n, int k) noexcept nogil:
-    cdef int64_t r = 1
-    cdef int i
-    if k < 0 or k > n:
-        return 0
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
 def exact_by_values(
     const uint8_t[::1] counts,
     const uint8_t[::1] cls_jokers,
@@ -135,9 +125,9 @@ def exact_by_values(
                 m[s] = counts[v * 4 + s]
                 n_v += m[s]
                 for k in range(6):
-                    bin_vs[v][s][k] = _binom(m[s], k)
+                    bin_vs[v][s][k] = dt_binom(m[s], k)
             for k in range(6):
-                bin_v[v][k] = _binom(n_v, k)
+                bin_v[v][k] = dt_binom(n_v, k)
             # elementary symmetric polynomials: ways to take k cards of value v, no code twice
             elem_v[v][0] = 1
             elem_v[v][1] = m[0] + m[1] + m[2] + m[3]
@@ -151,7 +141,7 @@ def exact_by_values(
             elem_v[v][4] = m[0] * m[1] * m[2] * m[3]
             elem_v[v][5] = 0
         for k in range(6):
-            bin_j[k] = _binom(counts[JOKER], k)
+            bin_j[k] = dt_binom(counts[JOKER], k)
 
         for c in range(cls_jokers.shape[0]):
             j = cls_jokers[c]
@@ -231,7 +221,7 @@ cdef void _enum(_Enum* e, int start, int filled, int64_t weight) noexcept nogil:
                 break
             for t in range(take):
                 e.hand[filled + t] = e.code[i]
-            w = weight * _binom(e.mult[i], take)
+            w = weight * dt_binom(e.mult[i], take)
             if filled + take == HAND:
                 key = _key(e.hand)
                 ix = _find(e.keys, e.nkeys, key)

@@ -81,6 +81,21 @@ cdef inline int damage_code(int score, int target, const int *damage_by_margin) 
     return damage_by_margin[margin]
 
 
+cdef inline int fight_winner(int s_att, int h_att, int s_def, int h_def, int *margin) noexcept nogil:
+    """Fight resolution ("Fight"): 0 Attacker wins, 1 Defender wins, -1 Draw; ``margin`` the winning margin.
+
+    More Successes wins by the difference; equal Successes: the single highest die wins by 1; else a Draw.
+    """
+    if s_att != s_def:
+        margin[0] = s_att - s_def if s_att > s_def else s_def - s_att
+        return 0 if s_att > s_def else 1
+    if h_att != h_def:
+        margin[0] = 1
+        return 0 if h_att > h_def else 1
+    margin[0] = 0
+    return -1
+
+
 cdef inline int apply_damage(int start_shaken, int code, int one_worse) noexcept nogil:
     """Final damage code: a Shaken model Shaken again is Downed; ``one_worse`` (bear-hug) worsens it."""
     if code == DMG_NONE:

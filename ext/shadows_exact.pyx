@@ -797,19 +797,8 @@ def fight_table(const int64_t[:, ::1] attackers, const int64_t[:, ::1] defenders
                                 continue
                             fc = fa * u128_ratio(c, sb)
                             c *= A[ka * HDIM + ha]
-                            if ka > kd:
-                                side = 0
-                                k = ka - kd
-                            elif kd > ka:
-                                side = 1
-                                k = kd - ka
-                            elif ha > hd:
-                                side = 0
-                                k = 1
-                            elif hd > ha:
-                                side = 1
-                                k = 1
-                            else:
+                            side = fight_winner(ka, ha, kd, hd, &k)
+                            if side < 0:
                                 draw += c
                                 fdraw += fc
                                 continue

@@ -377,19 +377,8 @@ def mc_fight(object bit_generator, const int64_t[::1] att, const int64_t[::1] df
                     nd = <int>dfn[2]
             sim_test(&st, <int>att[0], T, 1, na, reading, <int>att[6], 0, &sa, &ha, &oa)
             sim_test(&st, <int>dfn[0], T, 1, nd, reading, <int>dfn[6], 0, &sd, &hd, &od)
-            if sa > sd:
-                side = 0
-                k = sa - sd
-            elif sd > sa:
-                side = 1
-                k = sd - sa
-            elif ha > hd:
-                side = 0
-                k = 1
-            elif hd > ha:
-                side = 1
-                k = 1
-            else:
+            side = fight_winner(sa, ha, sd, hd, &k)
+            if side < 0:
                 out[0] += 1
                 continue
             out[1 + side] += 1

@@ -30,7 +30,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 from doomtown_hand cimport (
-    DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_count, dt_hibit, dt_lobit,
+    DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_binom, dt_count, dt_hibit, dt_lobit,
     dt_legal_as_well, dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
 )
 
@@ -224,16 +224,6 @@ cdef inline int _outcome(int64_t kany, int64_t klegal, int margin) noexcept nogi
     return <int>(kept >> 20) * 2 + cheat
 
 
-cdef inline int64_t _binom64(int64_t n, int k) noexcept nogil:
-    cdef int64_t r = 1
-    cdef int i
-    if k < 0 or k > n:
-        return 0
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
 cdef struct _Exact:
     int c[14][4]               # copies per value (1..13) and suit
     int jokers
@@ -353,7 +343,7 @@ cdef void _part_b_suit(_Exact* e, int v, int taken, int total, int ksum, int64_t
     for x in range(e.c[v][e.S] + 1):
         if taken + x > total:
             break
-        wt = _binom64(e.c[v][e.S], x)
+        wt = dt_binom(e.c[v][e.S], x)
         e.a[v] = x
         e.m[v] = x
         e.k[v] = 1 if x > 0 else 0
@@ -447,7 +437,7 @@ cdef void _part_c_rest(_Dmh* d, int start, int filled, int64_t w) noexcept nogil
                 break
             for t in range(x):
                 d.hand[filled + t] = <uint8_t>c
-            _part_c_rest(d, c + 1, filled + x, w * _binom64(d.counts[c], x))
+            _part_c_rest(d, c + 1, filled + x, w * dt_binom(d.counts[c], x))
 
 
 cdef void _part_c_dmh(_Dmh* d, int i, int filled, int present, int64_t w) noexcept nogil:
@@ -466,7 +456,7 @@ cdef void _part_c_dmh(_Dmh* d, int i, int filled, int present, int64_t w) noexce
             break
         for t in range(x):
             d.hand[filled + t] = <uint8_t>c
-        _part_c_dmh(d, i + 1, filled + x, present + (1 if x > 0 else 0), w * _binom64(d.counts[c], x))
+        _part_c_dmh(d, i + 1, filled + x, present + (1 if x > 0 else 0), w * dt_binom(d.counts[c], x))
 
 
 cdef void _exact_decomposed(const int* counts, int n, int margin, int64_t* dist) noexcept nogil:
@@ -493,15 +483,15 @@ cdef void _exact_decomposed(const int* counts, int n, int margin, int64_t* dist)
                         if mm > 7:
                             continue
                         kk = (x0 > 0) + (x1 > 0) + (x2 > 0) + (x3 > 0)
-                        e.W[v][mm][kk] += _binom64(e.c[v][0], x0) * _binom64(e.c[v][1], x1) \
-                            * _binom64(e.c[v][2], x2) * _binom64(e.c[v][3], x3)
+                        e.W[v][mm][kk] += dt_binom(e.c[v][0], x0) * dt_binom(e.c[v][1], x1) \
+                            * dt_binom(e.c[v][2], x2) * dt_binom(e.c[v][3], x3)
     e.cap[14] = 0
     for v in range(13, 0, -1):
         e.cap[v] = e.cap[v + 1] + e.c[v][0] + e.c[v][1] + e.c[v][2] + e.c[v][3]
     jmax = e.jokers if e.jokers < n else n
     for j in range(jmax + 1):
         e.j = j
-        e.wj = _binom64(e.jokers, j)
+        e.wj = dt_binom(e.jokers, j)
         _part_a(&e, 1, n - j, 0, 1)
         # part B: one flush suit at a time
         for s in range(4):
@@ -514,7 +504,7 @@ cdef void _exact_decomposed(const int* counts, int n, int margin, int64_t* dist)
                     if s2 == s:
                         continue
                     e.one[v] += e.c[v][s2]
-                    e.two1[v] += _binom64(e.c[v][s2], 2)
+                    e.two1[v] += dt_binom(e.c[v][s2], 2)
                     for i in range(s2 + 1, 4):
                         if i != s:
                             e.two2[v] += <int64_t>e.c[v][s2] * e.c[v][i]
@@ -759,7 +749,7 @@ cdef void _search_fill(_Search* e, int start, int filled, int64_t w) noexcept no
                 break
             for t in range(x):
                 e.hand[e.slots[filled + t]] = <uint8_t>c
-            _search_fill(e, c + 1, filled + x, w * _binom64(e.rem[c], x))
+            _search_fill(e, c + 1, filled + x, w * dt_binom(e.rem[c], x))
 
 
 cdef double _expected_rank(const uint8_t* hand, int n, uint32_t mask, const int* rem, int margin) noexcept nogil:
@@ -1092,9 +1082,9 @@ cdef void _direct(_Direct* e, int start, int filled, int64_t weight) noexcept no
                 e.hand[filled + t] = e.code[i]
             if filled + take == e.n:
                 key = _kept_key(e.hand, e.n, e.margin, &cheat)
-                e.dist[<int>(key >> 20) * 2 + cheat] += weight * _binom64(e.mult[i], take)
+                e.dist[<int>(key >> 20) * 2 + cheat] += weight * dt_binom(e.mult[i], take)
             else:
-                _direct(e, i + 1, filled + take, weight * _binom64(e.mult[i], take))
+                _direct(e, i + 1, filled + take, weight * dt_binom(e.mult[i], take))
 
 
 def exact_direct(const int32_t[::1] counts, int n, int margin, int64_t[::1] out):
