@@ -61,3 +61,11 @@ def test_written_files_get_the_umask_mode(tmp_path):
     finally:
         os.umask(mask)
     assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_missing_kernel_says_how_to_build_it():
+    from oddsmith import _ext
+
+    assert _ext.load("hand_eval").__name__ == "oddsmith._ext.hand_eval"
+    with pytest.raises(_ext.KernelsNotBuilt, match="no_such_kernel.*build_ext --inplace"):
+        _ext.load("no_such_kernel")

@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from oddsmith import _ext
 from oddsmith.doomtown.cards import format_cards, format_hand, parse_hand
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
@@ -30,14 +31,7 @@ of the ranges to fit in 64 bits)."""
 
 
 def _kernel():
-    try:
-        from oddsmith._ext import hand_eval
-    except ImportError as exc:  # pragma: no cover - only in a broken install
-        raise OddsmithError(
-            "the compiled hand evaluator is missing; reinstall oddsmith (pip install .) "
-            f"or build it (python setup.py build_ext --inplace): {exc}"
-        ) from None
-    return hand_eval
+    return _ext.load("hand_eval")
 
 
 def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:

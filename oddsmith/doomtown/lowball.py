@@ -36,6 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from oddsmith import _ext
 from oddsmith.doomtown.deck import MAX_KERNEL_CARDS as MAX_CARDS
 from oddsmith.doomtown.deck import N_CODES
 from oddsmith.doomtown.deck import kernel_counts as deck_counts
@@ -62,11 +63,7 @@ MAX_PLAYERS = 8
 
 
 def _kernels():
-    try:
-        from oddsmith._ext import lowball as ext
-    except ImportError as exc:  # pragma: no cover - a broken install, not user input
-        raise RuntimeError("the lowball kernels are not built: run `pip install -e .` in the checkout") from exc
-    return ext
+    return _ext.load("lowball")
 
 
 # --------------------------------------------------------------------------

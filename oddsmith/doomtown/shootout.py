@@ -46,6 +46,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from oddsmith import _ext
 from oddsmith.doomtown.deck import N_CODES
 from oddsmith.doomtown.deck import deck_label as deck_name
 from oddsmith.doomtown.deck import kernel_codes as deck_codes
@@ -85,11 +86,7 @@ MAX_CASUALTIES = 10
 
 
 def _kernels():
-    try:
-        from oddsmith._ext import shootout as ext
-    except ImportError as exc:  # pragma: no cover - a broken install, not user input
-        raise RuntimeError("the shootout kernels are not built: run `pip install -e .` in the checkout") from exc
-    return ext
+    return _ext.load("shootout")
 
 
 # --------------------------------------------------------------------------

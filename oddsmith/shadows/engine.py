@@ -22,17 +22,14 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from oddsmith import _ext
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers,
                                resolve_seed, run_chunks)
 
-try:
-    from oddsmith._ext import shadows_exact as _X
-    from oddsmith._ext import shadows_mc as _M
-except ImportError as exc:  # pragma: no cover - a checkout without a build
-    raise ImportError("oddsmith's Shadows kernels are not built: run `pip install -e .` "
-                      "(or `python setup.py build_ext --inplace`)") from exc
+_X = _ext.load("shadows_exact")
+_M = _ext.load("shadows_mc")
 
 # ---------------------------------------------------------------------------
 # Numbers the kernels take, all from the rules model
