@@ -8,7 +8,7 @@ Exact counts are unsigned 128-bit integers: every probability of the exact
 engine is ``count / scale`` with ``scale`` a product of die sizes (a Test of
 n dice of D faces has scale D**(2n): each die is rolled at most twice).
 """
-from libc.stdint cimport uint64_t, uint32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
 from numpy.random cimport bitgen_t
 
 cdef extern from *:
@@ -66,6 +66,15 @@ cdef enum:
     DMG_CASUALTY = 3
 
 
+cdef inline void copy_rule_tables(const int32_t[::1] save_table, const int32_t[::1] damage,
+                                  int *save_out, int *damage_out) noexcept nogil:
+    """Copy the Save and Damage tables the wrapper passed in (from the rules model) into C arrays."""
+    cdef int i
+    for i in range(MAX_TABLE):
+        save_out[i] = save_table[i]
+        damage_out[i] = damage[i]
+
+
 cdef inline int jidx(int s, int h, int o) noexcept nogil:
     """Index of (successes, highest die, any die showing the jam face) in a joint table."""
     return (s * HDIM + h) * 2 + o
@@ -115,6 +124,13 @@ ctypedef struct DiceStream:
     bitgen_t *rng
     uint64_t buf
     int left          # 32-bit halves left in buf
+
+
+cdef inline void stream_open(DiceStream *st, bitgen_t *rng) noexcept nogil:
+    """Start a dice stream on a numpy bit generator (no buffered bits yet)."""
+    st.rng = rng
+    st.buf = 0
+    st.left = 0
 
 
 cdef inline uint32_t stream_u32(DiceStream *st) noexcept nogil:

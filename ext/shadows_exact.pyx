@@ -473,9 +473,7 @@ def shot_table(const int64_t[:, ::1] rows, const int32_t[::1] save_table, const 
     cdef TestCache *cache = <TestCache *>malloc(sizeof(TestCache))
     if cache == NULL:
         raise MemoryError()
-    for i in range(MAX_TABLE):
-        st[i] = save_table[i]
-        dm[i] = damage[i]
+    copy_rule_tables(save_table, damage, st, dm)
     with nogil:
         cache_init(cache, T, one_face, 0, 1)
         for r in range(nrows):
@@ -575,9 +573,7 @@ def shot_sequence_table(const int64_t[:, ::1] targets, const int64_t[:, :, ::1] 
     cdef TestCache *cache = <TestCache *>malloc(sizeof(TestCache))
     if cache == NULL:
         raise MemoryError()
-    for i in range(MAX_TABLE):
-        st[i] = save_table[i]
-        dm[i] = damage[i]
+    copy_rule_tables(save_table, damage, st, dm)
     with nogil:
         cache_init(cache, T, one_face, 0, 1)
         for r in range(nrows):
@@ -763,9 +759,7 @@ def fight_table(const int64_t[:, ::1] attackers, const int64_t[:, ::1] defenders
     cdef TestCache *cache = <TestCache *>malloc(sizeof(TestCache))
     if cache == NULL:
         raise MemoryError()
-    for i in range(MAX_TABLE):
-        st[i] = save_table[i]
-        dm[i] = damage[i]
+    copy_rule_tables(save_table, damage, st, dm)
     with nogil:
         cache_init(cache, T, 1, 1, 0)
         for r in range(nrows):

@@ -88,9 +88,7 @@ def mc_test(object bit_generator, int D, int T, int one_face, int n, int reading
     cdef DiceStream st
     cdef int64_t t
     cdef int s, h, o
-    st.rng = _bitgen(bit_generator)
-    st.left = 0
-    st.buf = 0
+    stream_open(&st, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             sim_test(&st, D, T, one_face, n, reading, mode, rerolls, &s, &h, &o)
@@ -192,9 +190,7 @@ def mc_successes(object bit_generator, int D, int T, int n, int reading, int64_t
                 free(chain[i][j])
         free(table)
         raise MemoryError()
-    st.rng = _bitgen(bit_generator)
-    st.left = 0
-    st.buf = 0
+    stream_open(&st, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             if R:
@@ -270,12 +266,8 @@ def mc_shot(object bit_generator, const int64_t[::1] p, const int32_t[::1] save_
     cdef int D = <int>p[0], n = <int>p[1], reading = <int>p[2], mode = <int>p[3], rr = <int>p[4]
     cdef int cancel = <int>p[5], tdie = <int>p[6], tshaken = <int>p[7], smod = <int>p[8], smode = <int>p[9]
     cdef int jdie = <int>p[10], jrr = <int>p[11]
-    for i in range(MAX_TABLE):
-        stab[i] = save_table[i]
-        dm[i] = damage[i]
-    st.rng = _bitgen(bit_generator)
-    st.left = 0
-    st.buf = 0
+    copy_rule_tables(save_table, damage, stab, dm)
+    stream_open(&st, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             sim_test(&st, D, T, one_face, n, reading, mode, rr, &s, &h, &o)
@@ -307,12 +299,8 @@ def mc_shot_sequence(object bit_generator, const int64_t[::1] target, const int6
     cdef int64_t t
     cdef int i, s, h, o, e, code, state, mask, fired, w
     cdef int K = <int>target[0], start = <int>target[3]
-    for i in range(MAX_TABLE):
-        stab[i] = save_table[i]
-        dm[i] = damage[i]
-    st.rng = _bitgen(bit_generator)
-    st.left = 0
-    st.buf = 0
+    copy_rule_tables(save_table, damage, stab, dm)
+    stream_open(&st, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             state = start
@@ -356,12 +344,8 @@ def mc_fight(object bit_generator, const int64_t[::1] att, const int64_t[::1] df
     cdef int64_t t
     cdef int i, sa, ha, oa, sd, hd, od, na, nd, side, k, code, ns, nh, no
     cdef const int64_t *lp
-    for i in range(MAX_TABLE):
-        stab[i] = save_table[i]
-        dm[i] = damage[i]
-    st.rng = _bitgen(bit_generator)
-    st.left = 0
-    st.buf = 0
+    copy_rule_tables(save_table, damage, stab, dm)
+    stream_open(&st, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             na = <int>att[1]
