@@ -32,6 +32,7 @@ from oddsmith.rules.doomtown import (
     VALUE_MAX,
     VALUE_MIN,
     Suit,
+    Value,
     kung_fu_dude_value,
     kung_fu_test_succeeds,
     skill_test_succeeds,
@@ -179,7 +180,9 @@ def parse_suits(text: str | Iterable[str]) -> tuple[Suit, ...]:
     return tuple(sorted(set(out)))
 
 
-_VALUE_WORDS = {"a": 1, "ace": 1, "j": 11, "jack": 11, "q": 12, "queen": 12, "k": 13, "king": 13}
+# Letters and names of the face values as the rules model names them (A, J, Q, K; ace, jack, ...).
+_VALUE_WORDS = {**{VALUE_LABELS[v].casefold(): int(v) for v in (Value.ACE, Value.JACK, Value.QUEEN, Value.KING)},
+                **{v.name.casefold(): int(v) for v in (Value.ACE, Value.JACK, Value.QUEEN, Value.KING)}}
 
 
 def _value_token(tok: str, spec: str) -> int:
