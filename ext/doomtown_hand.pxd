@@ -380,7 +380,7 @@ cdef inline int64_t dt_max_key(const DtCounts* h, const uint8_t* codes, int n, b
     Categories are tried from Dead Man's Hand down; the first that can be made
     is the answer, and each category takes its best tie-break values. Because
     every higher category was impossible, later steps may assume e.g. that no
-    value plus the jokers reaches four (DESIGN section 7)."""
+    value plus the jokers reaches four (docs/design.md, 'The hand core')."""
     cdef int j = h.jokers, s, t, p, v, jt, jp, top, best
     cdef bint flushable
     cdef unsigned int g1 = h.ge[1], m, w, pm, rest
@@ -582,7 +582,7 @@ cdef inline int64_t dt_key5(const uint8_t* codes, int* cheatin) noexcept nogil:
 
 cdef inline int64_t dt_low5(const uint8_t* codes, uint8_t* ident) noexcept nogil:
     """Lowball key of exactly five cards: each joker takes the suit and value making the hand
-    lowest, tie-breaks included (Rulebook "Jokers"; DESIGN section 3)."""
+    lowest, tie-breaks included (Rulebook "Jokers"; docs/rules-doomtown.md, 'Jokers')."""
     cdef DtCounts h
     cdef uint8_t card[5]
     cdef int i, x, y, jsuit, first = -1, k

@@ -9,7 +9,7 @@ Rulebook "Shootout Sequence", step 4 "Draw!": each side draws 5 + stud bonus
 cards, may discard up to its draw bonus and draw that many once, then keeps
 five. Kernel parameters:
 
-* ``margin``, the hand-keeping policy (DESIGN section 3): 0 = greedy (keep the
+* ``margin``, the hand-keeping policy (docs/rules-doomtown.md, 'Cheatin''): 0 = greedy (keep the
   best hand whatever its legality), k >= 1 = cheat only when the best hand is
   k ranks or more above the best legal one; LEGAL_MARGIN (99) = legal (cheat
   only when no legal hand exists).
@@ -559,7 +559,7 @@ cdef inline uint32_t _take_low(const uint32_t* vpos, unsigned int values, uint32
 
 cdef uint32_t _heuristic(const uint8_t* hand, int n, int maxd, int margin,
                          int64_t* kept_out, int* cheat_out) noexcept nogil:
-    """Positions to discard (at most ``maxd``): a sensible player's rule (DESIGN section 3).
+    """Positions to discard (at most ``maxd``): a sensible player's rule (docs/rules-doomtown.md, 'Shootouts').
 
     1. Keep the structure of the best hand the policy keeps now: a straight, flush,
        straight flush or Dead Man's Hand whole; the groups of the other ranks (the four

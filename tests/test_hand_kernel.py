@@ -137,7 +137,7 @@ def test_comparison_example_1_three_of_a_kind_kicker():
 def test_comparison_example_2_full_house_compares_trips_then_pair():
     assert key("7D 7C 7S 9S 9D") > key("7H 7C 7D 8S 8D")
     assert rank("7D 7C 7S 9S 9D") == HandRank.FULL_HOUSE
-    # DESIGN section 3: 2-2-2-K-K loses to 3-3-3-Q-Q (trips first, not the higher value)
+    # docs/rules-doomtown.md, 'Hands': 2-2-2-K-K loses to 3-3-3-Q-Q (trips first, not the higher value)
     assert key("2S 2H 2D KS KH") < key("3S 3H 3D QS QH")
 
 
@@ -229,7 +229,7 @@ def test_best_of_seven_prefers_legal_when_it_ties():
 
 
 def test_lowball_joker_takes_the_lowest_identity():
-    # DESIGN section 3: A-2-3-4 + joker is 6-4-3-2-A (a 5 would make a straight)
+    # docs/rules-doomtown.md, 'Jokers': A-2-3-4 + joker is 6-4-3-2-A (a 5 would make a straight)
     assert key_as_list(key("AS 2C 3H 4D Joker", lowball=True)) == [1, 6, 4, 3, 2, 1]
     assert key_as_list(key("AS 2C 3H 4D Joker")) == [5, 5, 4, 3, 2, 1]  # shootout: the straight
     # with a pair the joker takes the lowest value not held: only a kicker

@@ -37,7 +37,7 @@ J = 52
 
 
 def kept(key: int, legal_key: int, policy: str) -> tuple[int, bool]:
-    """The plain reading of the hand-keeping policies (DESIGN.md section 3)."""
+    """The plain reading of the hand-keeping policies (docs/rules-doomtown.md, 'Cheatin'')."""
     if legal_key == 0:
         return key, True
     if policy == "legal":

@@ -8,7 +8,7 @@ suit and value pulls from what is left of the deck.
 
 DECK is a deck file, ``-`` for stdin, or a shipped sample deck name (as for
 ``oddsmith deck show``). JSON (``--format json``) follows the contract of
-DESIGN.md section 5: ``distribution`` (rank -> probability), ``p_cheatin``,
+docs/design.md, 'Contracts users rely on': ``distribution`` (rank -> probability), ``p_cheatin``,
 ``mean_rank``, ``trials`` (0 when exact), ``exact``, ``stderr`` (rank ->
 standard error, 0 when exact); matchups add ``p_win``, ``p_lose``, ``p_tie``.
 """

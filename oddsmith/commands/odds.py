@@ -14,7 +14,7 @@ bonus of a grid, the lowball win rate against a reference opponent (``--vs``,
 default the deck itself), P(cheatin') in lowball, and the shootout strength
 (mean kept rank, P(full house or better)).
 
-JSON (``--format json``) follows DESIGN.md section 5: ``distribution`` (rank ->
+JSON (``--format json``) follows docs/design.md, 'Contracts users rely on': ``distribution`` (rank ->
 probability), ``p_cheatin``, ``mean_rank``, ``trials`` (0 when exact),
 ``exact``, ``stderr`` (rank -> standard error, 0 when exact); matchups add
 ``p_win``, ``p_lose``, ``p_tie`` and ``casualties`` ({"A": {n: p}, "B": {n: p}}).

@@ -1,7 +1,7 @@
 """Lowball (the Gamblin' phase): hand-rank odds of a deck, head-to-head and at a table.
 
 Rulebook "1. Gamblin' Phase": each player draws a five-card draw hand and the
-lowest hand wins the pot. oddsmith reads it as DESIGN.md section 3 does:
+lowest hand wins the pot. oddsmith reads it as docs/rules-doomtown.md, 'Gamblin' (lowball)' says:
 
 * the hand is exactly the five cards drawn (no stud, no draw, no choosing);
 * lowest wins, the exact reverse of the shootout ordering, tie-breaks

@@ -2,7 +2,7 @@
 head, the shooter a posse should pick, and the shootout/lowball trade-off.
 
 The rules, as oddsmith reads them (Rulebook "Shootout Sequence", steps 3, 4, 7
-and 8; DESIGN.md section 3):
+and 8; docs/rules-doomtown.md, 'Shootouts'):
 
 * a side draws 5 + stud bonus cards; it may then discard up to its draw bonus
   and draw that many once, from the rest of its deck; then it keeps five;
@@ -96,7 +96,7 @@ def _kernels():
 
 @dataclass(frozen=True)
 class Policy:
-    """Hand-keeping policy (DESIGN.md section 3): ``legal``, ``greedy`` or ``margin:K``."""
+    """Hand-keeping policy (docs/rules-doomtown.md, 'Cheatin''): ``legal``, ``greedy`` or ``margin:K``."""
 
     name: str
     margin: int | None = None

@@ -340,7 +340,7 @@ def is_cheatin(cards: Iterable[DrawCard]) -> bool:
 
 @dataclass(frozen=True)
 class JokerRules:
-    """Rulebook "Jokers", Quick reference "Jokers", DESIGN section 3."""
+    """Rulebook "Jokers", Quick reference "Jokers"; docs/rules-doomtown.md, 'Jokers'."""
 
     max_per_deck: int = 2
     """Up to two jokers; they do not count against the 52 valued cards."""

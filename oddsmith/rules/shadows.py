@@ -5,7 +5,7 @@ Section names in the docstrings are the book's headings ("Tests", "Shoot",
 "Damage", ...). Kernels and analyses take what they need from here; no other
 module holds a rule.
 
-How the book is read where it leaves room (DESIGN.md section 4):
+How the book is read where it leaves room (docs/rules-shadows.md, 'Dice in a game'):
 
 * The maximum-face re-roll of a Test (:class:`RerollReading`): reading B
   (default) re-rolls failing dice only and lets a maximum scored on a re-roll

@@ -6,7 +6,7 @@ kernels take, checks them (bad input raises :class:`OddsmithError`), calls
 the kernel and returns an :class:`Odds`: named outcome probabilities, their
 exact fractions, the numbers that went in and the modifiers applied.
 
-How the book is read (DESIGN.md section 4, ``oddsmith.rules.shadows``): the
+How the book is read (docs/rules-shadows.md, 'Dice in a game'; ``oddsmith.rules.shadows``): the
 maximum-face re-roll defaults to reading B (failing dice only, lowest first;
 a maximum on a re-roll grants another re-roll); reading A lets only the
 first roll's maxima grant re-rolls. Bless and Curse act after those re-rolls
