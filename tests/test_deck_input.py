@@ -25,7 +25,7 @@ from oddsmith.doomtown.cardtable import (
     title_key,
 )
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, card_code
+from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, card_code, deck_building_title
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_TABLE = resources.files("oddsmith.data").joinpath("wwe-cards.csv")
@@ -306,6 +306,24 @@ def test_valued_card_count():
     for partial in (False, True):
         with pytest.raises(OddsmithError, match="53 valued cards"):
             D.parse_deck("\n".join(lines + ["AS"]), partial=partial)
+
+
+def test_experienced_versions_share_the_four_copy_limit():
+    # Quick reference "Experienced": different versions of the same dude are the same card for deck building.
+    head = "title,type,suit,value,shooter,bullets\n"
+    base = "Judge Harry Somerset,dude,S,7,draw,1\n"
+    exp1 = "Judge Harry Somerset (Exp.1),dude,S,8,draw,1\n"
+    exp2 = "Judge Harry Somerset (exp. 2),dude,H,9,draw,1\n"
+    ok = D.parse_deck(head + base * 2 + exp1 * 2, partial=True)
+    assert len(ok) == 4
+    for text in (head + base * 3 + exp1 * 2, head + base + exp1 * 2 + exp2 * 2):
+        with pytest.raises(OddsmithError, match=r"5 copies of 'Judge Harry Somerset' \(.*versions of one card\)"
+                                                r".*at most 4 cards sharing a title"):
+            D.parse_deck(text, partial=True)
+    assert deck_building_title("Emre, The Turkish Bear (Exp.1)") == "Emre, The Turkish Bear"
+    assert deck_building_title("Judge Harry Somerset (Experienced 2)") == "Judge Harry Somerset"
+    assert deck_building_title("Hao-T'e Zui, the Mad Monk") == "Hao-T'e Zui, the Mad Monk"
+    assert deck_building_title("Exp. (1) Dude") == "Exp. (1) Dude"  # only a trailing marker is a version
 
 
 def test_three_jokers():

@@ -72,6 +72,7 @@ from oddsmith.rules.doomtown import (
     Suit,
     card_code,
     code_suit,
+    deck_building_title,
     code_value,
 )
 
@@ -279,11 +280,15 @@ def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "de
                 f"{rules.max_per_suit_and_value} cards sharing suit and value{_lines_text(group['line'].tolist())}")
     titled = cards[cards["title"].notna()]
     if not titled.empty:
-        keys = titled["title"].map(title_key)
+        # Experienced versions of a dude count as the same card (Quick reference "Experienced").
+        keys = titled["title"].map(lambda t: title_key(deck_building_title(t)))
         for _, group in titled.groupby(keys, sort=True):
             if len(group) > rules.max_per_title:
+                versions = list(dict.fromkeys(str(t) for t in group["title"]))
+                what = repr(versions[0]) if len(versions) == 1 else \
+                    f"{deck_building_title(versions[0])!r} ({', '.join(versions)}: versions of one card)"
                 raise OddsmithError(
-                    f"{name}: {len(group)} copies of {group['title'].iloc[0]!r}; a deck holds at most "
+                    f"{name}: {len(group)} copies of {what}; a deck holds at most "
                     f"{rules.max_per_title} cards sharing a title{_lines_text(group['line'].tolist())}")
     n = len(valued)
     if n > rules.valued_cards:
