@@ -423,8 +423,9 @@ class DeckRules:
     max_per_suit_and_value: int = 4
     """No more than four cards sharing the same suit and value."""
     max_per_title: int = 4
-    """No more than four cards sharing the same title; different versions of a dude (its
-    Experienced versions, "(Exp.1)") are the same card here (:func:`deck_building_title`)."""
+    """No more than four cards sharing the same title (Quick reference "Deck"); different versions
+    of a dude (its Experienced versions, "(Exp.1)") are the same card here (Quick reference
+    "Experienced"; :func:`deck_building_title`; docs/rules-set-up.md)."""
     max_jokers: int = 2
     """Up to two jokers (not counted in the 52)."""
     max_legends: int = 1
