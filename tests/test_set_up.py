@@ -212,3 +212,16 @@ def test_cli_outputs_say_which_deck(capsys):
     assert rc == 0 and data["cards"] == 54 and data["deck_state"].startswith("full deck (starting gang kept")
     rc, out, err = run(capsys, "deck", "show", "law-dogs", "--format", "json")
     assert rc == 0 and json.loads(out)["deck_state"] == state and json.loads(out)["cards"] == 49
+
+
+def test_report_pages_say_which_deck():
+    from oddsmith.report import deck_report
+
+    inputs = deck_report.load_decks(["law-dogs", "balanced"], None)
+    assert [len(d) for d in inputs.decks] == [49, 54]
+    facts = deck_report._deck_facts(inputs, inputs.decks[0]).lines
+    assert f"Deck used: {inputs.decks[0].deck_state}, 49 cards" in facts
+    assert any("as set-up leaves it" in line for line in deck_report.describe(inputs))
+    full = deck_report.load_decks(["law-dogs"], "outlaws", with_gang=True)
+    assert len(full.decks[0]) == 54 and len(full.vs) == 54
+    assert any("--with-gang" in line for line in deck_report.describe(full))

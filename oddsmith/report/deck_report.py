@@ -200,7 +200,8 @@ def lowball_page(inputs: DeckInputs, deck: decks_mod.Deck, odds: lowball.Lowball
             title=f"Gamblin' head-to-head of {label} (exact)", data=_gamblin_table(inputs, deck, gamblin),
             height=1.2 + 0.26 * len(gamblin)))
     return Page(title=f"Deck: {label}: cards and lowball",
-                subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers · "
+                subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers"
+                         f"{' after set-up' if deck.state is decks_mod.DeckState.after_set_up else ''} · "
                          f"lowball exact (all {odds.hands:,} five-card hands)",
                 blocks=blocks, section=f"Deck: {label}")
 
