@@ -26,6 +26,12 @@ unless forced:
     ``Starting Gang: Randall; Asakichi Cooke``), resolved through the card
     table (:mod:`oddsmith.doomtown.cardtable`).
 
+Analyses draw from the deck as set-up leaves it (:meth:`Deck.after_set_up`:
+the starting gang in play, Rulebook "Setting Up the Game"), or from the full
+deck on request (``with_gang``); :func:`load_deck` and :func:`resolve_deck`
+(the one resolver behind every deck-taking API) do this; see
+docs/rules-set-up.md.
+
 In every format ``#`` starts a comment (at the start of a line, or after a
 space and followed by a space). Comment lines ``# name: ...`` name the deck
 and ``# partial: reason`` marks an incomplete list.
@@ -72,8 +78,8 @@ from oddsmith.rules.doomtown import (
     Suit,
     card_code,
     code_suit,
-    deck_building_title,
     code_value,
+    deck_building_title,
 )
 
 #: Columns of :attr:`Deck.cards`, one row per card.
@@ -222,7 +228,7 @@ class Deck:
         return f"as listed (starting gang among the cards: {names})"
 
     def without(self, cards: str | Iterable[str]) -> "Deck":
-        """This deck minus cards already seen; the result is ``partial``.
+        """This deck minus cards already seen; the result is ``partial`` once cards are removed.
 
         ``cards`` is a text or a list of texts, each ``gang`` (the starting
         gang: puts it into play, as :meth:`after_set_up`; nothing to do once it
@@ -870,8 +876,6 @@ def _remove(frame: pd.DataFrame, kind: str, what: object, count: int,
 
 
 def _removal_label(kind: str, what: object, count: int) -> str:
-    if kind == "gang":
-        return "starting gang"
     label = format_card(int(what)) if kind == "code" else str(what)
     return label if count == 1 else f"{count}x {label}"
 
