@@ -25,7 +25,7 @@ from oddsmith.doomtown.cardtable import (
     title_key,
 )
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, card_code
+from oddsmith.rules.doomtown import DECK_RULES, JOKER_CODE, card_code, deck_building_title
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_TABLE = resources.files("oddsmith.data").joinpath("wwe-cards.csv")
@@ -252,7 +252,7 @@ def test_titles_may_mix_card_tokens():
 
 
 def test_the_same_deck_in_every_format_gives_the_same_cards():
-    law = D.load_sample("law-dogs")
+    law = D.load_sample("law-dogs", with_gang=True)
     rows = law.cards
     cards_text = "\n".join(format_card(c, ascii=True) for c in law.codes())
     vs_text = "\n".join("Joker" if c == JOKER_CODE else f"{c // 4 + 1},{'SHDC'[c % 4]}" for c in law.codes())
@@ -308,6 +308,24 @@ def test_valued_card_count():
             D.parse_deck("\n".join(lines + ["AS"]), partial=partial)
 
 
+def test_experienced_versions_share_the_four_copy_limit():
+    # Quick reference "Experienced": different versions of the same dude are the same card for deck building.
+    head = "title,type,suit,value,shooter,bullets\n"
+    base = "Judge Harry Somerset,dude,S,7,draw,1\n"
+    exp1 = "Judge Harry Somerset (Exp.1),dude,S,8,draw,1\n"
+    exp2 = "Judge Harry Somerset (exp. 2),dude,H,9,draw,1\n"
+    ok = D.parse_deck(head + base * 2 + exp1 * 2, partial=True)
+    assert len(ok) == 4
+    for text in (head + base * 3 + exp1 * 2, head + base + exp1 * 2 + exp2 * 2):
+        with pytest.raises(OddsmithError, match=r"5 copies of 'Judge Harry Somerset' \(.*versions of one card\)"
+                                                r".*at most 4 cards sharing a title"):
+            D.parse_deck(text, partial=True)
+    assert deck_building_title("Emre, The Turkish Bear (Exp.1)") == "Emre, The Turkish Bear"
+    assert deck_building_title("Judge Harry Somerset (Experienced 2)") == "Judge Harry Somerset"
+    assert deck_building_title("Hao-T'e Zui, the Mad Monk") == "Hao-T'e Zui, the Mad Monk"
+    assert deck_building_title("Exp. (1) Dude") == "Exp. (1) Dude"  # only a trailing marker is a version
+
+
 def test_three_jokers():
     with pytest.raises(OddsmithError, match="3 jokers; a deck holds at most 2"):
         D.parse_deck("AS\nJoker\nJK\njoker\n", partial=True)
@@ -353,14 +371,19 @@ def test_lines_that_parse_as_nothing_name_the_line(text, message):
 
 
 def test_without_gang_and_cards():
-    law = D.load_sample("law-dogs")
+    law = D.load_sample("law-dogs", with_gang=True)
     assert law.starting_gang()["title"].tolist() == ["Philip Swinford", "Rob Wilby", "Tommy Harden",
                                                      '"Thunder Boy" Nabbe', "Hattie DeLorre"]
+    # --without gang on the full deck puts the gang into play: the deck as set-up leaves it (not partial).
     rest = law.without("gang")
-    assert rest.partial and len(rest) == 49 and rest.valued_cards == 47 and not rest.cards["starting"].any()
-    assert len(law) == 54 and not law.partial  # the original is unchanged
+    assert not rest.partial and len(rest) == 49 and rest.valued_cards == 47 and not rest.cards["starting"].any()
+    assert rest.state is D.DeckState.after_set_up and rest.removed == ()
+    assert codes_of(rest) == codes_of(D.load_sample("law-dogs"))
+    assert rest.starting_gang()["title"].tolist() == law.starting_gang()["title"].tolist()
+    assert len(law) == 54 and not law.partial and law.state is D.DeckState.full  # the original is unchanged
+    assert codes_of(rest.without("gang")) == codes_of(rest)  # the gang is already in play
     fewer = rest.without(["3S", "Shotgun; 2x 8H", "Joker", "El Anonimo"])
-    assert fewer.removed == ("starting gang", "3♠", "Shotgun", "2x 8♥", "Joker", "El Anónimo")
+    assert fewer.partial and fewer.removed == ("3♠", "Shotgun", "2x 8♥", "Joker", "El Anónimo")
     assert len(fewer) == 49 - 6
     before, after = Counter(rest.codes().tolist()), Counter(fewer.codes().tolist())
     assert before - after == Counter({parse_card("3S"): 1, parse_card("3H"): 1, parse_card("8H"): 2,
@@ -368,7 +391,7 @@ def test_without_gang_and_cards():
 
 
 def test_without_prefers_the_draw_deck_copy():
-    law = D.load_sample("law-dogs")
+    law = D.load_sample("law-dogs", with_gang=True)
     # 3♠: Tommy Harden is in the starting gang, three other 3♠ dudes are in the draw deck.
     one = law.without("3S")
     assert one.starting_gang()["title"].tolist() == law.starting_gang()["title"].tolist()
@@ -376,15 +399,22 @@ def test_without_prefers_the_draw_deck_copy():
 
 def test_without_titles_with_commas_and_load_deck():
     deck = D.load_deck("anarchists", without="gang; Hao-T'e Zui, the Mad Monk, 2x Pony Express")
-    assert deck.removed == ("starting gang", "Hao-T'e Zui, The Mad Monk", "2x Pony Express")
+    assert deck.removed == ("Hao-T'e Zui, The Mad Monk", "2x Pony Express")
     assert deck.valued_cards == 52 - 5 - 3
+    full = D.load_deck("anarchists", with_gang=True, without="gang; Hao-T'e Zui, the Mad Monk, 2x Pony Express")
+    assert codes_of(full) == codes_of(deck) and full.state is D.DeckState.after_set_up
+
+
+def test_without_gang_needs_a_starting_gang():
+    with pytest.raises(OddsmithError, match="--without gang: the deck has no starting gang"):
+        D.load_sample("balanced").without("gang")
 
 
 @pytest.mark.parametrize("spec, message", [
     ("9S", "9♠ is not in the deck"),
     ("3x Joker", "Joker is not in the deck"),
     ("Bass Reevs", "did you mean 'Bass Reeves'"),
-    ("gang; gang", "no starting gang"),
+    ("Tommy Harden", "in play in the starting gang since set-up"),
 ])
 def test_without_errors(spec, message):
     with pytest.raises(OddsmithError, match=message):
@@ -447,7 +477,7 @@ def test_sample_list():
 
 @pytest.mark.parametrize("name", STARTERS + ARCHETYPES)
 def test_every_sample_is_a_legal_deck(name):
-    deck = D.load_sample(name)
+    deck = D.load_sample(name, with_gang=True)
     assert deck.valued_cards == DECK_RULES.valued_cards and deck.jokers == DECK_RULES.max_jokers
     assert not deck.partial and deck.warnings == ()
     assert deck.counts()[:52].max() <= DECK_RULES.max_per_suit_and_value
@@ -578,9 +608,13 @@ def run(args, capsys):
 
 
 def test_cli_deck_show_table(capsys):
-    rc, out, err = run(["deck", "show", "law-dogs", "--without", "gang"], capsys)
+    rc, out, err = run(["deck", "show", "law-dogs", "--with-gang", "--without", "gang"], capsys)
     assert rc == 0 and err == ""
-    assert "valued cards             47 (partial)" in out and "removed                  starting gang" in out
+    assert "valued cards             47 in the draw deck, 52 listed" in out and "removed" not in out
+    assert 'deck used                after set-up (starting gang in play: Philip Swinford; Rob Wilby; ' \
+           'Tommy Harden; "Thunder Boy" Nabbe; Hattie DeLorre), 49 cards' in out
+    rc, default, err = run(["deck", "show", "law-dogs"], capsys)
+    assert rc == 0 and default == out
     assert "3♥         4  Bowie Knife; Shotgun" in out
     total = [l for l in out.splitlines() if l.startswith("total")][0].split()
     assert total == ["total", "11", "10", "14", "12", "49"]
@@ -594,8 +628,8 @@ def test_cli_deck_show_json_csv_md(capsys):
                                  "total": 4}
     assert data["duplicates"] == [] and data["warnings"] == []
     rc, out, _ = run(["deck", "show", "balanced", "--format", "csv"], capsys)
-    assert out.splitlines()[0] == "card,value,spades,hearts,diamonds,clubs,total"
-    assert out.splitlines()[-1] == "Joker,,0,0,0,0,2"
+    assert out.splitlines()[0] == "card,value,spades,hearts,diamonds,clubs,total,deck_state"
+    assert out.splitlines()[-1] == "Joker,,0,0,0,0,2,full deck (no starting gang listed)"
     rc, out, _ = run(["deck", "show", "stack-16-16-16", "--format", "md"], capsys)
     assert "| 7 | 4 | 4 | 4 | 4 | 16 |" in out and "### Warnings" in out
 
@@ -611,6 +645,8 @@ def test_cli_deck_list(capsys):
     rc, out, _ = run(["deck", "list", "--format", "csv"], capsys)
     frame = pd.read_csv(io.StringIO(out))
     assert rc == 0 and len(frame) == 10 and (frame["valued_cards"] == 52).all()
+    after = dict(zip(frame["name"], frame["cards_after_set_up"]))
+    assert after == {name: 49 if name in STARTERS else 54 for name in frame["name"]}
 
 
 @pytest.mark.parametrize("content, extra, message", [

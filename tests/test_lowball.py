@@ -432,7 +432,8 @@ def test_cli_formats_and_output_file(capsys, tmp_path):
     rc, out, _ = run(capsys, "lowball", "balanced")
     assert rc == 0 and "Dead Man's Hand" in out and "P(cheatin')" in out
     rc, out, _ = run(capsys, "lowball", "balanced", "-f", "csv")
-    assert out.splitlines()[0] == "rank,hand,probability,stderr,at_most,at_most_stderr,cheatin"
+    assert out.splitlines()[0] == "rank,hand,probability,stderr,at_most,at_most_stderr,cheatin,deck_state"
+    assert out.splitlines()[1].endswith(",full deck (no starting gang listed)")
     rc, out, _ = run(capsys, "lowball", "balanced", "--vs", "law-dogs", "-f", "md")
     assert rc == 0 and out.startswith("## Gamblin'") and "| A |" in out
     target = tmp_path / "low.json"
@@ -441,8 +442,14 @@ def test_cli_formats_and_output_file(capsys, tmp_path):
 
 
 def test_cli_without_gang_and_partial(capsys, tmp_path):
-    rc, out, _ = run(capsys, "lowball", "law-dogs", "--without", "gang", "-f", "json")
-    assert rc == 0 and json.loads(out)["cards"] == 49
+    rc, out, _ = run(capsys, "lowball", "law-dogs", "-f", "json")
+    data = json.loads(out)
+    assert rc == 0 and data["cards"] == 49 and data["deck_state"].startswith("after set-up (starting gang in play: ")
+    rc, out, _ = run(capsys, "lowball", "law-dogs", "--with-gang", "--without", "gang", "-f", "json")
+    assert rc == 0 and json.loads(out) == data
+    rc, out, _ = run(capsys, "lowball", "law-dogs", "--with-gang", "-f", "json")
+    full = json.loads(out)
+    assert rc == 0 and full["cards"] == 54 and full["deck_state"].startswith("full deck (starting gang kept")
     path = deck_file(tmp_path, TOKENS[:51] + ["Joker"])
     rc, out, _ = run(capsys, "lowball", path, "--partial", "-f", "json")
     assert rc == 0 and json.loads(out)["cards"] == 52

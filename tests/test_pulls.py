@@ -167,11 +167,15 @@ def test_cli_seen_and_without(capsys):
     assert rc == 0
     data = json.loads(out)
     assert data["rows"][0]["successes"] == 11 and data["cards"] == 51
-    rc, out, _ = run(capsys, "pull", "law-dogs", "--without", "gang", "--kung-fu", "1", "-f", "csv")
-    assert rc == 0
-    lines = out.strip().splitlines()
-    assert lines[0] == "dude_value,kung_fu_rating,effective_value,successes,cards,p_success" and len(lines) == 14
-    assert all(line.split(",")[4] == "49" for line in lines[1:])
+    for args in (["law-dogs"], ["law-dogs", "--with-gang", "--without", "gang"]):
+        rc, out, _ = run(capsys, "pull", *args, "--kung-fu", "1", "-f", "csv")
+        assert rc == 0
+        lines = out.strip().splitlines()
+        assert lines[0] == "dude_value,kung_fu_rating,effective_value,successes,cards,p_success,deck_state"
+        assert len(lines) == 14 and all(line.split(",")[4] == "49" for line in lines[1:])
+        assert all('after set-up (starting gang in play: Philip Swinford' in line for line in lines[1:])
+    rc, out, _ = run(capsys, "pull", "law-dogs", "--with-gang", "--kung-fu", "1", "-f", "csv")
+    assert rc == 0 and all(line.split(",")[4] == "54" for line in out.strip().splitlines()[1:])
 
 
 def test_cli_default_table_and_markdown(capsys):

@@ -226,7 +226,7 @@ def test_options_before_the_subcommand_apply(monkeypatch, tmp_path):
     assert main(["report", "--paper", "letter", "deck", "law-dogs", "-o", str(out), "--seed", "4"]) == 0
     kind, settings, what = calls[0]
     assert (kind, settings.paper, settings.fmt, settings.seed) == ("deck", "letter", "html", 4)
-    assert what == {"decks": ["law-dogs"], "vs": None}
+    assert what == {"decks": ["law-dogs"], "vs": None, "with_gang": False}
 
 
 # ---------------------------------------------------------------------------- bad input

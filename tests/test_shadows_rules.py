@@ -469,3 +469,13 @@ def test_fight_dice():
     assert R.fight_dice(skills=["Close Work"], close_work_pistols=3) == 5
     assert R.fight_dice(skills=["Close Work"], close_work_pistols=2, derringer=True) == 5
     assert R.fight_dice(skills=["Close Work"], close_work_pistols=1, derringer=True) == 5
+
+
+def test_uncommon_items_are_the_ones_the_book_names():
+    # Item Price List: "Appaloosa Horse*", "Boilerplate*", "Dynamite*", "Marked Cards*" ("* Uncommon Item");
+    # "Searching for Uncommon Items": "two Uncommon Items ... a stick of Dynamite and a Bottle of Snake Oil".
+    assert set(R.UNCOMMON_ITEMS) == {"Appaloosa Horse", "Boilerplate", "Dynamite", "Marked Cards", "Snake Oil"}
+    assert R.gear("snake oil").uncommon and R.gear("Dynamite").uncommon
+    assert not any(g.uncommon for n, g in R.GEAR.items() if n not in R.UNCOMMON_ITEMS)
+    assert not any(w.uncommon for w in R.WEAPONS.values())  # the book marks no Weapon with *
+    assert {n for n, e in R.ITEM_PRICE_LIST.items() if e.uncommon} == set(R.UNCOMMON_ITEMS) - {"Snake Oil"}

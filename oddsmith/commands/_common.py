@@ -1,6 +1,7 @@
 """What the Doomtown odds commands (`lowball`, `pull`, `shootout`, `tradeoff`) share:
-help texts, the early output check, loading DECK with --partial/--without, the
-sampling-option checks and the table view of figures with standard errors."""
+help texts, the early output check, loading DECK with --partial/--with-gang/--without
+(and saying which deck was used), the sampling-option checks and the table view of
+figures with standard errors."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,14 +9,16 @@ from typing import Iterable, Optional
 
 import pandas as pd
 
-from oddsmith.doomtown.deck import Deck, load_deck
+from oddsmith.doomtown.deck import Deck, deck_label, load_deck
 from oddsmith.errors import OddsmithError
-from oddsmith.output import check_output_path
+from oddsmith.output import Format, check_output_path
 from oddsmith.sampling import check_trials, check_workers
 
 FORMAT_HELP = "Output format: table, csv, json or md."
 OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."
 WITHOUT_HELP = "Cards already out of the deck: card tokens (AS 8S Joker), titles, or 'gang' (the starting gang); ';' between items."
+WITH_GANG_HELP = ("Keep the starting gang in the draw deck (the full deck list). Default: the deck as set-up leaves it, "
+                  "the starting gang in play.")
 
 
 def check_output(output: Optional[Path]) -> None:
@@ -48,9 +51,30 @@ def check_one_stdin(specs: Iterable[Optional[str]], what: str = "deck") -> None:
         raise OddsmithError(f"only one {what} can be read from stdin ('-')")
 
 
-def load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
-    """DECK as the commands take it: a file, ``-`` or a sample name, with --partial and --without."""
-    return load_deck(spec, partial=partial, without=without or None)
+def load(spec: str, partial: bool, without: Optional[str] = None, with_gang: bool = False) -> Deck:
+    """DECK as the commands take it: a file, ``-`` or a sample name, after set-up (the full deck with
+    --with-gang), then --without; --partial accepts an incomplete list."""
+    return load_deck(spec, partial=partial, without=without or None, with_gang=with_gang)
+
+
+def deck_state_lines(decks: Iterable[Deck], fmt: Format = Format.table) -> str:
+    """The lines that say which deck each figure uses (table and Markdown output), one per deck:
+    ``Deck used: NAME, N cards, after set-up (starting gang in play: ...)``."""
+    seen: dict[int, Deck] = {}
+    for d in decks:
+        seen.setdefault(id(d), d)
+    lines = [f"Deck used: {deck_label(d)}, {len(d)} cards, {d.deck_state}" for d in seen.values()]
+    if fmt is Format.md:
+        return "\n".join(f"- {line}" for line in lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def with_deck_state(df: pd.DataFrame, deck_state: object) -> pd.DataFrame:
+    """``df`` with a ``deck_state`` column (the CSV form of which deck was used): one text for
+    every row, or one per row."""
+    out = df.copy()
+    out["deck_state"] = deck_state if isinstance(deck_state, str) else list(deck_state)
+    return out
 
 
 def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:

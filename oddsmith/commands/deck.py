@@ -26,6 +26,8 @@ deck_app = typer.Typer(
 DECK_HELP = "Deck file (plain card list, Value,Suit lines, CSV or a deck list by titles), '-' for stdin, " \
             "or the name of a shipped sample deck (see `oddsmith deck list`)."
 PARTIAL_HELP = "Accept fewer than 52 valued cards (an incomplete deck)."
+WITH_GANG_HELP = ("Count the full deck, the starting gang in the draw deck. Default: the deck as set-up leaves it, "
+                  "the starting gang in play.")
 WITHOUT_HELP = "Remove cards already seen: 'gang' (the starting gang), card tokens ('AS 8S', '2x 10H', " \
                "'Joker') or card titles, separated by ';' or ','. Repeatable."
 
@@ -51,12 +53,15 @@ def render_summary(summary: dict, fmt: Format) -> str:
     if fmt is Format.json:
         return dumps_json(summary)
     if fmt is Format.csv:
-        return format_frame(counts, fmt)
+        return format_frame(counts.assign(deck_state=summary["deck_state"]), fmt)
     facts = [
         ("deck", summary["name"]),
         ("source", summary["source"] + (f" ({summary['format']} format)" if summary["format"] else "")),
+        ("deck used", f"{summary['deck_state']}, {summary['cards']} cards"),
         ("outfit", summary["outfit"] or "none listed"),
-        ("valued cards", f"{summary['valued_cards']}" + (" (partial)" if summary["partial"] else "")),
+        ("valued cards", f"{summary['valued_cards']}" + (" (partial)" if summary["partial"] else "")
+         + (f" in the draw deck, {summary['valued_cards'] + len(summary['starting_gang'])} listed"
+            if summary["deck_state"].startswith("after set-up") and not summary["removed"] else "")),
         ("jokers", str(summary["jokers"])),
         ("most copies of one card", str(summary["max_copies"])),
     ]
@@ -85,6 +90,7 @@ def render_summary(summary: dict, fmt: Format) -> str:
 def show(
     deck: str = typer.Argument(..., metavar="DECK", help=DECK_HELP),
     partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+    with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP),
     without: Optional[List[str]] = typer.Option(None, "--without", metavar="CARDS", help=WITHOUT_HELP),
     deck_format: Optional[DeckFormat] = typer.Option(
         None, "--deck-format", case_sensitive=False, help="Read the deck in this format instead of detecting it."),
@@ -94,7 +100,8 @@ def show(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Validate a deck and print its summary: counts per value and suit, duplicates, jokers, warnings."""
-    loaded = load_deck(deck, format=deck_format, partial=partial, without=without or None, card_table=card_table)
+    loaded = load_deck(deck, format=deck_format, partial=partial, without=without or None, card_table=card_table,
+                       with_gang=with_gang)
     emit(render_summary(deck_summary(loaded), fmt), output)
 
 

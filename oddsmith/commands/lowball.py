@@ -23,13 +23,16 @@ import typer
 from oddsmith.commands._common import (
     FORMAT_HELP,
     OUTPUT_HELP,
+    WITH_GANG_HELP,
     WITHOUT_HELP,
     check_one_stdin,
     check_output,
     check_sampling,
     exact_mode,
+    deck_state_lines,
     load,
     readable,
+    with_deck_state,
 )
 from oddsmith.doomtown import lowball as L
 from oddsmith.doomtown import pulls as P
@@ -50,7 +53,7 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
     if fmt is Format.json:
         return dumps_json({"command": "lowball", **odds.to_json()})
     if fmt is Format.csv:
-        return format_frame(odds.ranks, fmt)
+        return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
     if fmt is Format.md:
         title = f"## {title}"
@@ -66,10 +69,10 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
 def _render_hands(odds: L.LowballOdds, fmt: Format) -> str:
     df = odds.key_table().drop(columns=["key"])
     if fmt is Format.json:
-        return dumps_json({"command": "lowball", "deck": odds.deck, "cards": odds.cards, "exact": True,
-                           "trials": 0, "total_hands": odds.hands, "hands": df})
+        return dumps_json({"command": "lowball", "deck": odds.deck, "deck_state": odds.deck_state,
+                           "cards": odds.cards, "exact": True, "trials": 0, "total_hands": odds.hands, "hands": df})
     if fmt is Format.csv:
-        return format_frame(df, fmt)
+        return format_frame(with_deck_state(df, odds.deck_state), fmt)
     title = (f"Every lowball hand of {odds.deck}, lowest first: {len(df):,} distinct hands "
              f"among {odds.hands:,} deals, exact (values in comparison order)")
     if fmt is Format.md:
@@ -89,7 +92,7 @@ def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
     if fmt is Format.json:
         return dumps_json({"command": "lowball", **g.to_json()})
     if fmt is Format.csv:
-        return format_frame(_wide(g.summary(), g.players), fmt)
+        return format_frame(with_deck_state(_wide(g.summary(), g.players), [p.deck_state for p in g.players]), fmt)
     a, b = g.players
     title = f"Gamblin': {a.deck} (A) vs {b.deck} (B), {_how(g.exact, g.trials, g.seed)}"
     note = (f"A wins {g.p_win:.6f}, B wins {g.p_lose:.6f} once identical hands are redrawn; "
@@ -109,7 +112,7 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
     if fmt is Format.json:
         return dumps_json({"command": "lowball", **t.to_json()})
     if fmt is Format.csv:
-        return format_frame(_wide(t.players, t.hands), fmt)
+        return format_frame(with_deck_state(_wide(t.players, t.hands), [h.deck_state for h in t.hands]), fmt)
     n = len(t.hands)
     title = (f"Gamblin' at a table of {n}: {t.trials:,} simulated deals, seed {t.seed} "
              f"(lowest hand wins 2 ghost rock, second lowest 1)")
@@ -122,7 +125,7 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
 
 
 def _pull_meta(deck: Deck, kind: str) -> dict[str, Any]:
-    return {"command": "pull", "test": kind, "deck": deck.name, "cards": len(deck),
+    return {"command": "pull", "test": kind, "deck": deck.name, "deck_state": deck.deck_state, "cards": len(deck),
             "removed": list(deck.removed), "exact": True, "trials": 0}
 
 
@@ -139,6 +142,7 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
         workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to every deck."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
         hands: bool = typer.Option(False, "--hands", help="List every distinct lowball hand DECK can deal (exact), lowest first, with its probability."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
@@ -154,12 +158,12 @@ def register(app: typer.Typer) -> None:
             raise OddsmithError(f"--players {players} leaves room for {players - 1} --vs deck(s), got {len(vs)}")
         n_players = players if players is not None else (1 + len(vs) if vs else 1)
         check_one_stdin([deck, *vs])
-        main = load(deck, partial, without)
+        main = load(deck, partial, without, with_gang)
         loaded: dict[str, Deck] = {}
         opponents = []
         for spec in vs:
             if spec not in loaded:
-                loaded[spec] = load(spec, partial)
+                loaded[spec] = load(spec, partial, with_gang=with_gang)
             opponents.append(loaded[spec])
         while len(opponents) < n_players - 1:
             opponents.append(opponents[-1] if opponents else main)
@@ -185,6 +189,8 @@ def register(app: typer.Typer) -> None:
             t = L.table_odds(decks, trials=n_trials, seed=used_seed, workers=workers,
                              names=[deck_label(d) for d in decks])
             text = _render_table(t, fmt)
+        if fmt in (Format.table, Format.md):
+            text += "\n" + deck_state_lines([main, *opponents][:n_players], fmt)
         emit(text, output)
 
     @app.command("pull")
@@ -198,6 +204,7 @@ def register(app: typer.Typer) -> None:
         value: Optional[str] = typer.Option(None, "--value", help="Value pull: values that pass (8, 8+, <=5, 3-7, J-K; comma list)."),
         seen: Optional[str] = typer.Option(None, "--seen", help="Cards already seen (discard pile, hand, in play), removed before the pull: " + WITHOUT_HELP),
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
@@ -211,7 +218,7 @@ def register(app: typer.Typer) -> None:
                                  ("pull", suit is not None or value is not None)) if on]
         if len(kinds) > 1:
             raise OddsmithError(f"choose one kind of pull: got {' and '.join(kinds)} options")
-        base = load(deck, partial, without)
+        base = load(deck, partial, without, with_gang)
         if seen:
             try:
                 base = base.without(seen)
@@ -237,10 +244,10 @@ def register(app: typer.Typer) -> None:
                 payload["p_success"] = float(df["p_success"].iloc[0])
             text = dumps_json(payload)
         elif fmt is Format.csv:
-            text = format_frame(df, fmt)
+            text = format_frame(with_deck_state(df, base.deck_state), fmt)
         else:
             head = f"{title}\n{deck_label(base)}: {len(base)} cards left, exact"
             if fmt is Format.md:
                 head = "## " + head.replace("\n", "\n\n")
-            text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}"
+            text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}\n{deck_state_lines([base], fmt)}"
         emit(text, output)

@@ -31,13 +31,16 @@ import typer
 from oddsmith.commands._common import (
     FORMAT_HELP,
     OUTPUT_HELP,
+    WITH_GANG_HELP,
     WITHOUT_HELP,
     check_one_stdin,
     check_output,
     check_sampling,
     exact_mode,
+    deck_state_lines,
     load,
     readable,
+    with_deck_state,
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
@@ -96,7 +99,7 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
             out["shooter_options"] = choice.options
         return dumps_json(out)
     if fmt is Format.csv:
-        return format_frame(odds.ranks, fmt)
+        return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
     if fmt is Format.md:
         title = f"## {title}"
@@ -123,7 +126,7 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
                 out[key] = ch.options
         return dumps_json(out)
     if fmt is Format.csv:
-        return format_frame(_wide_round(r), fmt)
+        return format_frame(with_deck_state(_wide_round(r), [r.a.deck_state, r.b.deck_state]), fmt)
     md = fmt is Format.md
     title = f"One shootout round, {r.trials:,} simulated rounds, seed {r.seed}"
     lines = [f"## {title}" if md else title, "",
@@ -170,7 +173,7 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
         return dumps_json({"command": "tradeoff", **meta, "rows": df})
     if fmt is Format.csv:
         return format_frame(df, fmt)
-    shown = df.drop(columns=["shootout_trials"]).copy()
+    shown = df.drop(columns=["shootout_trials", "deck_state"]).copy()
     exact_all = bool(df["shootout_exact"].all())
     shown = readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
     shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
@@ -179,9 +182,10 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     title = f"Trade-off: lowball against shootout strength (policy {meta['policy']}, discard {meta['discard']})"
     key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn); low_p_cheatin: P(lowball hand "
            "cheatin'); mean_rank: mean kept shootout rank; p_full_house_or_better: P(kept rank >= 7)")
+    states = meta["deck_states"]
     if fmt is Format.md:
-        return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
-    return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
+        return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n\n{states}"
+    return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n{states}"
 
 
 def register(app: typer.Typer) -> None:
@@ -208,6 +212,7 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
         workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to both decks."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
         vs_without: Optional[str] = typer.Option(None, "--vs-without", help="Cards already out of the opponent's deck (as --without)."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
@@ -237,7 +242,7 @@ def register(app: typer.Typer) -> None:
                                               vs_without))
         check_one_stdin([deck, vs], "input")
         check_one_stdin([posse, vs_posse], "input")
-        main = load(deck, partial, without)
+        main = load(deck, partial, without, with_gang)
         posse_a = load_posse(posse, shooter=shooter) if posse is not None else None
         used_seed = resolve_seed(seed)
         side_a = S.Side(main, stud or 0, draw or 0, pol, disc, name=S.deck_name(main))
@@ -252,11 +257,14 @@ def register(app: typer.Typer) -> None:
             odds = S.shootout_odds(main, side_a.stud, side_a.draw, policy=pol, discard=disc, exact=is_exact,
                                    trials=trials, seed=None if is_exact else used_seed, workers=workers,
                                    name=side_a.name)
-            emit(_render_hand(odds, fmt, choice), output)
+            text = _render_hand(odds, fmt, choice)
+            if fmt in (Format.table, Format.md):
+                text += "\n" + deck_state_lines([main], fmt)
+            emit(text, output)
             return
         if exact:
             raise OddsmithError("a shootout round head to head is simulated: drop --exact")
-        opponent = load(vs if vs is not None else deck, partial, vs_without)
+        opponent = load(vs if vs is not None else deck, partial, vs_without, with_gang)
         posse_b = load_posse(vs_posse, shooter=vs_shooter) if vs_posse is not None else None
         side_b = S.Side(opponent, vs_stud or 0, vs_draw or 0, vpol, vdisc, name=S.deck_name(opponent))
         n_trials = trials if trials is not None else S.DEFAULT_TRIALS
@@ -268,7 +276,10 @@ def register(app: typer.Typer) -> None:
             choices = (ch_a, ch_b)
         r = S.shootout_round(side_a, side_b, trials=n_trials, seed=used_seed, workers=workers,
                              shooters=(choices[0].name if choices[0] else None, choices[1].name if choices[1] else None))
-        emit(_render_round(r, fmt, choices), output)
+        text = _render_round(r, fmt, choices)
+        if fmt in (Format.table, Format.md):
+            text += "\n" + deck_state_lines([main, opponent], fmt)
+        emit(text, output)
 
     @app.command("tradeoff")
     def tradeoff_cmd(
@@ -282,6 +293,7 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the simulation (default: fresh, and printed)."),
         workers: int = typer.Option(1, "--workers", "-w", help="Threads for the simulation (results do not depend on it)."),
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
+        with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to every deck."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to every DECK."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
@@ -295,12 +307,15 @@ def register(app: typer.Typer) -> None:
         pol = S.parse_policy(policy)
         disc = S.check_discard(discard)
         check_one_stdin([*decks, vs])
-        loaded = [load(d, partial, without) for d in decks]
-        reference = load(vs, partial) if vs is not None else None
+        loaded = [load(d, partial, without, with_gang) for d in decks]
+        reference = load(vs, partial, with_gang=with_gang) if vs is not None else None
         used_seed = resolve_seed(seed)
         df = S.tradeoff(loaded, vs=reference, studs=stud_list, draws=draw_list, policy=pol, discard=disc,
                         trials=n_trials, seed=used_seed, workers=workers)
         meta = {"policy": str(pol), "discard": disc, "trials": n_trials, "seed": used_seed,
                 "vs": S.deck_name(reference) if reference is not None else None,
+                "vs_deck_state": reference.deck_state if reference is not None else None,
                 "studs": stud_list, "draws": draw_list}
+        if fmt in (Format.table, Format.md):
+            meta["deck_states"] = deck_state_lines(loaded + ([reference] if reference is not None else []), fmt)
         emit(_render_tradeoff(df, fmt, meta), output)

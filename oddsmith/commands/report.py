@@ -103,6 +103,7 @@ def report_deck(
     ctx: typer.Context,
     decks: list[str] = typer.Argument(..., metavar="DECK", help="Deck files or names of shipped sample decks."),
     vs: Optional[str] = typer.Option(None, "--vs", help="Opponent deck for the head-to-head pages (default: the decks against each other)."),
+    with_gang: bool = typer.Option(False, "--with-gang", help="Keep each starting gang in its draw deck (the full deck lists). Default: the decks as set-up leaves them, the starting gangs in play."),
     output: Optional[str] = _OUTPUT,
     format: Optional[str] = _FORMAT,
     paper: Optional[str] = _PAPER,
@@ -113,7 +114,7 @@ def report_deck(
 ) -> None:
     """Deck report: cards by value and suit, shootout and lowball odds, matchups, the trade-off chart."""
     opts = ReportOptions(output, format, paper, dpi, seed, trials, workers).merged(ctx.obj)
-    _run("deck", opts, decks=list(decks), vs=vs)
+    _run("deck", opts, decks=list(decks), vs=vs, with_gang=with_gang)
 
 
 @report_app.command("shadows")

@@ -26,6 +26,12 @@ unless forced:
     ``Starting Gang: Randall; Asakichi Cooke``), resolved through the card
     table (:mod:`oddsmith.doomtown.cardtable`).
 
+Analyses draw from the deck as set-up leaves it (:meth:`Deck.after_set_up`:
+the starting gang in play, Rulebook "Setting Up the Game"), or from the full
+deck on request (``with_gang``); :func:`load_deck` and :func:`resolve_deck`
+(the one resolver behind every deck-taking API) do this; see
+docs/rules-set-up.md.
+
 In every format ``#`` starts a comment (at the start of a line, or after a
 space and followed by a space). Comment lines ``# name: ...`` name the deck
 and ``# partial: reason`` marks an incomplete list.
@@ -73,6 +79,7 @@ from oddsmith.rules.doomtown import (
     card_code,
     code_suit,
     code_value,
+    deck_building_title,
 )
 
 #: Columns of :attr:`Deck.cards`, one row per card.
@@ -112,14 +119,32 @@ class DeckFormat(str, enum.Enum):
 # --------------------------------------------------------------------------
 
 
+class DeckState(str, enum.Enum):
+    """Which deck an analysis draws from (Rulebook "Setting Up the Game"; docs/rules-set-up.md).
+
+    ``listed``: as read, the starting gang (if any) still among the cards;
+    analyses never use this state, they set the deck up first (:func:`set_up`).
+    ``after_set_up``: the draw deck after set-up, the starting gang in play
+    (the default for analysis). ``full``: every listed card in the draw deck,
+    the starting gang included (asked for with ``with_gang``), or a deck with
+    no starting gang, which set-up leaves whole.
+    """
+
+    listed = "listed"
+    after_set_up = "after set-up"
+    full = "full"
+
+
 @dataclass(frozen=True, eq=False)
 class Deck:
     """A validated Doomtown deck (or part of one, when ``partial``).
 
-    ``cards`` has the columns :data:`DECK_COLUMNS`; ``outfit`` and ``legend``
-    are titles (not counted among the cards); ``warnings`` are problems that
-    do not make the deck unusable; ``removed`` lists what :meth:`without` took
-    out.
+    ``cards`` has the columns :data:`DECK_COLUMNS`: the cards an analysis
+    draws from. ``outfit`` and ``legend`` are titles (not counted among the
+    cards); ``warnings`` are problems that do not make the deck unusable;
+    ``removed`` lists what :meth:`without` took out. ``state`` says whether
+    the starting gang has been put into play (:class:`DeckState`); ``in_play``
+    holds its rows once it has (:meth:`after_set_up`).
     """
 
     name: str
@@ -132,6 +157,8 @@ class Deck:
     warnings: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     table: CardTable | None = field(default=None, repr=False)
+    state: DeckState = DeckState.listed
+    in_play: pd.DataFrame | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -153,26 +180,80 @@ class Deck:
         return int((self.cards["code"] == JOKER_CODE).sum())
 
     def starting_gang(self) -> pd.DataFrame:
-        """The rows of the starting gang."""
-        return self.cards[self.cards["starting"]].reset_index(drop=True)
+        """The rows of the starting gang, whether still among the cards or in play after set-up."""
+        parts = [p for p in (self.in_play, self.cards[self.cards["starting"]]) if p is not None and not p.empty]
+        if not parts:
+            return self.cards.iloc[:0].reset_index(drop=True)
+        return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
+
+    def after_set_up(self) -> "Deck":
+        """The draw deck as set-up leaves it: the starting gang put into play at home.
+
+        Rulebook "Setting Up the Game", 4. Choose Starting Dudes ("put them into
+        play simultaneously at home"); Quick reference "Setup" (4. Place dudes at
+        your home, 5. Shuffle your remaining deck). A deck with no starting gang
+        is left whole (state ``full``). See docs/rules-set-up.md.
+        """
+        if self.state is DeckState.after_set_up:
+            return self
+        gang = self.cards["starting"]
+        if not gang.any():
+            return replace(self, state=DeckState.after_set_up if self.in_play is not None and not self.in_play.empty
+                           else DeckState.full)
+        in_play = self.cards[gang] if self.in_play is None else pd.concat([self.in_play, self.cards[gang]])
+        return replace(self, cards=self.cards[~gang].reset_index(drop=True), in_play=in_play.reset_index(drop=True),
+                       state=DeckState.after_set_up)
+
+    def with_gang(self) -> "Deck":
+        """The full deck: the starting gang kept in (or put back into) the draw deck (``--with-gang``)."""
+        if self.in_play is None or self.in_play.empty:
+            return replace(self, state=DeckState.full)
+        frame = pd.concat([self.in_play, self.cards], ignore_index=True)
+        if frame["line"].notna().all():  # back in the order of the deck list
+            frame = frame.sort_values("line", kind="stable").reset_index(drop=True)
+        return replace(self, cards=frame, in_play=None, state=DeckState.full)
+
+    @property
+    def deck_state(self) -> str:
+        """Which deck this is, in words: ``after set-up (starting gang in play: ...)``,
+        ``full deck (starting gang kept in the draw deck: ...)`` or ``full deck (no starting gang listed)``."""
+        gang = self.starting_gang()
+        names = "; ".join(str(t) if t else str(c) for t, c in zip(gang["title"], gang["card"]))
+        if gang.empty:
+            return "full deck (no starting gang listed)"
+        if self.state is DeckState.after_set_up:
+            return f"after set-up (starting gang in play: {names})"
+        if self.state is DeckState.full:
+            return f"full deck (starting gang kept in the draw deck: {names})"
+        return f"as listed (starting gang among the cards: {names})"
 
     def without(self, cards: str | Iterable[str]) -> "Deck":
-        """This deck minus cards already seen; the result is ``partial``.
+        """This deck minus cards already seen; the result is ``partial`` once cards are removed.
 
         ``cards`` is a text or a list of texts, each ``gang`` (the starting
-        gang), card tokens (``AS 8S``, ``2x 8S``, ``Joker``) or card titles,
+        gang: puts it into play, as :meth:`after_set_up`; nothing to do once it
+        is), card tokens (``AS 8S``, ``2x 8S``, ``Joker``) or card titles,
         separated by ``;`` or ``,``. A card that is not (or no longer) in the
         deck raises OddsmithError.
         """
         items = [cards] if isinstance(cards, str) else list(cards)
+        deck = self
         frame = self.cards
         removed = list(self.removed)
         for item in items:
             table = self.table if self.table is not None else _card_table()
             for kind, what, count in _removal_items(str(item), table):
-                frame = _remove(frame, kind, what, count)
+                if kind == "gang":
+                    if deck.starting_gang().empty:
+                        raise OddsmithError("--without gang: the deck has no starting gang")
+                    deck = replace(deck, cards=frame.reset_index(drop=True)).after_set_up()
+                    frame = deck.cards
+                    continue
+                frame = _remove(frame, kind, what, count, deck.in_play)
                 removed.append(_removal_label(kind, what, count))
-        return replace(self, cards=frame.reset_index(drop=True), partial=True, removed=tuple(removed))
+        took_cards = len(removed) > len(self.removed)
+        return replace(deck, cards=frame.reset_index(drop=True), partial=self.partial or took_cards,
+                       removed=tuple(removed))
 
     def summary(self) -> dict:
         """The validated summary (:func:`deck_summary`)."""
@@ -279,11 +360,15 @@ def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "de
                 f"{rules.max_per_suit_and_value} cards sharing suit and value{_lines_text(group['line'].tolist())}")
     titled = cards[cards["title"].notna()]
     if not titled.empty:
-        keys = titled["title"].map(title_key)
+        # Experienced versions of a dude count as the same card (Quick reference "Experienced").
+        keys = titled["title"].map(lambda t: title_key(deck_building_title(t)))
         for _, group in titled.groupby(keys, sort=True):
             if len(group) > rules.max_per_title:
+                versions = list(dict.fromkeys(str(t) for t in group["title"]))
+                what = repr(versions[0]) if len(versions) == 1 else \
+                    f"{deck_building_title(versions[0])!r} ({', '.join(versions)}: versions of one card)"
                 raise OddsmithError(
-                    f"{name}: {len(group)} copies of {group['title'].iloc[0]!r}; a deck holds at most "
+                    f"{name}: {len(group)} copies of {what}; a deck holds at most "
                     f"{rules.max_per_title} cards sharing a title{_lines_text(group['line'].tolist())}")
     n = len(valued)
     if n > rules.valued_cards:
@@ -767,11 +852,8 @@ def _removal_items(text: str, table: CardTable) -> list[tuple[str, object, int]]
     return out
 
 
-def _remove(frame: pd.DataFrame, kind: str, what: object, count: int) -> pd.DataFrame:
-    if kind == "gang":
-        if not frame["starting"].any():
-            raise OddsmithError("--without gang: the deck has no starting gang (or it is already removed)")
-        return frame[~frame["starting"]]
+def _remove(frame: pd.DataFrame, kind: str, what: object, count: int,
+            in_play: pd.DataFrame | None = None) -> pd.DataFrame:
     for _ in range(count):
         if kind == "code":
             match = frame.index[frame["code"] == what]
@@ -781,7 +863,12 @@ def _remove(frame: pd.DataFrame, kind: str, what: object, count: int) -> pd.Data
             match = frame.index[keys == title_key(str(what))]
             label = repr(what)
         if len(match) == 0:
-            raise OddsmithError(f"--without: {label} is not in the deck (or all its copies are already removed)")
+            playing = in_play is not None and not in_play.empty and (
+                (in_play["code"] == what).any() if kind == "code"
+                else in_play["title"].map(lambda t: title_key(t) if t else "").eq(title_key(str(what))).any())
+            why = (" (in play in the starting gang since set-up; --with-gang keeps the gang in the deck)" if playing
+                   else " (or all its copies are already removed)")
+            raise OddsmithError(f"--without: {label} is not in the deck{why}")
         # Prefer a card still in the draw deck over one of the starting gang.
         in_deck = [i for i in match if not frame.at[i, "starting"]]
         frame = frame.drop(index=(in_deck or list(match))[-1])
@@ -789,8 +876,6 @@ def _remove(frame: pd.DataFrame, kind: str, what: object, count: int) -> pd.Data
 
 
 def _removal_label(kind: str, what: object, count: int) -> str:
-    if kind == "gang":
-        return "starting gang"
     label = format_card(int(what)) if kind == "code" else str(what)
     return label if count == 1 else f"{count}x {label}"
 
@@ -834,6 +919,7 @@ def kernel_codes(deck: object) -> np.ndarray:
     ``deck`` is a :class:`Deck` (its :meth:`Deck.codes`), a numpy array of
     codes, or any sequence of codes 0..52 or card tokens.
     """
+    deck = resolve_deck(deck)
     if hasattr(deck, "codes") and callable(deck.codes):
         codes = np.asarray(deck.codes(), dtype=np.int64).ravel()
     elif isinstance(deck, np.ndarray):
@@ -859,6 +945,7 @@ def kernel_counts(deck: object, *, without: object = (), what: str = "removed ca
     """
     if without is None:
         without = ()
+    deck = resolve_deck(deck)
     if hasattr(deck, "without") and (isinstance(without, str) or (
             not isinstance(without, np.ndarray) and without and all(isinstance(w, str) for w in without))):
         return np.bincount(kernel_codes(deck.without(without)), minlength=N_CODES).astype(np.int64)
@@ -903,46 +990,112 @@ def is_sample(name: str) -> bool:
     return _sample_key(str(name)) in sample_names()
 
 
-def load_sample(name: str, *, partial: bool = False, without: str | Iterable[str] | None = None) -> Deck:
-    """A shipped sample deck by name (``law-dogs``, ``Law Dogs``, ``stack-16-16-16`` ...)."""
+def set_up(deck: Deck, *, with_gang: bool = False) -> Deck:
+    """The deck an analysis draws from: after set-up (the starting gang in play, see
+    :meth:`Deck.after_set_up`), or with ``with_gang`` the full deck. A deck already set
+    up either way is returned as it is."""
+    if deck.state is not DeckState.listed:
+        return deck
+    return deck.with_gang() if with_gang else deck.after_set_up()
+
+
+def load_sample(name: str, *, partial: bool = False, without: str | Iterable[str] | None = None,
+                with_gang: bool = False) -> Deck:
+    """A shipped sample deck by name (``law-dogs``, ``Law Dogs``, ``stack-16-16-16`` ...), as it
+    stands after set-up (the full deck with ``with_gang``; see :func:`set_up`), minus ``without``."""
     key = _sample_key(name)
     if key not in sample_names():
         raise OddsmithError(f"no sample deck {name!r}; samples: {', '.join(sample_names())}")
     text = _samples_dir().joinpath(key + SAMPLE_SUFFIX).read_text(encoding="utf-8")
-    deck = parse_deck(text, name=key, source=f"sample {key}", partial=partial)
+    deck = set_up(parse_deck(text, name=key, source=f"sample {key}", partial=partial), with_gang=with_gang)
     return deck.without(without) if without else deck
 
 
 def sample_decks() -> pd.DataFrame:
-    """The shipped sample decks: name, title, valued_cards, jokers, partial, outfit, format."""
+    """The shipped sample decks: name, title, valued_cards and jokers (as listed), partial, outfit,
+    format, and cards_after_set_up (the draw deck analyses use by default: the starting gang in play)."""
     rows = []
     for key in sample_names():
-        deck = load_sample(key)
+        deck = load_sample(key, with_gang=True)
         rows.append({"name": key, "title": deck.name, "valued_cards": deck.valued_cards,
                      "jokers": deck.jokers, "partial": deck.partial, "outfit": deck.outfit,
-                     "format": deck.format.value if deck.format else None})
-    return pd.DataFrame(rows, columns=["name", "title", "valued_cards", "jokers", "partial", "outfit", "format"])
+                     "format": deck.format.value if deck.format else None,
+                     "cards_after_set_up": len(deck.after_set_up())})
+    return pd.DataFrame(rows, columns=["name", "title", "valued_cards", "jokers", "partial", "outfit", "format",
+                                       "cards_after_set_up"])
+
+
+def _exists(spec: str) -> bool:
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
 
 
 def load_deck(deck: str | os.PathLike[str], *, format: DeckFormat | str | None = None, partial: bool = False,
               without: str | Iterable[str] | None = None,
-              card_table: CardTable | str | Path | None = None) -> Deck:
-    """A deck from a file path, ``-`` (stdin) or a shipped sample name, validated.
+              card_table: CardTable | str | Path | None = None, with_gang: bool = False) -> Deck:
+    """A deck from a file path, ``-`` (stdin) or a shipped sample name, validated, as
+    analyses take it.
 
-    The full deck is validated first (52 valued cards unless ``partial``),
-    then the cards in ``without`` are removed (see :meth:`Deck.without`). A
-    path that exists wins over a sample of the same name.
+    The full deck list is validated first (52 valued cards unless ``partial``);
+    then set-up puts the starting gang into play (unless ``with_gang``: the
+    full deck, see :func:`set_up`); then the cards in ``without`` are removed
+    (see :meth:`Deck.without`). A path that exists wins over a sample of the
+    same name.
     """
     spec = str(deck)
-    if spec != "-" and not Path(spec).exists() and is_sample(spec):
-        return load_sample(spec, partial=partial, without=without)
-    if spec != "-" and not Path(spec).exists():
+    if spec != "-" and not _exists(spec) and is_sample(spec):
+        return load_sample(spec, partial=partial, without=without, with_gang=with_gang)
+    if spec != "-" and not _exists(spec):
         raise OddsmithError(f"{spec}: no such deck file or sample deck (samples: {', '.join(sample_names())})")
     text = read_text(spec, what="deck file")
     name = "stdin" if spec == "-" else Path(spec).stem
-    parsed = parse_deck(text, name=name, source="stdin" if spec == "-" else spec, format=format,
-                        partial=partial, card_table=card_table)
+    parsed = set_up(parse_deck(text, name=name, source="stdin" if spec == "-" else spec, format=format,
+                               partial=partial, card_table=card_table), with_gang=with_gang)
     return parsed.without(without) if without else parsed
+
+
+def resolve_deck(deck: object, *, with_gang: bool = False, partial: bool = False) -> object:
+    """Any deck the Python API takes, as the analyses take it (one resolver for every entry point).
+
+    * a :class:`Deck`: set up (:func:`set_up`) unless it already is;
+    * a path (``str`` or ``os.PathLike``) to a deck file, ``-`` (stdin) or a
+      shipped sample name (``"law-dogs"``): :func:`load_deck`;
+    * a deck text (a deck list of several lines, any :class:`DeckFormat`):
+      :func:`parse_deck`, then set up;
+    * card tokens (``"AS KS QS JS 10S 9S"``), a numpy array or a sequence of
+      card codes 0..52: returned as they are, a plain list of cards (no
+      deck-building checks, no starting gang).
+
+    ``with_gang`` keeps the starting gang in the draw deck; ``partial`` accepts
+    fewer than 52 valued cards in a file or text.
+    """
+    if isinstance(deck, Deck):
+        return set_up(deck, with_gang=with_gang)
+    if isinstance(deck, os.PathLike):
+        return load_deck(deck, partial=partial, with_gang=with_gang)
+    if not isinstance(deck, str):
+        return deck
+    spec = deck.strip()
+    single = "\n" not in spec
+    if single and (spec == "-" or _exists(spec) or is_sample(spec)):
+        return load_deck(spec, partial=partial, with_gang=with_gang)
+    try:
+        parse_hand(spec, where="deck")
+    except (OddsmithError, ValueError):
+        pass
+    else:
+        return deck  # plain card tokens
+    if single:
+        raise OddsmithError(f"{spec!r} is neither a sample deck ({', '.join(sample_names())}), a deck file, "
+                            f"a deck list nor card tokens ({CARD_HELP})")
+    return set_up(parse_deck(deck, partial=partial), with_gang=with_gang)
+
+
+def deck_state_of(deck: object) -> str:
+    """:attr:`Deck.deck_state` of a resolved deck; ``cards as given`` for a plain list of cards."""
+    return deck.deck_state if isinstance(deck, Deck) else "cards as given (no starting gang)"
 
 
 def deck_from_bytes(data: bytes, **kwargs) -> Deck:
@@ -987,8 +1140,9 @@ def deck_summary(deck: Deck) -> dict:
     """The validated summary as plain data (the JSON of ``oddsmith deck show``).
 
     Fields: ``name``, ``source``, ``format``, ``outfit``, ``partial``,
-    ``valued_cards``, ``jokers``, ``cards``, ``removed``, ``starting_gang``
-    (titles), ``per_value`` (A..K -> cards), ``per_suit`` (suit -> cards),
+    ``deck_state`` (:attr:`Deck.deck_state`: which deck the counts are of),
+    ``valued_cards``, ``jokers``, ``cards`` (of the draw deck in that state),
+    ``removed``, ``starting_gang`` (titles), ``per_value`` (A..K -> cards), ``per_suit`` (suit -> cards),
     ``counts`` (rows of :func:`counts_frame`), ``duplicates`` (rows of
     :func:`duplicates_frame`), ``max_copies`` (most cards sharing suit and
     value), ``warnings``.
@@ -1003,6 +1157,7 @@ def deck_summary(deck: Deck) -> dict:
         "format": deck.format.value if deck.format else None,
         "outfit": deck.outfit,
         "partial": deck.partial,
+        "deck_state": deck.deck_state,
         "valued_cards": deck.valued_cards,
         "jokers": deck.jokers,
         "cards": len(deck),

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -39,6 +39,7 @@ import pandas as pd
 from oddsmith import _ext
 from oddsmith.doomtown.deck import MAX_KERNEL_CARDS as MAX_CARDS
 from oddsmith.doomtown.deck import N_CODES
+from oddsmith.doomtown.deck import deck_state_of, resolve_deck
 from oddsmith.doomtown.deck import kernel_counts as deck_counts
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
@@ -259,6 +260,8 @@ class LowballOdds:
     key_codes: np.ndarray | None = None
     key_hands: np.ndarray | None = None
     key_cheatin: np.ndarray | None = None
+    deck_state: str | None = None
+    """Which deck was used (:attr:`oddsmith.doomtown.deck.Deck.deck_state`): after set-up, or full."""
 
     def key_table(self) -> pd.DataFrame:
         """Exact only: one row per distinct lowball hand, lowest (best) first. Columns: key,
@@ -287,6 +290,7 @@ class LowballOdds:
         """The JSON contract: distribution, p_cheatin, mean_rank, trials, exact, stderr (+ context)."""
         out: dict[str, Any] = {
             "deck": self.deck,
+            **({"deck_state": self.deck_state} if self.deck_state is not None else {}),
             "cards": self.cards,
             "distribution": self.distribution,
             "p_cheatin": float(self.p_cheatin),
@@ -353,12 +357,15 @@ def lowball_odds(
     method: str = "values",
 ) -> LowballOdds:
     """Lowball hand odds of ``deck`` (minus ``without``): exact by enumeration, or by
-    ``trials`` simulated hands (``exact=False``) with standard errors."""
+    ``trials`` simulated hands (``exact=False``) with standard errors. ``deck``: anything
+    :func:`~oddsmith.doomtown.deck.resolve_deck` takes (a sample name, a file, a deck text,
+    a Deck, cards), as it stands after set-up."""
+    deck = resolve_deck(deck)
     counts = deck_counts(deck, without=without)
     name = name or _deck_name(deck, "deck")
     n = _check_drawable(counts, name)
     if exact:
-        return _exact_odds(counts, name, method)
+        return _stated(_exact_odds(counts, name, method), deck)
     trials, workers, seed = check_trials(trials), check_workers(workers), resolve_seed(seed)
     codes = _counts_to_codes(counts)
     ext = _kernels()
@@ -369,7 +376,12 @@ def lowball_odds(
         return out
 
     total = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="lowball"), axis=0)
-    return _mc_odds(total[:12], int(total[12]), trials, name, n, seed)
+    return _stated(_mc_odds(total[:12], int(total[12]), trials, name, n, seed), deck)
+
+
+def _stated(odds: LowballOdds, deck: object) -> LowballOdds:
+    """``odds`` saying which deck it comes from (after set-up, full, cards as given)."""
+    return replace(odds, deck_state=deck_state_of(deck))
 
 
 def lowball_distribution(deck: object, **kwargs: Any) -> pd.DataFrame:
@@ -506,11 +518,12 @@ def gamblin_odds(
 ) -> GamblinOdds:
     """Head-to-head Gamblin' between ``deck`` (A) and ``opponent`` (B), each drawing five
     cards from their own deck: P(A wins), P(A loses) after redraws, P(identical) per deal."""
+    deck, opponent = resolve_deck(deck), resolve_deck(opponent)
     na, nb = names or (_deck_name(deck, "A"), _deck_name(opponent, "B"))
     ca = deck_counts(deck, without=without)
     cb = deck_counts(opponent, without=opponent_without)
     if exact:
-        return _exact_matchup(_exact_odds(ca, na), _exact_odds(cb, nb))
+        return _exact_matchup(_stated(_exact_odds(ca, na), deck), _stated(_exact_odds(cb, nb), opponent))
     size_a, size_b = _check_drawable(ca, na), _check_drawable(cb, nb)
     trials, workers, seed = check_trials(trials), check_workers(workers), resolve_seed(seed)
     codes_a, codes_b = _counts_to_codes(ca), _counts_to_codes(cb)
@@ -523,8 +536,8 @@ def gamblin_odds(
         return out
 
     t = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="gamblin'"), axis=0)
-    pa = _mc_odds(t[0:12], int(t[24]), trials, na, size_a, seed)
-    pb = _mc_odds(t[12:24], int(t[25]), trials, nb, size_b, seed)
+    pa = _stated(_mc_odds(t[0:12], int(t[24]), trials, na, size_a, seed), deck)
+    pb = _stated(_mc_odds(t[12:24], int(t[25]), trials, nb, size_b, seed), opponent)
     p_win = t[29] / trials
     return GamblinOdds(
         players=(pa, pb), exact=False, trials=trials,
@@ -553,6 +566,8 @@ class LowballTradeoff:
 def lowball_tradeoff(deck: object, opponent: object | None = None, *, without: object = ()) -> LowballTradeoff:
     """Exact lowball figures of ``deck`` for the trade-off table: win rate against
     ``opponent`` (default: the deck itself, i.e. a mirror match) and P(cheatin')."""
+    deck = resolve_deck(deck)
+    opponent = None if opponent is None else resolve_deck(opponent)
     g = gamblin_odds(deck, deck if opponent is None else opponent, exact=True, without=without,
                      opponent_without=without if opponent is None else ())
     a = g.players[0]
@@ -599,7 +614,7 @@ class TableOdds:
             "mean_redraws": float(self.mean_redraws),
             "players": [
                 {**{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()},
-                 "distribution": h.distribution,
+                 "deck_state": h.deck_state, "distribution": h.distribution,
                  "stderr": {int(r): float(s) for r, s in zip(h.ranks["rank"], h.ranks["stderr"])}}
                 for (_, row), h in zip(self.players.iterrows(), self.hands)
             ],
@@ -622,6 +637,7 @@ def table_odds(
     redrawn; P(lowest), P(second lowest) and expected ghost rock per seat."""
     if not 2 <= len(decks) <= MAX_PLAYERS:
         raise OddsmithError(f"Gamblin' at a table needs 2 to {MAX_PLAYERS} players, got {len(decks)}")
+    decks = [resolve_deck(d) for d in decks]
     without = list(without) if without is not None else [()] * len(decks)
     names = list(names) if names is not None else [_deck_name(d, f"seat {i + 1}") for i, d in enumerate(decks)]
     counts = [deck_counts(d, without=w) for d, w in zip(decks, without)]
@@ -643,7 +659,7 @@ def table_odds(
     out = np.sum([p[0] for p in parts], axis=0)
     table = np.sum([p[1] for p in parts], axis=0)
     payout = gamblin_payouts(len(decks))
-    hands = tuple(_mc_odds(out[i, :12], int(out[i, 12]), trials, names[i], int(sizes[i]), seed)
+    hands = tuple(_stated(_mc_odds(out[i, :12], int(out[i, 12]), trials, names[i], int(sizes[i]), seed), decks[i])
                   for i in range(len(decks)))
     rows = []
     for i, h in enumerate(hands):

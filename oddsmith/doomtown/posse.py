@@ -263,3 +263,21 @@ def posse_from_cards(cards: pd.DataFrame, *, shooter: int | str | None = None,
         raise OddsmithError("posse: no dudes among these cards")
     posse = Posse(tuple(dudes))
     return posse if shooter is None else Posse(posse.dudes, posse.index(shooter))
+
+
+def resolve_posse(posse: object) -> Posse | None:
+    """Any posse the Python API takes: a :class:`Posse`, a posse file or text (:func:`load_posse`),
+    a list of item texts (:func:`parse_posse`) or deck rows (:func:`posse_from_cards`); None stays None."""
+    if posse is None or isinstance(posse, Posse):
+        return posse
+    if isinstance(posse, pd.DataFrame):
+        return posse_from_cards(posse)
+    if isinstance(posse, (str, os.PathLike)):
+        return load_posse(posse)
+    if hasattr(posse, "dudes") and hasattr(posse, "bonus"):  # a posse-like object
+        return posse  # type: ignore[return-value]
+    try:
+        items = [str(x) for x in posse]  # type: ignore[union-attr]
+    except TypeError:
+        raise OddsmithError("a posse is a Posse, a posse file, a posse text or a list of its items") from None
+    return parse_posse(items)

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from oddsmith.doomtown.deck import kernel_counts
+from oddsmith.doomtown.deck import deck_state_of, kernel_counts, resolve_deck
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     JOKER_CODE,
@@ -42,9 +42,15 @@ VALUES = tuple(range(VALUE_MIN, VALUE_MAX + 1))
 
 
 class PullDeck:
-    """The cards a pull can reveal: per-code counts of the deck minus the cards seen."""
+    """The cards a pull can reveal: per-code counts of the deck minus the cards seen.
+
+    ``deck`` is anything :func:`~oddsmith.doomtown.deck.resolve_deck` takes (a sample
+    name, a file, a deck text, a Deck, cards), as it stands after set-up."""
 
     def __init__(self, deck: object, seen: object = ()) -> None:
+        deck = resolve_deck(deck)
+        #: which deck the pull is from (after set-up, or full); also in each table's ``attrs``
+        self.deck_state = deck_state_of(deck)
         self.counts = kernel_counts(deck, without=seen, what="seen cards")
         self.cards = int(self.counts.sum())
         if self.cards < 1:
@@ -69,6 +75,11 @@ class PullDeck:
 def _frame(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=list(columns))
     df["p_success"] = df["successes"] / df["cards"]
+    return df
+
+
+def _stated(df: pd.DataFrame, deck: PullDeck) -> pd.DataFrame:
+    df.attrs["deck_state"] = deck.deck_state  # which deck the figures are of
     return df
 
 
@@ -110,7 +121,7 @@ def skill_test_odds(
             natural = int(sum(pd_.by_value[v - 1] for v in passing))
             joker = pd_.jokers if skill_test_succeeds(PULL_JOKER_VALUE_SKILL, r, d) else 0
             rows.append({"skill_rating": r, "difficulty": d, "successes": natural + joker, "cards": pd_.cards})
-    return _frame(rows, ["skill_rating", "difficulty", "successes", "cards"])
+    return _stated(_frame(rows, ["skill_rating", "difficulty", "successes", "cards"]), pd_)
 
 
 def kung_fu_test_odds(
@@ -145,7 +156,7 @@ def kung_fu_test_odds(
             joker = pd_.jokers if kung_fu_test_succeeds(PULL_JOKER_VALUE_KUNG_FU, eff) else 0
             rows.append({"dude_value": v, "kung_fu_rating": r, "effective_value": eff,
                          "successes": natural + joker, "cards": pd_.cards})
-    return _frame(rows, ["dude_value", "kung_fu_rating", "effective_value", "successes", "cards"])
+    return _stated(_frame(rows, ["dude_value", "kung_fu_rating", "effective_value", "successes", "cards"]), pd_)
 
 
 # --------------------------------------------------------------------------
@@ -275,7 +286,7 @@ def pull_odds(
         "successes": pd_.successes(value_set, suit_set),
         "cards": pd_.cards,
     }
-    return _frame([row], ["condition", "suits", "values", "successes", "cards"])
+    return _stated(_frame([row], ["condition", "suits", "values", "successes", "cards"]), pd_)
 
 
 def value_pull_table(deck: object, *, seen: object = ()) -> pd.DataFrame:
@@ -291,7 +302,7 @@ def value_pull_table(deck: object, *, seen: object = ()) -> pd.DataFrame:
             "p_at_least": pd_.successes(range(v, VALUE_MAX + 1)) / pd_.cards,
             "p_at_most": pd_.successes(range(VALUE_MIN, v + 1)) / pd_.cards,
         })
-    return pd.DataFrame(rows)
+    return _stated(pd.DataFrame(rows), pd_)
 
 
 def suit_pull_table(deck: object, *, seen: object = ()) -> pd.DataFrame:
@@ -299,4 +310,4 @@ def suit_pull_table(deck: object, *, seen: object = ()) -> pd.DataFrame:
     pd_ = PullDeck(deck, seen)
     rows = [{"suit": s.name.lower(), "cards_of_suit": int(pd_.by_suit[s]), "cards": pd_.cards,
              "p_success": pd_.successes(None, [s]) / pd_.cards} for s in Suit]
-    return pd.DataFrame(rows)
+    return _stated(pd.DataFrame(rows), pd_)

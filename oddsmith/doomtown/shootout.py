@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from oddsmith import _ext
-from oddsmith.doomtown.deck import N_CODES
+from oddsmith.doomtown.deck import N_CODES, deck_state_of, resolve_deck
 from oddsmith.doomtown.deck import deck_label as deck_name
 from oddsmith.doomtown.deck import kernel_codes as deck_codes
 from oddsmith.errors import OddsmithError
@@ -240,6 +240,8 @@ class ShootoutOdds:
     """Exact: the number of (5 + stud)-card hands, C(cards, 5 + stud)."""
     mean_discards: float | None = None
     """Simulated: mean number of cards discarded and redrawn."""
+    deck_state: str | None = None
+    """Which deck was used (:attr:`oddsmith.doomtown.deck.Deck.deck_state`): after set-up, or full."""
 
     @property
     def distribution(self) -> dict[int, float]:
@@ -276,6 +278,7 @@ class ShootoutOdds:
         ``mean_rank_stderr``, and the sampling plan (seed, bit_generator, chunk_trials)."""
         out: dict[str, Any] = {
             "deck": self.deck,
+            **({"deck_state": self.deck_state} if self.deck_state is not None else {}),
             "cards": self.cards,
             "stud": self.stud,
             "draw": self.draw,
@@ -300,12 +303,13 @@ class ShootoutOdds:
 
 def _odds_from_counts(counts: np.ndarray, *, total: int, exact: bool, name: str, cards: int, stud: int,
                       draw: int, policy: str, discard: str, seed: int | None,
-                      mean_discards: float | None = None) -> ShootoutOdds:
+                      mean_discards: float | None = None, deck_state: str | None = None) -> ShootoutOdds:
     ranks, fig = _rank_frame(counts, total, exact)
     return ShootoutOdds(
         deck=name, cards=cards, stud=stud, draw=draw, policy=policy, discard=discard, exact=exact,
         trials=0 if exact else total, ranks=ranks, counts=np.asarray(counts[:24], dtype=np.int64).copy(),
-        seed=None if exact else seed, hands=total if exact else None, mean_discards=mean_discards, **fig,
+        seed=None if exact else seed, hands=total if exact else None, mean_discards=mean_discards,
+        deck_state=deck_state, **fig,
     )
 
 
@@ -324,6 +328,7 @@ def exact_counts(deck: object, stud: int, policy: Policy | str = "legal", *, met
     stud = check_bonus(stud, "stud")
     if stud > EXACT_MAX_STUD:
         raise OddsmithError(f"exact shootout hands need a stud bonus of 0..{EXACT_MAX_STUD}, got {stud}")
+    deck = resolve_deck(deck)
     codes = deck_codes(deck)
     _check_deck(codes, stud, deck_name(deck))
     counts = np.bincount(codes, minlength=N_CODES).astype(np.int32)
@@ -375,8 +380,11 @@ def shootout_odds(
 
     ``exact=None`` enumerates exactly when it can (:func:`can_be_exact`) and
     simulates otherwise; ``exact=False`` forces simulation (``trials`` hands,
-    default 1,000,000, or 20,000 with the search discard policy).
+    default 1,000,000, or 20,000 with the search discard policy). ``deck``: anything
+    :func:`~oddsmith.doomtown.deck.resolve_deck` takes (a sample name, a file, a deck text,
+    a Deck, cards), as it stands after set-up.
     """
+    deck = resolve_deck(deck)
     stud, draw = check_bonus(stud, "stud"), check_bonus(draw, "draw")
     discard = check_discard(discard)
     pol = AUTOMATON_POLICY if discard == "automaton" else parse_policy(policy)
@@ -393,7 +401,8 @@ def shootout_odds(
     if exact:
         counts = exact_counts(codes, stud, pol)
         return _odds_from_counts(counts, total=int(counts.sum()), exact=True, name=name, cards=int(codes.size),
-                                 stud=stud, draw=draw, policy=policy_label, discard=discard, seed=None)
+                                 stud=stud, draw=draw, policy=policy_label, discard=discard, seed=None,
+                                 deck_state=deck_state_of(deck))
     if discard == "search":
         _check_search(codes, stud, draw)
     default = DEFAULT_SEARCH_TRIALS if discard == "search" else DEFAULT_TRIALS
@@ -410,7 +419,7 @@ def shootout_odds(
     total = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="shootout hands"), axis=0)
     return _odds_from_counts(total[:24], total=trials, exact=False, name=name, cards=int(codes.size), stud=stud,
                              draw=draw, policy=policy_label, discard=discard, seed=seed,
-                             mean_discards=float(total[24]) / trials)
+                             mean_discards=float(total[24]) / trials, deck_state=deck_state_of(deck))
 
 
 # --------------------------------------------------------------------------
@@ -420,7 +429,8 @@ def shootout_odds(
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a shootout round: its deck, bonuses and policies."""
+    """One side of a shootout round: its deck (anything :func:`~oddsmith.doomtown.deck.resolve_deck`
+    takes), bonuses and policies."""
 
     deck: object
     stud: int = 0
@@ -432,8 +442,9 @@ class Side:
     def checked(self) -> "Side":
         discard = check_discard(self.discard)
         policy = AUTOMATON_POLICY if discard == "automaton" else parse_policy(self.policy)
-        return replace(self, stud=check_bonus(self.stud, "stud"), draw=check_bonus(self.draw, "draw"),
-                       discard=discard, policy=policy, name=self.name or deck_name(self.deck))
+        deck = resolve_deck(self.deck)
+        return replace(self, deck=deck, stud=check_bonus(self.stud, "stud"), draw=check_bonus(self.draw, "draw"),
+                       discard=discard, policy=policy, name=self.name or deck_name(deck))
 
     @property
     def policy_label(self) -> str:
@@ -562,7 +573,8 @@ def _round_odds(t: np.ndarray, a: Side, b: Side, trials: int, seed: int,
                 shooters: tuple[str | None, str | None]) -> RoundOdds:
     def side(h: np.ndarray, s: Side) -> ShootoutOdds:
         return _odds_from_counts(h, total=trials, exact=False, name=s.name or "deck", cards=len(deck_codes(s.deck)),
-                                 stud=s.stud, draw=s.draw, policy=s.policy_label, discard=s.discard, seed=seed)
+                                 stud=s.stud, draw=s.draw, policy=s.policy_label, discard=s.discard, seed=seed,
+                                 deck_state=deck_state_of(s.deck))
 
     n = np.arange(MAX_CASUALTIES + 1, dtype=np.float64)
     cas_a = t[_RND_CAS_A:_RND_CAS_A + MAX_CASUALTIES + 1] / trials
@@ -633,8 +645,9 @@ def choose_shooter(deck: object, posse: Any, *, policy: Policy | str = "legal", 
     """The shooter maximising the mean kept rank of ``deck``'s hand (exact where possible,
     else ``trials`` simulated hands per distinct bonus; common seed). A shooter named in
     the posse is kept."""
-    from oddsmith.doomtown.posse import best_shooter
+    from oddsmith.doomtown.posse import best_shooter, resolve_posse
 
+    deck, posse = resolve_deck(deck), resolve_posse(posse)
     seed = resolve_seed(seed)
     scores: dict[PosseBonus, float] = {}
 
@@ -659,6 +672,9 @@ def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, 
     otherwise each side picks the shooter that maximises its P(win the round) against the
     other side's best reply (maximin over the distinct bonuses, ``trials`` rounds per
     pairing, common seed). Returns the sides with their bonuses and the choices."""
+    from oddsmith.doomtown.posse import resolve_posse
+
+    posse_a, posse_b = resolve_posse(posse_a), resolve_posse(posse_b)
     seed = resolve_seed(seed)
 
     def options(side: Side, posse: Any | None, who: str) -> list[PosseBonus]:
@@ -743,6 +759,7 @@ def discard_gap(deck: object, stud: int, draw: int, *, policy: Policy | str = "l
     """Measure the heuristic discard policy against the search reference on ``hands`` deals."""
     stud, draw = check_bonus(stud, "stud"), check_bonus(draw, "draw")
     pol = parse_policy(policy)
+    deck = resolve_deck(deck)
     codes = deck_codes(deck)
     name = name or deck_name(deck)
     _check_deck(codes, stud, name)
@@ -777,7 +794,7 @@ TRADEOFF_COLUMNS = (
     "shootout_mean_rank", "shootout_mean_rank_stderr",
     "shootout_p_full_house_or_better", "shootout_p_full_house_or_better_stderr",
     "shootout_p_cheatin", "shootout_p_cheatin_stderr",
-    "shootout_exact", "shootout_trials",
+    "shootout_exact", "shootout_trials", "deck_state",
 )
 """Columns of :func:`tradeoff` (one row per deck x stud x draw):
 
@@ -792,7 +809,8 @@ TRADEOFF_COLUMNS = (
 * ``shootout_p_cheatin``: P(the kept shootout hand is cheatin');
 * each shootout figure with its ``_stderr`` (0 when exact);
 * ``shootout_exact``: the shootout figures are exact (stud <= 2, draw 0);
-  ``shootout_trials``: simulated hands (0 when exact).
+  ``shootout_trials``: simulated hands (0 when exact);
+* ``deck_state``: which deck was used (after set-up, or full; :attr:`oddsmith.doomtown.deck.Deck.deck_state`).
 """
 
 
@@ -823,6 +841,8 @@ def tradeoff(
 
     if not decks:
         raise OddsmithError("tradeoff: give at least one deck")
+    decks = [resolve_deck(d) for d in decks]
+    vs = None if vs is None else resolve_deck(vs)
     studs, draws = _grid(studs, "stud"), _grid(draws, "draw")
     pol = parse_policy(policy)
     discard = check_discard(discard)
@@ -845,5 +865,6 @@ def tradeoff(
                     "shootout_p_full_house_or_better_stderr": odds.p_at_least_stderr(FULL_HOUSE_OR_BETTER),
                     "shootout_p_cheatin": odds.p_cheatin, "shootout_p_cheatin_stderr": odds.p_cheatin_stderr,
                     "shootout_exact": odds.exact, "shootout_trials": odds.trials,
+                    "deck_state": odds.deck_state,
                 })
     return pd.DataFrame(rows, columns=list(TRADEOFF_COLUMNS))

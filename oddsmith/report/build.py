@@ -68,7 +68,7 @@ class Steps(Progress):
 
 
 def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
-                posse: str | None = None) -> tuple[list[Path], int]:
+                posse: str | None = None, with_gang: bool = False) -> tuple[list[Path], int]:
     """Build and write a report; returns the files written and the page count."""
     from oddsmith.report import deck_report, shadows_sheets
 
@@ -76,7 +76,7 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     # Load every input first: a missing deck or posse fails before any simulation.
     deck_inputs = None
     if kind in ("full", "deck"):
-        deck_inputs = deck_report.load_decks(decks if kind == "deck" else None, vs)
+        deck_inputs = deck_report.load_decks(decks if kind == "deck" else None, vs, with_gang=with_gang)
     posse_input = shadows_sheets.load_posse(posse) if kind == "shadows" and posse else None
 
     sections = 0

@@ -70,11 +70,12 @@ def _short_label(deck: decks_mod.Deck) -> str:
     return name
 
 
-def load_decks(names: list[str] | None, vs: str | None) -> DeckInputs:
-    """Load the decks named on the command line (files or sample names); None: the starter decks."""
+def load_decks(names: list[str] | None, vs: str | None, *, with_gang: bool = False) -> DeckInputs:
+    """Load the decks named on the command line (files or sample names); None: the starter decks.
+    Each deck as set-up leaves it (its starting gang in play), the full deck with ``with_gang``."""
     starters = names is None
-    loaded = [decks_mod.load_deck(n) for n in (names or STARTER_DECKS)]
-    opponent = decks_mod.load_deck(vs) if vs is not None else None
+    loaded = [decks_mod.load_deck(n, with_gang=with_gang) for n in (names or STARTER_DECKS)]
+    opponent = decks_mod.load_deck(vs, with_gang=with_gang) if vs is not None else None
     inputs = DeckInputs(decks=loaded, vs=opponent, starters=starters)
     seen: dict[str, int] = {}
     for d in loaded + ([opponent] if opponent is not None else []):
@@ -90,6 +91,12 @@ def describe(inputs: DeckInputs) -> list[str]:
         lines = [f"Doomtown: the six starter decks of the rulebook's Decklists ({names}) against each other."]
     else:
         lines = [f"Doomtown deck report: {names}" + (f" against {inputs.label(inputs.vs)}." if inputs.vs else ".")]
+    states = {d.state for d in inputs.decks + ([inputs.vs] if inputs.vs is not None else [])
+              if not d.starting_gang().empty}
+    if states == {decks_mod.DeckState.after_set_up}:
+        lines.append("Every deck is drawn from as set-up leaves it: its starting gang in play, not in the draw deck.")
+    elif states == {decks_mod.DeckState.full}:
+        lines.append("Every deck is drawn from in full (--with-gang): its starting gang kept in the draw deck.")
     lines.append("Lowball figures are exact (every five-card hand enumerated); shootout hands and rounds are "
                  "simulated with the seed below and carry their standard errors.")
     return lines
@@ -106,6 +113,7 @@ def _deck_facts(inputs: DeckInputs, deck: decks_mod.Deck) -> Notes:
     lines = [
         f"Source: {deck.source or 'sample'}" + (f" ({deck.format.value} list)" if deck.format else ""),
         f"Outfit: {deck.outfit}" if deck.outfit else "Outfit: not given",
+        f"Deck used: {deck.deck_state}, {len(deck)} cards",
         f"{deck.valued_cards} valued cards and {deck.jokers} joker{'s' if deck.jokers != 1 else ''}"
         + (" (partial deck)" if deck.partial else ""),
         f"Most copies of one suit and value: {summary['max_copies']}",
@@ -192,7 +200,8 @@ def lowball_page(inputs: DeckInputs, deck: decks_mod.Deck, odds: lowball.Lowball
             title=f"Gamblin' head-to-head of {label} (exact)", data=_gamblin_table(inputs, deck, gamblin),
             height=1.2 + 0.26 * len(gamblin)))
     return Page(title=f"Deck: {label}: cards and lowball",
-                subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers · "
+                subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers"
+                         f"{' after set-up' if deck.state is decks_mod.DeckState.after_set_up else ''} · "
                          f"lowball exact (all {odds.hands:,} five-card hands)",
                 blocks=blocks, section=f"Deck: {label}")
 

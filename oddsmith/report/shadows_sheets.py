@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from oddsmith.errors import OddsmithError
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Notes, Page, Table
@@ -34,13 +32,7 @@ def load_posse(spec: str | None):
     """A posse file, or the name of a shipped sample posse (a Faction name or ``unaligned``)."""
     if spec is None:
         return None
-    if Path(spec).exists() or spec.endswith(".toml"):
-        return posse_mod.load_posse(spec)
-    key = spec.strip().lower().replace(" ", "-")
-    if key in posse_mod.sample_posse_names():
-        return posse_mod.sample_posse(None if key == posse_mod.DEFAULT_SAMPLE else key)
-    raise OddsmithError(f"{spec}: no such posse file or sample posse "
-                        f"(samples: {', '.join(posse_mod.sample_posse_names())})")
+    return posse_mod.resolve_posse(spec)
 
 
 def describe(posse) -> list[str]:

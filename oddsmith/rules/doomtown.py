@@ -19,6 +19,7 @@ that the kernels agree with these definitions.
 from __future__ import annotations
 
 import enum
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
@@ -422,7 +423,9 @@ class DeckRules:
     max_per_suit_and_value: int = 4
     """No more than four cards sharing the same suit and value."""
     max_per_title: int = 4
-    """No more than four cards sharing the same title."""
+    """No more than four cards sharing the same title (Quick reference "Deck"); different versions
+    of a dude (its Experienced versions, "(Exp.1)") are the same card here (Quick reference
+    "Experienced"; :func:`deck_building_title`; docs/rules-set-up.md)."""
     max_jokers: int = 2
     """Up to two jokers (not counted in the 52)."""
     max_legends: int = 1
@@ -435,6 +438,19 @@ class DeckRules:
 
 
 DECK_RULES = DeckRules()
+
+#: The experience marker of a title: "(Exp.1)", "(exp. 2)", "(Experienced 1)".
+_EXPERIENCE_MARKER = re.compile(r"\s*\(\s*exp(?:erienced)?\.?\s*\d+\s*\)\s*$", re.IGNORECASE)
+
+
+def deck_building_title(title: str) -> str:
+    """The title under which a card counts towards :attr:`DeckRules.max_per_title`.
+
+    Quick reference "Experienced": "Different versions of the same dude are
+    considered to be the same card for deck building purposes", so
+    "Judge Harry Somerset (Exp.1)" counts as "Judge Harry Somerset".
+    """
+    return _EXPERIENCE_MARKER.sub("", str(title)).strip()
 
 
 @dataclass(frozen=True)

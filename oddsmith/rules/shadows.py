@@ -1047,7 +1047,9 @@ HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
     Gear("Marked Cards", GearKind.GEAR, 9, True,
          "Only one per Posse. When rolling for Income, a nominated model re-rolls any single Die; if the new roll is a 1, "
          "that model is caught cheating and rolls for Injury.", one_per_posse=True, rerolls="any single Income Die"),
-    Gear("Snake Oil", GearKind.GEAR, None, False,
+    # Uncommon although the cut-off price list does not show it: "Searching for Uncommon Items" has a
+    # Veteran Boss buy "a stick of Dynamite and a Bottle of Snake Oil" as his two Uncommon Items.
+    Gear("Snake Oil", GearKind.GEAR, None, True,
          "Single-use, a full Move Action on a Shaken or Down friend in Contact: on a D6 roll of 4+ it removes Shaken "
          "(or stands up as if it was Down).", single_use=True, recover_on_d6=4),
     Gear("Telescopic Sight", GearKind.GEAR, None, False,
@@ -1061,7 +1063,12 @@ HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
          "Single-use, drunk in a Move Action for 1\" of movement: automatically passes all Nerve Tests this Turn (Bottle "
          "Checks included) but suffers -1 Die on all Shoot Tests.", single_use=True, shoot_dice=-1),
 )}
-"""Horses and Gear Summary; costs from the Item Price List where it gives one."""
+"""Horses and Gear Summary; costs from the Item Price List where it gives one. Uncommon Items: those the
+price list marks with * (Appaloosa Horse, Boilerplate, Dynamite, Marked Cards) and Snake Oil, which the
+"Searching for Uncommon Items" example buys as one."""
+
+UNCOMMON_ITEMS: tuple[str, ...] = tuple(n for n, g in HORSES_AND_GEAR.items() if g.uncommon)
+"""The Uncommon Items the rulebook names ("Searching for Uncommon Items", Item Price List)."""
 
 SUPERNATURAL_GEAR: dict[str, Gear] = {g.name: g for g in (
     Gear("Blessed Water", GearKind.SUPERNATURAL, None, False,

@@ -32,6 +32,7 @@ the dice engine.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -357,6 +358,55 @@ def load_posse(path: str | Path) -> Posse:
     return posse
 
 
+def resolve_posse(posse: "Posse | str | os.PathLike[str]", *, check: bool = True) -> Posse:
+    """Any posse the Python API takes, as a :class:`Posse` (one resolver for every posse-taking function).
+
+    A :class:`Posse` is returned as it is; a path to a posse file (TOML) is
+    read; the name of a shipped sample posse (``twilight-order``, a Faction
+    name such as ``Twilight Order``, ``unaligned``) loads that sample; a TOML
+    text (several lines) is parsed. Read posses are checked against the
+    posse-building rules unless ``check`` is False.
+    """
+    if isinstance(posse, Posse):
+        return posse
+    if isinstance(posse, os.PathLike):
+        read = read_posse(posse)
+    elif isinstance(posse, str):
+        spec = posse.strip()
+        key = spec.lower().replace(" ", "-")
+        if "\n" in spec or spec.startswith("["):
+            read = posse_from_dict(parse_toml(posse, "<text>"), "<text>")
+        elif _is_file(spec) or spec.endswith(".toml"):
+            read = read_posse(spec)
+        elif key in sample_posse_names() or _is_faction(spec):
+            name, text = sample_posse_text(None if key == DEFAULT_SAMPLE else (key if key in sample_posse_names()
+                                                                             else spec))
+            read = posse_from_dict(parse_toml(text, name), name)
+        else:
+            raise OddsmithError(f"{spec}: no such posse file or sample posse "
+                                f"(samples: {', '.join(sample_posse_names())})")
+    else:
+        raise OddsmithError("a posse is a Posse, a posse file, a sample posse name or a posse's TOML text")
+    if check:
+        check_posse(read)
+    return read
+
+
+def _is_file(spec: str) -> bool:
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_faction(spec: str) -> bool:
+    try:
+        R.faction(spec)
+    except OddsmithError:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------------------
 # Costs (Advanced method)
 # ---------------------------------------------------------------------------
@@ -377,6 +427,7 @@ def _free_weapons(model: PosseModel) -> list[str]:
 
 def cost_rows(posse: Posse) -> list[dict]:
     """One row per priced line of the posse: model, item, kind, cost (None when no price is known)."""
+    posse = resolve_posse(posse)
     rows: list[dict] = []
     for m in posse.models:
         if m.hired_gun is not None:
@@ -405,11 +456,13 @@ def cost_rows(posse: Posse) -> list[dict]:
 
 def cost_table(posse: Posse) -> pd.DataFrame:
     """Priced lines of an Advanced posse (columns ``model``, ``item``, ``kind``, ``cost``)."""
+    posse = resolve_posse(posse)
     return pd.DataFrame(cost_rows(posse), columns=["model", "item", "kind", "cost"])
 
 
 def total_cost(posse: Posse) -> int:
     """Total $ of the posse; raises if an item has no price (book or [prices])."""
+    posse = resolve_posse(posse)
     total = 0
     for row in cost_rows(posse):
         if row["cost"] is None:
@@ -438,6 +491,7 @@ class Violation:
 
 def validate(posse: Posse) -> list[Violation]:
     """Every posse-building rule the posse breaks, in file order (empty: the posse is legal)."""
+    posse = resolve_posse(posse, check=False)
     out: list[Violation] = []
     here = f"posse {posse.name!r}"
 
@@ -656,6 +710,7 @@ def validate(posse: Posse) -> list[Violation]:
 
 def check_posse(posse: Posse) -> None:
     """Raise :class:`OddsmithError` naming the first broken rule (and how many more there are)."""
+    posse = resolve_posse(posse, check=False)
     problems = validate(posse)
     over = dollar_limit_violation(posse)
     if over is not None:
@@ -667,6 +722,7 @@ def check_posse(posse: Posse) -> None:
 
 def spent(posse: Posse) -> int | None:
     """Dollars the posse spends under its method: the Advanced total, a new Campaign Posse's Weapons, None for Basic."""
+    posse = resolve_posse(posse)
     if posse.method is R.PosseMethod.ADVANCED:
         return total_cost(posse)
     if posse.method is R.PosseMethod.CAMPAIGN:
@@ -676,6 +732,7 @@ def spent(posse: Posse) -> int | None:
 
 def dollar_limit(posse: Posse) -> int | None:
     """The posse's Dollar Limit: its own (Advanced), $22 (new Campaign Posse), None (Basic)."""
+    posse = resolve_posse(posse)
     if posse.method is R.PosseMethod.ADVANCED:
         return posse.dollar_limit
     if posse.method is R.PosseMethod.CAMPAIGN:
@@ -685,6 +742,7 @@ def dollar_limit(posse: Posse) -> int | None:
 
 def dollar_limit_violation(posse: Posse) -> Violation | None:
     """The dollar-limit Violation, if the posse is over it (None also when some price is unknown)."""
+    posse = resolve_posse(posse)
     limit = dollar_limit(posse)
     if limit is None:
         return None
@@ -700,6 +758,7 @@ def dollar_limit_violation(posse: Posse) -> Violation | None:
 
 def campaign_cost(posse: Posse) -> int:
     """Weapons bought by a new Campaign Posse out of its $22."""
+    posse = resolve_posse(posse)
     total = 0
     for m in posse.models:
         for w in m.weapons:
@@ -717,6 +776,7 @@ def campaign_cost(posse: Posse) -> int:
 
 def roster_table(posse: Posse) -> pd.DataFrame:
     """One row per model: name, rank, die, boss, role, weapons, gear, skills, and its standing dice effects."""
+    posse = resolve_posse(posse)
     rows = []
     for m in posse.models:
         rows.append({
@@ -784,6 +844,7 @@ def shootable(weapon: R.Weapon) -> str | None:
 
 def untabulated_weapons(posse: Posse) -> list[tuple[str, str, str]]:
     """(model, weapon, reason) for every carried Weapon that gets no shooting table."""
+    posse = resolve_posse(posse)
     out = []
     for m in posse.models:
         for w in dict.fromkeys(m.weapons):
@@ -810,6 +871,7 @@ def shooting_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_R
     ``action_jammed``, ``action_shots_fired`` (empty for single shots).
     Weapons the engine cannot shoot are listed by :func:`untabulated_weapons`.
     """
+    posse = resolve_posse(posse)
     _, T = _engine()
     target_list = [R.rank(t) for t in targets]
     bands = [R.range_band(b) for b in range_bands]
@@ -848,6 +910,7 @@ def fight_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_RERO
     ``defender_casualty``) and the model's own when it loses
     (``attacker_saved`` ... ``attacker_casualty``).
     """
+    posse = resolve_posse(posse)
     _, T = _engine()
     defender_list = [R.rank(d) for d in defenders]
     charge_list = list(charging)
