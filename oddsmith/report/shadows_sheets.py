@@ -20,7 +20,7 @@ import pandas as pd
 from oddsmith.errors import OddsmithError
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Notes, Page, Table
+from oddsmith.report.document import Chart, Distribution, Notes, Page, Table
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign, tables
 from oddsmith.shadows import engine as E
@@ -81,6 +81,8 @@ def advance_page() -> Page:
         "Lasting Injury (%)": [pct(p) for p in inj["p_lasting_injury"]],
         "Laid-Up (%)": [pct(p) for p in inj["p_laid_up"]],
         "Dead (%)": [pct(p) for p in inj["p_dead"]],
+        # the book's table lists 1-6 only: a D10 roll of 7-10 leaves the model unhurt
+        "No Injury, 7-10 (%)": [pct(p) for p in inj["p_no_injury_7_10"]],
     })
     return Page(
         title="Advance rolls and Injuries",
@@ -91,7 +93,9 @@ def advance_page() -> Page:
                           xlabel="EXP before the roll", colorbar_label="P(Advance) (%)"),
                   title="P(Advance) by current EXP", data=matrix.map(pct).reset_index(names="Rank"), height=1.5),
             Table(table, title="Advance roll: what the model learns (Grit die + EXP, then a D6 on the Advance table)"),
-            Table(inj_table, title="Injury roll after the game"),
+            Table(inj_table, title="Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, "
+                                   "7-10 no Injury)",
+                  distributions=(Distribution(tuple(c for c in inj_table.columns if c.endswith("(%)"))),)),
         ],
         section=SECTION)
 
