@@ -130,12 +130,14 @@ TERM_WIDTH = 1.55
 TERM_LINE = 0.135
 TERM_GAP = 0.06
 TERM_FONT = 7.5
+TERM_TITLE = 0.24
 
 
-def _term_lines(text: str, width_in: float) -> list[str]:
+def _term_lines(text: str, width_in: float, bold: bool = False) -> list[str]:
+    """``text`` wrapped to ``width_in`` inches (DejaVu Sans: about 0.6 em a character, bold 0.7)."""
     import textwrap
 
-    return textwrap.wrap(text, max(30, int(width_in * 72 / (0.6 * TERM_FONT))))
+    return textwrap.wrap(text, max(12, int(width_in * 72 / ((0.7 if bold else 0.6) * TERM_FONT))))
 
 
 @dataclass
@@ -148,13 +150,13 @@ class Terms:
 
     def __post_init__(self) -> None:
         if self.height is None:
-            self.height = (0.3 if self.title else 0.08) + sum(
+            self.height = (TERM_TITLE if self.title else 0.08) + sum(
                 self.entry_height(term, text) for term, text in self.entries)
 
     @staticmethod
     def entry_height(term: str, text: str, width_in: float = PAPER["a4"][0] - 2 * MARGIN) -> float:
         """The printed height of one entry (on the narrower paper, A4, unless told)."""
-        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)), len(_term_lines(term, TERM_WIDTH - 0.1)))
+        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)), len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
         return TERM_LINE * lines + TERM_GAP
 
 
@@ -404,10 +406,10 @@ def _draw_terms(sub: Figure | SubFigure, terms: Terms) -> None:
     if terms.title:
         sub.text(0, 1, terms.title, ha="left", va="top", fontsize="medium", fontweight="bold",
                  transform=sub.transSubfigure)
-        y += 0.3
+        y += TERM_TITLE
     for term, text in terms.entries:
         at = sub.transSubfigure + ScaledTranslation(0, -y, root.dpi_scale_trans)
-        sub.text(0, 1, "\n".join(_term_lines(term, TERM_WIDTH - 0.1)), ha="left", va="top", fontsize=TERM_FONT,
+        sub.text(0, 1, "\n".join(_term_lines(term, TERM_WIDTH - 0.15, bold=True)), ha="left", va="top", fontsize=TERM_FONT,
                  fontweight="bold", transform=at, linespacing=1.3)
         at = sub.transSubfigure + ScaledTranslation(TERM_WIDTH, -y, root.dpi_scale_trans)
         sub.text(0, 1, "\n".join(_term_lines(text, width_in - TERM_WIDTH)), ha="left", va="top",

@@ -149,7 +149,7 @@ def glossary_sections(parts: Iterable[str]) -> list[tuple[str, tuple[Term, ...]]
 
 def glossary_pages(parts: Iterable[str]):
     """The glossary as pages: the colour convention, then the terms, split over as many pages as they need."""
-    from oddsmith.report.document import CONTENT_HEIGHT, Notes, Page, Terms
+    from oddsmith.report.document import CONTENT_HEIGHT, TERM_TITLE, Notes, Page, Terms
 
     budget = CONTENT_HEIGHT - 0.2
     colours = Notes(COLOUR_CONVENTION, title="How to read the colours")
@@ -160,7 +160,7 @@ def glossary_pages(parts: Iterable[str]):
         title = heading
         for t in terms:
             h = Terms.entry_height(t.term, t.meaning)
-            if used + 0.3 + sum(Terms.entry_height(*e) for e in pending) + h > budget and (pending or pages[-1]):
+            if used + TERM_TITLE + sum(Terms.entry_height(*e) for e in pending) + h > budget and (pending or pages[-1]):
                 if pending:
                     pages[-1].append(Terms(pending, title=title))
                     title = f"{heading} (continued)"
