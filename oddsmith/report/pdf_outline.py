@@ -153,16 +153,17 @@ def add_outline(path: str | Path, bookmarks: list[Bookmark]) -> None:
     xref = len(out)
     out += b"xref\n"
     nums = sorted(written)
-    runs: list[list[int]] = []
+    # object 0 heads the free list; repeating it lets readers that expect a section to start at 0 check it
+    runs: list[list[int]] = [[0]]
     for num in nums:  # consecutive numbers share one subsection
-        if runs and runs[-1][-1] + 1 == num:
+        if runs[-1][-1] + 1 == num:
             runs[-1].append(num)
         else:
             runs.append([num])
     for run in runs:
         out += b"%d %d\n" % (run[0], len(run))
         for num in run:
-            out += b"%010d 00000 n \n" % written[num]
+            out += b"0000000000 65535 f \n" if num == 0 else b"%010d 00000 n \n" % written[num]
     new_size = max(size, max(nums) + 1)
     extra = b"".join(b" /%s %s" % (k.encode(), trailer[k]) for k in ("Info", "ID") if k in trailer)
     out += (b"trailer\n<< /Size %d /Root %d 0 R" % (new_size, root) + extra
