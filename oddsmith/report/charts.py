@@ -188,7 +188,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
         scale = 100 if percent else 1
         norm = Normalize(scale * vmin, scale * vmax)
         if good == NEUTRAL:
-            text = f"{label}\n(grey: neither good nor bad)"
+            text = f"{label}\n(shade: how likely)"
         elif subject:
             text = f"{label}\nbright: better for {subject}"
         else:

@@ -130,7 +130,7 @@ TERM_WIDTH = 1.55
 TERM_LINE = 0.135
 TERM_GAP = 0.06
 TERM_FONT = 7.5
-TERM_TITLE = 0.24
+TERM_TITLE = 0.32
 
 
 def _term_lines(text: str, width_in: float, bold: bool = False) -> list[str]:
@@ -154,9 +154,10 @@ class Terms:
                 self.entry_height(term, text) for term, text in self.entries)
 
     @staticmethod
-    def entry_height(term: str, text: str, width_in: float = PAPER["a4"][0] - 2 * MARGIN) -> float:
+    def entry_height(term: str, text: str, width_in: float = PAPER["a4"][0] - 2 * MARGIN - 0.1) -> float:
         """The printed height of one entry (on the narrower paper, A4, unless told)."""
-        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)), len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
+        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)),
+                    len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
         return TERM_LINE * lines + TERM_GAP
 
 
@@ -397,23 +398,26 @@ def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
 
 
 def _draw_terms(sub: Figure | SubFigure, terms: Terms) -> None:
-    """Terms in bold on the left, explanations wrapped beside them, placed in inches from the top."""
+    """Terms in bold on the left, explanations wrapped beside them, placed in inches from the top.
+
+    The text hangs from an empty axes, so the page's layout puts it inside the margins like any other block.
+    """
     from matplotlib.transforms import ScaledTranslation
 
-    root = sub.get_figure(root=True)
-    width_in = root.get_figwidth() * _sub_width_fraction(sub)
-    y = 0.0
+    ax = sub.add_subplot()
+    ax.axis("off")
+    ax.grid(False)
     if terms.title:
-        sub.text(0, 1, terms.title, ha="left", va="top", fontsize="medium", fontweight="bold",
-                 transform=sub.transSubfigure)
-        y += TERM_TITLE
+        ax.set_title(terms.title)
+    root = sub.get_figure(root=True)
+    width_in = root.get_figwidth() * _sub_width_fraction(sub) - 0.1
+    y = 0.0
     for term, text in terms.entries:
-        at = sub.transSubfigure + ScaledTranslation(0, -y, root.dpi_scale_trans)
-        sub.text(0, 1, "\n".join(_term_lines(term, TERM_WIDTH - 0.15, bold=True)), ha="left", va="top", fontsize=TERM_FONT,
-                 fontweight="bold", transform=at, linespacing=1.3)
-        at = sub.transSubfigure + ScaledTranslation(TERM_WIDTH, -y, root.dpi_scale_trans)
-        sub.text(0, 1, "\n".join(_term_lines(text, width_in - TERM_WIDTH)), ha="left", va="top",
-                 fontsize=TERM_FONT, transform=at, linespacing=1.3)
+        for x, lines, weight in ((0.0, _term_lines(term, TERM_WIDTH - 0.15, bold=True), "bold"),
+                                 (TERM_WIDTH, _term_lines(text, width_in - TERM_WIDTH), "normal")):
+            at = ax.transAxes + ScaledTranslation(x, -y, root.dpi_scale_trans)
+            ax.text(0, 1, "\n".join(lines), ha="left", va="top", fontsize=TERM_FONT, fontweight=weight,
+                    transform=at, linespacing=1.3)
         y += Terms.entry_height(term, text, width_in)
 
 

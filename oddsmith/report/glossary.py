@@ -141,6 +141,24 @@ SECTIONS: dict[str, tuple[str, tuple[Term, ...]]] = {
 }
 
 
+def draw_colour_key(fig) -> None:
+    """The two colour scales of the heatmaps side by side, labelled as the convention reads them."""
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    from oddsmith.report import charts
+
+    axes = fig.subplots(1, 2)
+    for ax, good, ticks, label in (
+            (axes[0], charts.HIGH, ["worse", "better"], "good or bad for the side a chart is about"),
+            (axes[1], charts.NEUTRAL, ["unlikely", "likely"], "neither good nor bad: how likely")):
+        bar = fig.colorbar(ScalarMappable(Normalize(0, 1), charts.colour_map(good)), cax=ax,
+                           orientation="horizontal")
+        bar.set_ticks([0, 1], labels=ticks)
+        bar.outline.set_linewidth(0.4)
+        ax.set_title(label, fontsize=7.5, fontweight="normal")
+
+
 def glossary_sections(parts: Iterable[str]) -> list[tuple[str, tuple[Term, ...]]]:
     """The glossary sections a report with these parts needs: the general one, then one per game it covers."""
     present = set(parts)
@@ -149,12 +167,13 @@ def glossary_sections(parts: Iterable[str]) -> list[tuple[str, tuple[Term, ...]]
 
 def glossary_pages(parts: Iterable[str]):
     """The glossary as pages: the colour convention, then the terms, split over as many pages as they need."""
-    from oddsmith.report.document import CONTENT_HEIGHT, TERM_TITLE, Notes, Page, Terms
+    from oddsmith.report.document import CONTENT_HEIGHT, TERM_TITLE, Chart, Notes, Page, Terms
 
-    budget = CONTENT_HEIGHT - 0.2
+    budget = CONTENT_HEIGHT
     colours = Notes(COLOUR_CONVENTION, title="How to read the colours")
-    pages: list[list] = [[colours]]
-    used = colours.height
+    key = Chart(draw_colour_key, title="The two colour scales of the heatmaps", height=0.75)
+    pages: list[list] = [[colours, key]]
+    used = colours.height + key.height
     for heading, terms in glossary_sections(parts):
         pending: list[tuple[str, str]] = []
         title = heading
