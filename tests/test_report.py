@@ -329,6 +329,8 @@ def test_every_distribution_the_report_prints_adds_up_to_100():
                 "Exact distribution of Successes (a Shaken model rolls one Grit die lower, minimum D6)",
                 "Save and damage by Successes", "Fight matrix", "Recovery Test",
                 "Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, 7-10 no Injury)"}
+    posse = shadows_sheets.load_posse("unaligned")
+    expected |= {f"{m.name} attacking in a Fight, against each Rank" for m in posse.models}
     assert expected <= set(checked), expected - set(checked)
     assert checked["Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, 7-10 no Injury)"] == 6
     # and the check catches a row that leaves an outcome out (the Injury table without its 7-10 column)

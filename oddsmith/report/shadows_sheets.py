@@ -380,7 +380,8 @@ def model_page(posse, model) -> Page:
         "Puts it Downed+ (%)": (fights["defender_downed"] + fights["defender_casualty"]).map(pct),
         "Is Downed+ (%)": (fights["attacker_downed"] + fights["attacker_casualty"]).map(pct),
     })
-    blocks.append(Table(ft, title=f"{model.name} attacking in a Fight, against each Rank"))
+    blocks.append(Table(ft, title=f"{model.name} attacking in a Fight, against each Rank",
+                        distributions=(Distribution(("Wins (%)", "Draw (%)", "Loses (%)")),)))
     notes = [f"{model.rank.label} ({RANK_LABEL[model.rank].split()[-1].strip('()')}); weapons: "
              + (", ".join(w.name for w in model.weapons) or "none")
              + "; skills: " + (", ".join(_skill_names(model)) or "none")
