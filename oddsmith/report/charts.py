@@ -178,8 +178,10 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     height_in = fig.bbox.height / root.dpi
     panel_in = max((height_in - 0.3) / nrows - PANEL_FURNITURE, 0.35)
     length = min(panel_in * nrows, COLORBAR_MAX)
-    mixed = HIGH in goods and LOW in goods
-    if mixed or len(goods) != 1:
+    if NEUTRAL in goods and len(goods) > 1:  # a programming error: one colour bar cannot explain both scales
+        raise ValueError("a heatmap grid mixes neutral (grey) cells with good/bad ones: draw them apart")
+    mixed = len(goods) > 1
+    if mixed:
         cmap, norm = style.cmap(), Normalize(0, 1)
         text = f"better for {subject}" if subject else "better for the row"
     else:
@@ -196,7 +198,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
                       shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
     cb.outline.set_linewidth(0.4)
-    if mixed or len(goods) != 1:
+    if mixed:
         cb.set_ticks([0, 1], labels=["worse", "better"])
     if length >= 1.3:
         wrapped = "\n".join(textwrap.fill(line, max(12, int(length * 72 / (0.6 * 8)))) for line in text.split("\n"))
