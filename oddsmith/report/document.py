@@ -128,7 +128,7 @@ class Notes:
 #: Glossary layout: the width of the term column and the height of one printed line (inches).
 TERM_WIDTH = 1.55
 TERM_LINE = 0.135
-TERM_GAP = 0.06
+TERM_GAP = 0.045
 TERM_FONT = 7.5
 TERM_TITLE = 0.32
 

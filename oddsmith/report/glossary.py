@@ -170,7 +170,11 @@ def glossary_pages(parts: Iterable[str]):
     from oddsmith.report.document import CONTENT_HEIGHT, TERM_TITLE, Chart, Notes, Page, Terms
 
     budget = CONTENT_HEIGHT
-    colours = Notes(COLOUR_CONVENTION, title="How to read the colours")
+    import textwrap
+
+    # Notes' own estimate assumes 105 characters a line; the glossary runs the full width (about 110 on A4)
+    lines = sum(len(textwrap.wrap(line, 108)) for line in COLOUR_CONVENTION)
+    colours = Notes(COLOUR_CONVENTION, title="How to read the colours", height=0.3 + 0.145 * lines)
     key = Chart(draw_colour_key, title="The two colour scales of the heatmaps", height=0.75)
     pages: list[list] = [[colours, key]]
     used = colours.height + key.height
