@@ -358,6 +358,7 @@ def test_glossary_each_term_once_in_every_format(tmp_path):
     document.write_document(doc, tmp_path / "g.html", dpi=30)
     md, html = (tmp_path / "g.md").read_text(), (tmp_path / "g.html").read_text()
     assert md.index("## Advance rolls and Injuries") < md.index("## Glossary")
+    assert md.count("## Glossary") == 1 and html.count("<h2>Glossary") == 1  # one section, not split by pages
     shadows_terms = [t.term for _, ts in glossary.glossary_sections([glossary.SHADOWS]) for t in ts]
     for term in shadows_terms:
         assert md.count(f"- **{term}**: ") == 1, term

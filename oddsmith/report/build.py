@@ -97,7 +97,7 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
         steps.step("writing " + settings.output.name)
         written = document.write_document(doc, settings.output, fmt=settings.fmt, paper=settings.paper,
                                           dpi=settings.dpi)
-    return written, len(doc.all_pages())
+    return written, len(doc.all_pages(paged=settings.fmt not in ("md", "html")))
 
 
 def _description(kind, deck_inputs, posse_input) -> list[str]:

@@ -278,21 +278,22 @@ class Document:
     description: list[str] = field(default_factory=list)
     glossary: bool = True
 
-    def all_pages(self) -> list[Page]:
-        return ([self.cover_page()] if self.cover else []) + list(self.pages) + self.glossary_pages()
+    def all_pages(self, paged: bool = True) -> list[Page]:
+        """Cover, pages, glossary; ``paged=False`` (Markdown, HTML): the glossary as one section."""
+        return ([self.cover_page(paged)] if self.cover else []) + list(self.pages) + self.glossary_pages(paged)
 
-    def glossary_pages(self) -> list[Page]:
+    def glossary_pages(self, paged: bool = True) -> list[Page]:
         """The glossary of the terms this document's parts use (none when ``glossary`` is off)."""
         if not self.glossary:
             return []
         from oddsmith.report import glossary
 
-        return glossary.glossary_pages([p.part for p in self.pages])
+        return glossary.glossary_pages([p.part for p in self.pages], paged=paged)
 
-    def cover_page(self) -> Page:
+    def cover_page(self, paged: bool = True) -> Page:
         """The cover: what is inside, on which page, and how the figures were made."""
         sections: list[tuple[str, int, int]] = []
-        for number, page in enumerate(self.pages + self.glossary_pages(), start=2):
+        for number, page in enumerate(self.pages + self.glossary_pages(paged), start=2):
             name = page.section or page.title
             if sections and sections[-1][0] == name:
                 sections[-1] = (name, sections[-1][1], number)
@@ -623,7 +624,7 @@ img {{ max-width: 100%; }}
 
 
 def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
-    pages = doc.all_pages()
+    pages = doc.all_pages(paged=False)
     charts = [(page, c) for page in pages for c in page.charts()]
     chart_paths = [numbered(target.with_suffix(".png"), i, len(charts), tag="chart-")
                    for i in range(1, len(charts) + 1)]

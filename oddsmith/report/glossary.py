@@ -165,11 +165,12 @@ def glossary_sections(parts: Iterable[str]) -> list[tuple[str, tuple[Term, ...]]
     return [section for part, section in SECTIONS.items() if part == "" or part in present]
 
 
-def glossary_pages(parts: Iterable[str]):
-    """The glossary as pages: the colour convention, then the terms, split over as many pages as they need."""
+def glossary_pages(parts: Iterable[str], paged: bool = True):
+    """The glossary as pages: the colour convention, then the terms, split over as many pages as they need
+    (``paged=False``: one page however long, the glossary section of Markdown and HTML)."""
     from oddsmith.report.document import CONTENT_HEIGHT, TERM_TITLE, Chart, Notes, Page, Terms
 
-    budget = CONTENT_HEIGHT
+    budget = CONTENT_HEIGHT if paged else float("inf")
     import textwrap
 
     # Notes' own estimate assumes 105 characters a line; the glossary runs the full width (about 110 on A4)
