@@ -96,8 +96,8 @@ DOOMTOWN_TERMS = (
     Term("casualties", "What a posse must cover after a round: discarding a dude or Sidekick covers one, acing a "
          "dude two (Quick reference \"Casualty\"). Pages give the mean and the distribution per round."),
     Term("mirror (match)", "A deck against a copy of itself."),
-    Term("trade-off", "A deck that is strong in lowball (low cards) is weak in shootouts (high hands): the chart "
-         "plots both, one point per deck and bonus."),
+    Term("trade-off", "Low cards win lowball, high hands win shootouts, so a deck built for one tends to be weaker "
+         "at the other: the chart plots both, one point per deck and bonus."),
 )
 
 SHADOWS_TERMS = (
