@@ -13,8 +13,10 @@ from matplotlib.figure import Figure
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import charts, deck_report, document, shadows_sheets, style
+from oddsmith.report import charts, deck_report, document, glossary, shadows_sheets, style
 from oddsmith.report.charts import pct
+from oddsmith.report.pdf_outline import read_outline
+from oddsmith.sampling import SamplingPlan
 from oddsmith.shadows import tables
 
 TRIALS = "2000"
@@ -22,6 +24,17 @@ TRIALS = "2000"
 
 def pdf_pages(path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", path.read_bytes()))
+
+
+def pdf_bookmark_titles(data: bytes) -> list[str]:
+    """The outline items' titles in file order, read straight from the bytes (UTF-16 hex strings)."""
+    catalogs = re.findall(rb"<<\s*/Type\s*/Catalog(.*?)>>", data, re.S)
+    assert b"/Outlines" in catalogs[-1] and b"/PageMode /UseOutlines" in catalogs[-1]
+    return [bytes.fromhex(h.decode()).decode("utf-16-be") for h in re.findall(rb"/Title\s*<FEFF([0-9A-F]*)>", data)]
+
+
+def glossary_pages(*parts: str) -> int:
+    return len(glossary.glossary_pages(parts))
 
 
 def md_table_row(text: str, heading: str, first_cells: list[str]) -> dict[str, str]:
@@ -117,14 +130,29 @@ def test_deck_report_pdf_pages_and_metadata(tmp_path, capsys):
     rc = main(["report", "deck", "law-dogs", "outlaws", "--trials", TRIALS, "--seed", "3", "-o", str(out)])
     assert rc == 0
     assert f"wrote {out}" in capsys.readouterr().out
-    # cover, two pages per deck, the every-deck matrices, the trade-off
-    assert pdf_pages(out) == 1 + 2 * 2 + 1 + 1
+    # cover, two pages per deck, the every-deck matrices, the trade-off, the glossary
+    n_glossary = glossary_pages(glossary.DOOMTOWN)
+    assert pdf_pages(out) == 1 + 2 * 2 + 1 + 1 + n_glossary
     data = out.read_bytes()
     for title in (b"oddsmith deck report", b"Deck: Law Dogs: cards and lowball", b"Deck: Outlaws: shootouts",
                   b"Every deck against every other", b"The trade-off: lowball against shootout strength"):
         assert title in data
     assert b"/MediaBox [0 0 595.44 841.68]" in data or b"595" in data  # A4 by default
     assert sorted(p.name for p in tmp_path.iterdir()) == ["decks.pdf"]
+    # bookmarks: every page by its title, nested under the part and the section, then the glossary
+    titles = pdf_bookmark_titles(data)
+    pages = ["Deck: Law Dogs: cards and lowball", "Deck: Law Dogs: shootouts", "Deck: Outlaws: cards and lowball",
+             "Deck: Outlaws: shootouts", "Every deck against every other",
+             "The trade-off: lowball against shootout strength"]
+    assert titles == (["oddsmith deck report", "Doomtown deck report", "Deck: Law Dogs", *pages[:2],
+                       "Deck: Outlaws", *pages[2:4], "Decks against each other", *pages[4:], "Glossary"]
+                      + ["Glossary (continued)"] * (n_glossary - 1))
+    tree = read_outline(data)
+    assert [b.title for b in tree] == ["oddsmith deck report", "Doomtown deck report", "Glossary"]
+    doomtown = tree[1]
+    assert [b.title for b in doomtown.children] == ["Deck: Law Dogs", "Deck: Outlaws", "Decks against each other"]
+    assert [(b.title, b.page) for b in doomtown.children[1].children] == [(pages[2], 3), (pages[3], 4)]
+    assert tree[2].page == 7 and re.search(rb"/Type /Outlines .*?/Count %d >>" % len(titles), data)
 
 
 def test_deck_report_markdown_numbers_match_the_engines_and_cli(tmp_path, capsys):
@@ -180,7 +208,7 @@ def test_shadows_sheets_html_and_posse_pages(tmp_path, capsys):
 
 
 def test_png_pages_numbered_on_letter(tmp_path):
-    doc = document.Document("advance", [shadows_sheets.advance_page()], seed=None)
+    doc = document.Document("advance", [shadows_sheets.advance_page()], seed=None, glossary=False)
     out = tmp_path / "sheets.png"
     written = document.write_document(doc, out, paper="letter", dpi=30)
     files = sorted(tmp_path.iterdir())
@@ -194,7 +222,7 @@ def test_png_pages_numbered_on_letter(tmp_path):
 def test_svg_single_page_document(tmp_path):
     deck = decks_mod.load_sample("balanced")
     page = deck_report.lowball_page(deck_report.DeckInputs([deck]), deck, lowball.lowball_odds(deck), [])
-    doc = document.Document("one page", [page], seed=None, cover=False)
+    doc = document.Document("one page", [page], seed=None, cover=False, glossary=False)
     written = document.write_document(doc, tmp_path / "page.svg")
     assert written == [tmp_path / "page.svg"]
     assert (tmp_path / "page.svg").read_text().lstrip().startswith("<?xml")
@@ -227,6 +255,168 @@ def test_options_before_the_subcommand_apply(monkeypatch, tmp_path):
     kind, settings, what = calls[0]
     assert (kind, settings.paper, settings.fmt, settings.seed) == ("deck", "letter", "html", 4)
     assert what == {"decks": ["law-dogs"], "vs": None, "with_gang": False}
+
+
+def test_outline_nests_pages_under_part_and_section():
+    P = document.Page
+    pages = [P("Cover"), P("a1", section="A", part="Game"), P("a2", section="A", part="Game"),
+             P("b", section="B", part="Game"), P("Sheets 1", section="Sheets", part="Sheets"),
+             P("Sheets 2", section="Sheets", part="Sheets"), P("c", part="Game"), P("G", section="G"),
+             P("G (continued)", section="G")]
+
+    def flat(items, depth=0):
+        return [row for b in items for row in [(depth, b.title, b.page), *flat(b.children, depth + 1)]]
+
+    assert flat(document.outline(pages)) == [
+        (0, "Cover", 0),
+        (0, "Game", 1), (1, "A", 1), (2, "a1", 1), (2, "a2", 2), (1, "B", 3), (2, "b", 3),
+        (0, "Sheets", 4), (1, "Sheets 1", 4), (1, "Sheets 2", 5),  # a section named like its part: no extra level
+        (0, "Game", 6), (1, "c", 6),  # not next to the first Game pages: an entry of its own
+        (0, "G", 7), (1, "G (continued)", 8),  # a page titled like its section is the section's entry
+    ]
+
+
+def test_outline_survives_a_strict_reading_of_the_file(tmp_path):
+    """The appended outline leaves matplotlib's objects alone: metadata, pages and an outline read back."""
+    pages = [document.Page(t, blocks=[document.Notes([t])], section="S" if t != "one" else "",
+                           part="Part ≥ é") for t in ("one", "two", "three")]
+    out = tmp_path / "o.pdf"
+    document.write_document(document.Document("Title ‘quoted’", pages, seed=None, glossary=False), out)
+    data = out.read_bytes()
+    assert data.count(b"%%EOF") == 2 and data.startswith(b"%PDF-1.4")
+    info = re.findall(rb"trailer\s*<<.*?/Info (\d+) 0 R", data, re.S)
+    assert pdf_pages(out) == 4 and len(info) == 2 and info[0] == info[1]  # matplotlib's metadata still counts
+    assert pdf_bookmark_titles(data) == ["Title ‘quoted’", "Part ≥ é", "one", "S", "two", "three"]
+    assert [b.page for b in read_outline(data)[1].children[1].children] == [2, 3]
+    # the new trailer points at the old cross-reference table
+    prev = int(re.findall(rb"/Prev (\d+)", data)[-1])
+    assert data[prev:prev + 4] == b"xref"
+
+
+def _cell_value(cell: str) -> tuple[float, float] | None:
+    """(value, rounding half-width) of a printed percentage such as "43.3" or "43.3 ± 1.1"; None if blank."""
+    m = re.match(r"\s*(\d+)(?:\.(\d+))?", str(cell))
+    if not m:
+        return None
+    decimals = len(m.group(2) or "")
+    return float(m.group(0)), 0.5 * 10 ** -decimals
+
+
+def _check_distribution(title: str, frame: pd.DataFrame, dist: document.Distribution) -> int:
+    missing = [c for c in dist.columns if c not in frame.columns]
+    assert not missing, f"{title!r}: no column {missing}"
+    sums = [frame[list(dist.columns)].to_numpy().ravel()] if dist.down else frame[list(dist.columns)].to_numpy()
+    for cells in sums:
+        parsed = [v for v in (_cell_value(c) for c in cells) if v is not None]
+        total, slack = sum(v for v, _ in parsed), sum(h for _, h in parsed)
+        assert abs(total - 100) <= slack + 1e-9, f"{title!r}: {list(cells)} adds up to {total}"
+    return len(sums)
+
+
+def test_every_distribution_the_report_prints_adds_up_to_100():
+    """Every table (or chart data) that lists all outcomes of one roll or deal adds up to 100 % in every row."""
+    plan = SamplingPlan(seed=7, trials=2000)
+    pages = deck_report.deck_pages(deck_report.load_decks(["law-dogs", "outlaws"], None), plan)
+    pages += shadows_sheets.shadows_pages(shadows_sheets.load_posse("unaligned"))
+    checked: dict[str, int] = {}
+    for page in pages:
+        for title, frame, dists in page.tables():
+            for dist in dists:
+                checked[title] = checked.get(title, 0) + _check_distribution(title, frame, dist)
+    # the tables that list every outcome are all declared (a table dropped from this list would go unchecked)
+    expected = {"Lowball hand of Law Dogs (exact)", "Gamblin' head-to-head of Law Dogs (exact)",
+                "Law Dogs: one shootout round against each opponent", "Law Dogs: casualty distributions of one round",
+                "Exact distribution of Successes (a Shaken model rolls one Grit die lower, minimum D6)",
+                "Save and damage by Successes", "Fight matrix", "Recovery Test",
+                "Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, 7-10 no Injury)"}
+    posse = shadows_sheets.load_posse("unaligned")
+    expected |= {f"{m.name} attacking in a Fight, against each Rank" for m in posse.models}
+    assert expected <= set(checked), expected - set(checked)
+    assert checked["Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, 7-10 no Injury)"] == 6
+    # and the check catches a row that leaves an outcome out (the Injury table without its 7-10 column)
+    injury = next(t for p in pages for t in p.tables() if t[0].startswith("Injury roll"))
+    short = document.Distribution(tuple(c for c in injury[2][0].columns if not c.startswith("No Injury")))
+    with pytest.raises(AssertionError, match="adds up to"):
+        _check_distribution("injury", injury[1], short)
+
+
+def test_glossary_each_term_once_in_every_format(tmp_path):
+    sections = glossary.glossary_sections([glossary.DOOMTOWN, glossary.SHADOWS])
+    terms = [t.term for _, ts in sections for t in ts]
+    assert len(terms) == len(set(terms)) and len(terms) > 30
+    for needed in ("stud bonus", "draw bonus", "mean rank", "Grit die", "Dice Modifier", "Shaken", "Downed",
+                   "Casualty", "casualties", "standard error, ±", "heuristic discard, search",
+                   "policy (hand-keeping): legal, greedy, margin:K", "cheatin', P(cheatin')"):
+        assert needed in terms
+    # a report without a Shadows part prints no Shadows terms
+    doomtown_only = [t.term for _, ts in glossary.glossary_sections([glossary.DOOMTOWN]) for t in ts]
+    assert "Grit die" not in doomtown_only and "stud bonus" in doomtown_only
+    # every term is printed once in Markdown and HTML, in a glossary section after the report's pages
+    page = document.in_part([shadows_sheets.advance_page()], glossary.SHADOWS)
+    doc = document.Document("advance", page, seed=None)
+    document.write_document(doc, tmp_path / "g.md", dpi=30)
+    document.write_document(doc, tmp_path / "g.html", dpi=30)
+    md, html = (tmp_path / "g.md").read_text(), (tmp_path / "g.html").read_text()
+    assert md.index("## Advance rolls and Injuries") < md.index("## Glossary")
+    assert md.count("## Glossary") == 1 and html.count("<h2>Glossary") == 1  # one section, not split by pages
+    shadows_terms = [t.term for _, ts in glossary.glossary_sections([glossary.SHADOWS]) for t in ts]
+    for term in shadows_terms:
+        assert md.count(f"- **{term}**: ") == 1, term
+        assert html.count(f"<dt>{__import__('html').escape(term)}</dt>") == 1, term
+    assert "stud bonus" not in md
+    assert glossary.COLOUR_CONVENTION[0] in md
+
+
+def _luminance(rgba) -> float:
+    import numpy as np
+
+    r, g, b = np.asarray(rgba[:3]) ** 2.2
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_heatmap_colours_mean_better_for_the_subject():
+    """Bright = better everywhere: high values bright where more is better, dark where more is worse."""
+    m = pd.DataFrame([[0.1, 0.1], [0.9, 0.9]], columns=["Hit", "Jams"])
+    with style.report_style():
+        for good, hit_bright, jams_bright in ((charts.HIGH, True, True), (charts.LOW, False, False),
+                                              ({"Jams": charts.LOW}, True, False)):
+            fig = Figure(figsize=(4, 2), layout="constrained")
+            ax = fig.add_subplot()
+            charts.heatmap(ax, m, good=good)
+            img = ax.images[0].get_array()
+            assert (_luminance(img[1, 0]) > _luminance(img[0, 0])) == hit_bright, good
+            assert (_luminance(img[1, 1]) > _luminance(img[0, 1])) == jams_bright, good
+        # the neutral scale is grey, not the good-bad colours
+        fig = Figure(figsize=(4, 2), layout="constrained")
+        charts.heatmap(fig.add_subplot(), m, good=charts.NEUTRAL)
+        r, g, b, _ = fig.axes[0].images[0].get_array()[1, 0]
+        assert abs(r - g) < 1e-6 and abs(g - b) < 1e-6
+        # a mixed table's colour bar runs from worse to better and names whom it is about
+        fig = Figure(figsize=(6, 2.5), layout="constrained")
+        charts.heatmap_grid(fig, [("p", m)], good={"Jams": charts.LOW}, subject="the shooter")
+        bar = fig.axes[-1]
+        assert [t.get_text() for t in bar.get_yticklabels()] == ["worse", "better"]
+        assert "better for the shooter" in bar.get_ylabel().replace("\n", " ")
+
+
+@pytest.mark.parametrize("height", [1.15, 1.5, 2.4, 6.0])
+def test_colour_bar_is_as_tall_as_its_panels(height):
+    """The colour bar of a short heatmap is not squashed: about the panel's height, a readable thickness."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    m = pd.DataFrame([[0.1, 0.5, 0.9]] * max(1, int(height * 3)), columns=["0", "1", "2+"])
+    with style.report_style():
+        fig = Figure(figsize=(7, height), layout="constrained")
+        FigureCanvasAgg(fig)
+        charts.heatmap_grid(fig, [("a", m), ("b", m)], good=charts.NEUTRAL, colorbar_label="probability (%)")
+        fig.canvas.draw()
+        panel = fig.axes[0].get_window_extent()
+        bar = fig.axes[-1].get_window_extent()
+        dpi = fig.dpi
+        assert bar.width / dpi >= 0.8 * charts.COLORBAR_WIDTH
+        assert bar.height >= 0.75 * min(panel.height, charts.COLORBAR_MAX * dpi), (bar, panel)
+        label = fig.axes[-1].yaxis.label.get_window_extent()
+        assert label.y0 >= 0 and label.y1 <= fig.bbox.height  # the label stays on the chart
 
 
 # ---------------------------------------------------------------------------- bad input
@@ -282,7 +472,7 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
     starters = len(deck_report.STARTER_DECKS)
-    assert pdf_pages(out) == 1 + 2 * starters + 2 + 7
+    assert pdf_pages(out) == 1 + 2 * starters + 2 + 7 + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS)
     assert out.stat().st_size < 3_000_000
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oddsmith.output import Progress
-from oddsmith.report import document
+from oddsmith.report import document, glossary
 from oddsmith.sampling import SamplingPlan, check_trials, check_workers, resolve_seed
 
 #: Trials per simulated figure in reports: the standard error of a proportion is at
@@ -87,16 +87,17 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     pages: list[document.Page] = []
     with Steps(sections, "report", delay=0.5) as steps:
         if deck_inputs is not None:
-            pages += deck_report.deck_pages(deck_inputs, plan, workers=settings.workers, steps=steps)
+            pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
+                                                             steps=steps), glossary.DOOMTOWN)
         if kind in ("full", "shadows"):
-            pages += shadows_sheets.shadows_pages(posse_input, steps=steps)
+            pages += document.in_part(shadows_sheets.shadows_pages(posse_input, steps=steps), glossary.SHADOWS)
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input))
         steps.step("writing " + settings.output.name)
         written = document.write_document(doc, settings.output, fmt=settings.fmt, paper=settings.paper,
                                           dpi=settings.dpi)
-    return written, len(doc.all_pages())
+    return written, len(doc.all_pages(paged=settings.fmt not in ("md", "html")))
 
 
 def _description(kind, deck_inputs, posse_input) -> list[str]:

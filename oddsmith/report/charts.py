@@ -7,11 +7,17 @@ in black and white: heatmaps print their numbers in the cells, bars carry
 direct labels, and series differ by hatch or marker as well as by colour
 (colours, hatches and the colour map come from the style file through
 :mod:`oddsmith.report.style`).
+
+Heatmap colours follow one convention (stated in the glossary,
+:data:`oddsmith.report.glossary.COLOUR_CONVENTION`): bright is better and dark
+is worse for the side a chart is about (``good="high"`` when more is better,
+``"low"`` when more is worse, a mapping per column when a table mixes the
+two), and grey shades show outcomes that are neither (``"neutral"``).
 """
 from __future__ import annotations
 
 import textwrap
-from typing import Sequence
+from typing import Mapping, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -52,14 +58,42 @@ def _fig_width(fig) -> float:
 
 # ---------------------------------------------------------------------------- heatmaps
 
+HIGH, LOW, NEUTRAL = "high", "low", "neutral"
+#: What a heatmap's numbers mean for the side it is about: ``"high"`` (more is better), ``"low"`` (more is
+#: worse), ``"neutral"`` (neither), or one of those per column.
+Good = Union[str, Mapping[str, str]]
+
+
+def colour_map(good: str):
+    """The colour map of a direction: bright always means better for the side the chart is about."""
+    if good == HIGH:
+        return style.cmap()
+    if good == LOW:
+        return style.cmap().reversed()
+    if good == NEUTRAL:
+        return style.neutral_cmap()
+    raise ValueError(f"good must be {HIGH!r}, {LOW!r} or {NEUTRAL!r}, not {good!r}")
+
+
+def column_goods(matrix: pd.DataFrame, good: Good) -> list[str]:
+    """The direction of each column (a mapping names the columns it covers; the rest are ``"high"``)."""
+    if isinstance(good, str):
+        return [good] * matrix.shape[1]
+    return [good.get(str(c), HIGH) for c in matrix.columns]
+
+
 def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylabel: str = "",
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 1, percent: bool = True,
-            font_size: float | None = None, cell_pt: float | None = None) -> None:
-    """One heatmap with its numbers printed in the cells (percent by default)."""
+            font_size: float | None = None, cell_pt: float | None = None, good: Good = HIGH) -> None:
+    """One heatmap with its numbers printed in the cells (percent by default), coloured by ``good``."""
     values = matrix.to_numpy(dtype=float)
-    cmap = style.cmap()
     norm = Normalize(vmin=vmin, vmax=vmax)
-    ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
+    cmaps = [colour_map(g) for g in column_goods(matrix, good)]
+    rgba = np.zeros(values.shape + (4,))
+    for j, cmap in enumerate(cmaps):
+        rgba[:, j] = cmap(norm(np.nan_to_num(values[:, j])))
+    rgba[np.isnan(values)] = 0.0  # transparent: no figure in that cell
+    ax.imshow(rgba, aspect="auto")
     ax.grid(False)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
@@ -81,33 +115,38 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
         if np.isnan(v):
             continue
         text = pct(v, digits) if percent else f"{v:.{digits}f}"
-        ax.text(j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(cmap(norm(v))))
+        ax.text(j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(rgba[i, j]))
     if title:
         ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
 
 
-def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: str = "",
+def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
                  xlabel: str = "", ylabel: str = "", vmin: float = 0.0, vmax: float = 1.0,
                  digits: int = 1, percent: bool = True, colorbar_label: str = "probability (%)",
-                 ncols: int | None = None) -> None:
-    """Several heatmaps side by side sharing one colour scale (e.g. one per Grit die or target rank)."""
+                 ncols: int | None = None, good: Good = HIGH, subject: str = "") -> None:
+    """Several heatmaps side by side sharing one colour scale (e.g. one per Grit die or target rank).
+
+    ``panels``: ``(title, matrix)`` or ``(title, matrix, good)`` (a panel's own direction). ``subject``:
+    whom the colours are about ("the row deck"), named on the colour bar.
+    """
+    panels = [(p[0], p[1], p[2] if len(p) > 2 else good) for p in panels]
     n = len(panels)
     ncols = ncols or n
     nrows = -(-n // ncols)
     axes = fig.subplots(nrows, ncols, squeeze=False)
     width = _fig_width(fig) / ncols
-    cols_in_panel = max(m.shape[1] for _, m in panels)
+    cols_in_panel = max(p[1].shape[1] for p in panels)
     size = _label_size(cols_in_panel, width * 0.8)
     for k, ax in enumerate(axes.flat):
         if k >= n:
             ax.axis("off")
             continue
-        title, matrix = panels[k]
+        title, matrix, panel_good = panels[k]
         heatmap(ax, matrix, title="", xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
                 vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
-                cell_pt=72 * width * 0.8 / cols_in_panel)
+                cell_pt=72 * width * 0.8 / cols_in_panel, good=panel_good)
         if title:  # wrap a long panel title within its panel, at the size every panel title has
             ax.set_title("\n".join(textwrap.wrap(title, max(8, int(72 * width * 0.65 / (0.65 * 9))))), fontsize=9)
         if k % ncols:
@@ -115,18 +154,58 @@ def heatmap_grid(fig, panels: Sequence[tuple[str, pd.DataFrame]], *, suptitle: s
     if suptitle:
         fig.suptitle(suptitle, x=0.0, ha="left", fontsize="medium", fontweight="bold")
     if colorbar_label:
-        sm = _scalar_mappable(vmin, vmax, percent)
-        cb = fig.colorbar(sm, ax=axes.ravel().tolist(), shrink=0.6, aspect=25, pad=0.02)
-        cb.set_label(colorbar_label)
-        cb.outline.set_linewidth(0.4)
+        goods = {g for _, m, pg in panels for g in column_goods(m, pg)}
+        _colorbar(fig, axes, nrows, goods, colorbar_label, subject, vmin, vmax, percent)
 
 
-def _scalar_mappable(vmin: float, vmax: float, percent: bool):
+#: Colour bar geometry in inches: its thickness, and the longest it gets on a tall chart.
+COLORBAR_WIDTH = 0.11
+COLORBAR_MAX = 2.4
+#: Room a heatmap row of panels loses to its title, tick labels and axis label (inches).
+PANEL_FURNITURE = 0.75
+
+
+def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, vmin: float, vmax: float,
+              percent: bool) -> None:
+    """The shared colour bar: as tall as the panels allow (never squashed), saying which way is better.
+
+    One direction: the numeric scale, plus "bright: better for <subject>". Mixed directions: a scale
+    from worse to better with no numbers (the cells print them). Neutral: the numeric grey scale.
+    """
     from matplotlib.cm import ScalarMappable
 
-    if percent:
-        return ScalarMappable(norm=Normalize(100 * vmin, 100 * vmax), cmap=style.cmap())
-    return ScalarMappable(norm=Normalize(vmin, vmax), cmap=style.cmap())
+    root = fig.get_figure(root=True)
+    height_in = fig.bbox.height / root.dpi
+    panel_in = max((height_in - 0.3) / nrows - PANEL_FURNITURE, 0.35)
+    length = min(panel_in * nrows, COLORBAR_MAX)
+    if NEUTRAL in goods and len(goods) > 1:  # a programming error: one colour bar cannot explain both scales
+        raise ValueError("a heatmap grid mixes neutral (grey) cells with good/bad ones: draw them apart")
+    mixed = len(goods) > 1
+    if mixed:
+        cmap, norm = style.cmap(), Normalize(0, 1)
+        text = f"better for {subject}" if subject else "better for the row"
+    else:
+        (good,) = goods
+        cmap = colour_map(good)
+        scale = 100 if percent else 1
+        norm = Normalize(scale * vmin, scale * vmax)
+        if good == NEUTRAL:
+            text = f"{label}\n(shade: how likely)"
+        elif subject:
+            text = f"{label}\nbright: better for {subject}"
+        else:
+            text = label
+    cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
+                      shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
+    cb.outline.set_linewidth(0.4)
+    if mixed:
+        cb.set_ticks([0, 1], labels=["worse", "better"])
+    if length >= 1.3:
+        wrapped = "\n".join(textwrap.fill(line, max(12, int(length * 72 / (0.6 * 8)))) for line in text.split("\n"))
+        cb.set_label(wrapped)
+    else:  # too short to write along: beside it, level
+        wrapped = "\n".join(textwrap.fill(line, 18) for line in text.split("\n"))
+        cb.set_label(wrapped, rotation=0, ha="left", va="center", fontsize=7, labelpad=3)
 
 
 # ---------------------------------------------------------------------------- bars

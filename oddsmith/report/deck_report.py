@@ -22,7 +22,7 @@ from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Notes, Page, Row, Sampling, Table
+from oddsmith.report.document import Chart, Distribution, Notes, Page, Row, Sampling, Table
 from oddsmith.sampling import SamplingPlan
 
 #: The six starter decks of the rulebook's Decklists section (shipped samples).
@@ -191,14 +191,15 @@ def lowball_page(inputs: DeckInputs, deck: decks_mod.Deck, odds: lowball.Lowball
                       title=f"Lowball hand of {label} (exact): P(cheatin') {pct(odds.p_cheatin)} %, "
                             f"mean rank {odds.mean_rank:.2f}",
                       xlabel="hand rank (lower wins Gamblin')"),
-              title=f"Lowball hand of {label} (exact)", data=_lowball_table(odds), height=2.3),
+              title=f"Lowball hand of {label} (exact)", data=_lowball_table(odds), height=2.3,
+              distributions=(Distribution(("P (%)",), down=True),)),
     ]
     if gamblin:
         blocks.append(Chart(
             partial(charts.stacked_bars, data=gf, bar="bar", part="part", p="p", parts_order=["wins", "loses"],
                     title=f"Gamblin' head-to-head, {label} against each opponent (exact, identical hands redrawn)"),
             title=f"Gamblin' head-to-head of {label} (exact)", data=_gamblin_table(inputs, deck, gamblin),
-            height=1.2 + 0.26 * len(gamblin)))
+            height=1.2 + 0.26 * len(gamblin), distributions=(Distribution(("P(win) (%)", "P(lose) (%)")),)))
     return Page(title=f"Deck: {label}: cards and lowball",
                 subtitle=f"{deck.name} · {deck.valued_cards} valued cards + {deck.jokers} jokers"
                          f"{' after set-up' if deck.state is decks_mod.DeckState.after_set_up else ''} · "
@@ -218,19 +219,20 @@ def matrix_page(inputs: DeckInputs, gamblin: pd.DataFrame, rounds: pd.DataFrame,
                  f"draw {ROUND_DRAW}, policy {POLICY}, {DISCARD} discard, {plan.trials:,} trials, seed {plan.seed}",
         blocks=[
             Chart(partial(charts.heatmap_grid, panels=[("P(row deck wins Gamblin') (%)", gamblin)],
-                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)"),
+                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)", subject="the row deck"),
                   title="Gamblin' matrix", data=gamblin.map(fmt).reset_index(names="deck"), height=height),
             Chart(partial(charts.heatmap_grid,
                           panels=[(f"P(row deck wins a shootout round) (%), stud {ROUND_STUD} draw {ROUND_DRAW}",
                                    rounds)],
-                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)"),
+                          xlabel="opponent", ylabel="deck", colorbar_label="P(win) (%)", subject="the row deck"),
                   title="Shootout round matrix", data=rounds.map(fmt).reset_index(names="deck"), height=height,
                   sampling=sampling),
             Chart(partial(charts.heatmap_grid,
                           panels=[("Mean casualties the row deck suffers in one round "
                                    f"(standard error at most {casualties_stderr:.3f})", casualties)],
                           xlabel="opponent", ylabel="deck", colorbar_label="casualties", percent=False, digits=2,
-                          vmin=0.0, vmax=float(np.nanmax(casualties.to_numpy())) or 1.0),
+                          vmin=0.0, vmax=float(np.nanmax(casualties.to_numpy())) or 1.0,
+                          good=charts.LOW, subject="the row deck"),
                   title="Casualty matrix", data=casualties.map(lambda v: f"{v:.3f}").reset_index(names="deck"),
                   height=height, sampling=sampling),
         ],
@@ -322,21 +324,25 @@ def shootout_page(inputs: DeckInputs, deck, grid: dict[tuple[int, int], shootout
         blocks=[
             Chart(partial(charts.heatmap_grid,
                           panels=[(f"{label}: P(kept shootout hand ≥ rank) (%)", matrix)],
-                          xlabel="hand rank or better", ylabel="", colorbar_label="P(rank or better) (%)"),
+                          xlabel="hand rank or better", ylabel="", colorbar_label="P(rank or better) (%)",
+                          subject=label),
                   title=f"{label}: shootout hand by stud and draw bonus", data=_grid_table(grid),
                   height=0.9 + 0.165 * len(matrix), sampling=sampled),
             Chart(partial(charts.stacked_bars, data=bars, bar="bar", part="part", p="p",
                           parts_order=list(dict.fromkeys(bars["part"])),
                           title=f"One shootout round, both sides stud {ROUND_STUD}, draw {ROUND_DRAW}: who wins"),
                   title=f"{label}: one shootout round against each opponent", data=table,
-                  height=1.35 + 0.24 * n, sampling=rsampled),
+                  height=1.35 + 0.24 * n, sampling=rsampled,
+                  distributions=(Distribution(("P(win) (%)", "P(identical) (%)", "P(lose) (%)")),)),
             Chart(partial(charts.heatmap_grid,
                           panels=[(f"Casualties {label} suffers (%)", cas_a), ("Casualties the opponent suffers (%)", cas_b)],
-                          xlabel="casualties in the round", colorbar_label="probability (%)"),
+                          xlabel="casualties in the round", colorbar_label="probability (%)",
+                          good=charts.NEUTRAL),
                   title=f"{label}: casualty distributions of one round",
                   data=pd.concat([cas_a.map(pct).reset_index(names="opponent").assign(side=label),
                                   cas_b.map(pct).reset_index(names="opponent").assign(side="opponent")]),
-                  height=0.95 + 0.2 * n, sampling=rsampled),
+                  height=1.15 + 0.2 * n, sampling=rsampled,
+                  distributions=(Distribution(tuple(cas_a.columns)),)),
         ],
         section=f"Deck: {label}")
 

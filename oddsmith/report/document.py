@@ -14,6 +14,11 @@ Every page carries a header stating its parameters and a footer with the
 oddsmith version, the date, the seed and the sampling error of the simulated
 figures on that page (or that they are all exact). Writing is atomic: a
 failure leaves no partial file behind.
+
+Pages carry a ``part`` (e.g. "Doomtown deck report") and a ``section`` (e.g.
+"Deck: Law Dogs"); :func:`outline` nests the page titles under them, which
+is the PDF's bookmarks and the order of the contents. A document ends with
+a glossary of the terms its pages use (:mod:`oddsmith.report.glossary`).
 """
 from __future__ import annotations
 
@@ -64,6 +69,20 @@ class Sampling:
         return f"{self.trials:,} trials each, largest standard error {100 * self.max_stderr:.2f} pp"
 
 
+@dataclass(frozen=True)
+class Distribution:
+    """Columns of a block's table that together hold a whole probability distribution (in %).
+
+    Across every row the ``columns`` add up to 100 %; with ``down`` the one
+    column adds up to 100 % over the rows instead. The tests check every
+    declared distribution of every page, so a table that leaves an outcome
+    out (or a row that does not add up) is caught.
+    """
+
+    columns: tuple[str, ...]
+    down: bool = False
+
+
 @dataclass
 class Chart:
     """A chart drawn by ``draw(subfigure)``; ``data`` is its table for Markdown/HTML."""
@@ -73,6 +92,7 @@ class Chart:
     data: pd.DataFrame | None = None
     height: float = 3.0
     sampling: Sampling | None = None
+    distributions: tuple[Distribution, ...] = ()
 
 
 @dataclass
@@ -84,6 +104,7 @@ class Table:
     height: float | None = None
     sampling: Sampling | None = None
     font_size: float | None = None
+    distributions: tuple[Distribution, ...] = ()
 
     def __post_init__(self) -> None:
         if self.height is None:
@@ -104,6 +125,42 @@ class Notes:
             self.height = (0.3 if self.title else 0.08) + 0.15 * wrapped
 
 
+#: Glossary layout: the width of the term column and the height of one printed line (inches).
+TERM_WIDTH = 1.55
+TERM_LINE = 0.135
+TERM_GAP = 0.045
+TERM_FONT = 7.5
+TERM_TITLE = 0.32
+
+
+def _term_lines(text: str, width_in: float, bold: bool = False) -> list[str]:
+    """``text`` wrapped to ``width_in`` inches (DejaVu Sans: about 0.6 em a character, bold 0.7)."""
+    import textwrap
+
+    return textwrap.wrap(text, max(12, int(width_in * 72 / ((0.7 if bold else 0.6) * TERM_FONT))))
+
+
+@dataclass
+class Terms:
+    """A glossary: each term in bold with its explanation beside it (a definition list in Markdown/HTML)."""
+
+    entries: list[tuple[str, str]]
+    title: str = ""
+    height: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.height is None:
+            self.height = (TERM_TITLE if self.title else 0.08) + sum(
+                self.entry_height(term, text) for term, text in self.entries)
+
+    @staticmethod
+    def entry_height(term: str, text: str, width_in: float = PAPER["a4"][0] - 2 * MARGIN - 0.1) -> float:
+        """The printed height of one entry (on the narrower paper, A4, unless told)."""
+        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)),
+                    len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
+        return TERM_LINE * lines + TERM_GAP
+
+
 @dataclass
 class Row:
     """Blocks side by side."""
@@ -121,7 +178,7 @@ class Row:
         return _merge_sampling([b.sampling for b in self.blocks if not isinstance(b, Notes)])
 
 
-Block = Union[Chart, Table, Notes, Row]
+Block = Union[Chart, Table, Notes, Terms, Row]
 
 
 def _merge_sampling(items: Sequence[Sampling | None]) -> Sampling | None:
@@ -147,6 +204,7 @@ class Page:
     subtitle: str = ""
     blocks: list[Block] = field(default_factory=list)
     section: str = ""
+    part: str = ""
 
     @property
     def sampling(self) -> Sampling | None:
@@ -154,6 +212,55 @@ class Page:
 
     def charts(self) -> list[Chart]:
         return [b for b in _leaf_blocks(self.blocks) if isinstance(b, Chart)]
+
+    def tables(self) -> Iterator[tuple[str, pd.DataFrame, tuple[Distribution, ...]]]:
+        """Every table the page prints (tables, and charts' data in Markdown/HTML) with its distributions."""
+        for b in _leaf_blocks(self.blocks):
+            if isinstance(b, Table):
+                yield b.title, b.frame, b.distributions
+            elif isinstance(b, Chart) and b.data is not None:
+                yield b.title, b.data, b.distributions
+
+
+def in_part(pages: Sequence[Page], part: str) -> list[Page]:
+    """Put ``pages`` in ``part`` (pages that name a part of their own keep it)."""
+    for page in pages:
+        page.part = page.part or part
+    return list(pages)
+
+
+def outline(pages: Sequence[Page]):
+    """The bookmarks of ``pages``: each page by its title, nested under its part and section.
+
+    Consecutive pages of one part (or section) share one entry, which opens the
+    first of them; a section named like its part adds no level of its own, and
+    a page titled like the section it opens is that section's entry.
+    """
+    from oddsmith.report.pdf_outline import Bookmark
+
+    roots: list[Bookmark] = []
+    open_groups: list[tuple[str, Bookmark]] = []  # the groups the previous page sat in
+    for i, page in enumerate(pages):
+        path: list[str] = []
+        for name in (page.part, page.section):
+            if name and name not in path:
+                path.append(name)
+        siblings = roots
+        groups: list[tuple[str, Bookmark]] = []
+        same = True  # still inside the groups of the previous page
+        for depth, name in enumerate(path):
+            same = same and depth < len(open_groups) and open_groups[depth][0] == name
+            if same:
+                node = open_groups[depth][1]
+            else:
+                node = Bookmark(name, i)
+                siblings.append(node)
+            groups.append((name, node))
+            siblings = node.children
+        if not (groups and groups[-1][0] == page.title and groups[-1][1].page == i):
+            siblings.append(Bookmark(page.title, i))  # else the group opened here is this page's entry
+        open_groups = groups
+    return roots
 
 
 @dataclass
@@ -169,14 +276,24 @@ class Document:
     version: str = __version__
     cover: bool = True
     description: list[str] = field(default_factory=list)
+    glossary: bool = True
 
-    def all_pages(self) -> list[Page]:
-        return ([self.cover_page()] if self.cover else []) + list(self.pages)
+    def all_pages(self, paged: bool = True) -> list[Page]:
+        """Cover, pages, glossary; ``paged=False`` (Markdown, HTML): the glossary as one section."""
+        return ([self.cover_page(paged)] if self.cover else []) + list(self.pages) + self.glossary_pages(paged)
 
-    def cover_page(self) -> Page:
+    def glossary_pages(self, paged: bool = True) -> list[Page]:
+        """The glossary of the terms this document's parts use (none when ``glossary`` is off)."""
+        if not self.glossary:
+            return []
+        from oddsmith.report import glossary
+
+        return glossary.glossary_pages([p.part for p in self.pages], paged=paged)
+
+    def cover_page(self, paged: bool = True) -> Page:
         """The cover: what is inside, on which page, and how the figures were made."""
         sections: list[tuple[str, int, int]] = []
-        for number, page in enumerate(self.pages, start=2):
+        for number, page in enumerate(self.pages + self.glossary_pages(paged), start=2):
             name = page.section or page.title
             if sections and sections[-1][0] == name:
                 sections[-1] = (name, sections[-1][1], number)
@@ -199,11 +316,12 @@ class Document:
                 + f"); their largest standard error is {100 * sampled.max_stderr:.2f} percentage points. "
                 "All other figures are exact.")
         lines.append("Each page's footer repeats the seed and the sampling error of that page.")
+        if self.glossary:
+            lines.append("The glossary at the end explains the terms and the colours of the heatmaps.")
         return Page(
             title=self.title,
             subtitle=f"oddsmith {self.version} · {self.date}" + (f" · seed {self.seed}" if self.seed is not None else ""),
             blocks=[Notes(lines, title="About this report"), Table(contents, title="What is inside")],
-            section="Cover",
         )
 
     def footer(self, page: Page, number: int, total: int) -> tuple[str, str]:
@@ -280,6 +398,30 @@ def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
     ax.text(0, 1, text, va="top", ha="left", fontsize=7.5, transform=ax.transAxes, linespacing=1.35)
 
 
+def _draw_terms(sub: Figure | SubFigure, terms: Terms) -> None:
+    """Terms in bold on the left, explanations wrapped beside them, placed in inches from the top.
+
+    The text hangs from an empty axes, so the page's layout puts it inside the margins like any other block.
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    ax = sub.add_subplot()
+    ax.axis("off")
+    ax.grid(False)
+    if terms.title:
+        ax.set_title(terms.title)
+    root = sub.get_figure(root=True)
+    width_in = root.get_figwidth() * _sub_width_fraction(sub) - 0.1
+    y = 0.0
+    for term, text in terms.entries:
+        for x, lines, weight in ((0.0, _term_lines(term, TERM_WIDTH - 0.15, bold=True), "bold"),
+                                 (TERM_WIDTH, _term_lines(text, width_in - TERM_WIDTH), "normal")):
+            at = ax.transAxes + ScaledTranslation(x, -y, root.dpi_scale_trans)
+            ax.text(0, 1, "\n".join(lines), ha="left", va="top", fontsize=TERM_FONT, fontweight=weight,
+                    transform=at, linespacing=1.3)
+        y += Terms.entry_height(term, text, width_in)
+
+
 def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
     if isinstance(block, Row):
         widths = block.widths or [1.0] * len(block.blocks)
@@ -292,6 +434,8 @@ def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
         _draw_table(sub, block)
     elif isinstance(block, Notes):
         _draw_notes(sub, block)
+    elif isinstance(block, Terms):
+        _draw_terms(sub, block)
     else:  # pragma: no cover - a programming error, not user input
         raise TypeError(f"unknown block {block!r}")
 
@@ -404,6 +548,10 @@ def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
             for i, page in enumerate(pages, start=1):
                 fig = render_page(doc, page, i, len(pages), paper)
                 pdf.savefig(fig)
+        # the bookmarks go into the temporary file, so the target appears complete or not at all
+        from oddsmith.report.pdf_outline import add_outline
+
+        add_outline(tmp, outline(pages))
     return [target]
 
 
@@ -466,6 +614,8 @@ table {{ border-collapse: collapse; margin: 0.5em 0 1.2em; font-size: 0.85em; }}
 th, td {{ border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: center; }}
 th {{ background: #e8e8e8; }}
 tr:nth-child(even) td {{ background: #f5f5f5; }}
+dt {{ font-weight: bold; margin-top: 0.5em; }}
+dd {{ margin-left: 1.5em; }}
 img {{ max-width: 100%; }}
 .footer {{ color: #555; font-size: 0.8em; border-top: 1px solid #aaa; padding-top: 0.3em; margin-bottom: 2.5em; }}
 .subtitle {{ color: #444; }}
@@ -474,7 +624,7 @@ img {{ max-width: 100%; }}
 
 
 def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
-    pages = doc.all_pages()
+    pages = doc.all_pages(paged=False)
     charts = [(page, c) for page in pages for c in page.charts()]
     chart_paths = [numbered(target.with_suffix(".png"), i, len(charts), tag="chart-")
                    for i in range(1, len(charts) + 1)]
@@ -503,6 +653,13 @@ def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> 
                 table(b.data, "")
         elif isinstance(b, Table):
             table(b.frame, b.title)
+        elif isinstance(b, Terms):
+            if md:
+                out.append((f"**{b.title}**\n\n" if b.title else "")
+                           + "\n".join(f"- **{t}**: {x}" for t, x in b.entries) + "\n")
+            else:
+                out.append((f"<h3>{esc(b.title)}</h3>" if b.title else "") + "<dl>"
+                           + "".join(f"<dt>{esc(t)}</dt><dd>{esc(x)}</dd>" for t, x in b.entries) + "</dl>")
         elif isinstance(b, Notes):
             if md:
                 out.append((f"**{b.title}**\n\n" if b.title else "") + "\n".join(f"- {x}" for x in b.lines) + "\n")

@@ -18,7 +18,7 @@ import pandas as pd
 
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Notes, Page, Table
+from oddsmith.report.document import Chart, Distribution, Notes, Page, Table
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign, tables
 from oddsmith.shadows import engine as E
@@ -73,6 +73,8 @@ def advance_page() -> Page:
         "Lasting Injury (%)": [pct(p) for p in inj["p_lasting_injury"]],
         "Laid-Up (%)": [pct(p) for p in inj["p_laid_up"]],
         "Dead (%)": [pct(p) for p in inj["p_dead"]],
+        # the book's table lists 1-6 only: a D10 roll of 7-10 leaves the model unhurt
+        "No Injury, 7-10 (%)": [pct(p) for p in inj["p_no_injury_7_10"]],
     })
     return Page(
         title="Advance rolls and Injuries",
@@ -80,10 +82,12 @@ def advance_page() -> Page:
         blocks=[
             Chart(partial(charts.heatmap_grid,
                           panels=[("P(Advance) after a game: Grit die + EXP scores 6 / 8 / 10 (%)", matrix)],
-                          xlabel="EXP before the roll", colorbar_label="P(Advance) (%)"),
+                          xlabel="EXP before the roll", colorbar_label="P(Advance) (%)", subject="the model"),
                   title="P(Advance) by current EXP", data=matrix.map(pct).reset_index(names="Rank"), height=1.5),
             Table(table, title="Advance roll: what the model learns (Grit die + EXP, then a D6 on the Advance table)"),
-            Table(inj_table, title="Injury roll after the game"),
+            Table(inj_table, title="Injury roll after the game (D10: 1 Dead, 2-5 Lasting Injury, 6 Laid-Up, "
+                                   "7-10 no Injury)",
+                  distributions=(Distribution(tuple(c for c in inj_table.columns if c.endswith("(%)"))),)),
         ],
         section=SECTION)
 
@@ -117,17 +121,22 @@ def tests_page() -> Page:
                  "re-rolled, maxima on re-rolls count) · exact",
         blocks=[
             Chart(partial(charts.heatmap_grid, panels=panels, xlabel="Successes (at least)", ylabel="dice rolled",
-                          colorbar_label="P(at least k) (%)"),
+                          colorbar_label="P(at least k) (%)", subject="the roller"),
                   title="P(at least k Successes) by Grit die", height=2.6,
                   data=pd.concat([m.map(pct).reset_index(names="dice").assign(die=d) for d, m in panels])),
             Table(table, title="Exact distribution of Successes (a Shaken model rolls one Grit die lower, "
-                               "minimum D6)"),
+                               "minimum D6)",
+                  distributions=(Distribution(tuple(f"{k} Succ. (%)" for k in dist_cols)),)),
         ],
         section=SECTION)
 
 
 SHOT_PANEL_COLUMNS = {"hit": "Hit", "saved": "Saved", "shaken": "Shaken", "downed": "Downed",
                       "casualty": "Casualty", "jammed": "Jams"}
+#: For the shooter, a Saved hit and a jammed weapon are bad news: those columns' colours run the other way.
+SHOOTER_GOOD = {"Saved": charts.LOW, "Jams": charts.LOW}
+#: For the model saving, only Saved is good news.
+SAVER_GOOD = {"Shaken": charts.LOW, "Downed": charts.LOW, "Casualty": charts.LOW}
 
 
 def _shooting_panels(target_shaken: bool) -> tuple[list[tuple[str, pd.DataFrame]], pd.DataFrame]:
@@ -158,13 +167,14 @@ def shooting_page(target_shaken: bool = False) -> Page:
                  f"Elevated +1, Back-Shooter +1) at {state} · exact",
         blocks=[
             Chart(partial(charts.heatmap_grid, panels=panels, xlabel="", ylabel="shooter, Dice Modifier (dice)",
-                          colorbar_label="probability (%)"),
+                          colorbar_label="probability (%)", good=SHOOTER_GOOD, subject="the shooter"),
                   title="Shooting outcomes by shooter, target and Dice Modifier", data=data, height=6.4),
             Notes(["Each row: shooter Rank, Dice Modifier and the dice rolled. Hit = at least one Success; "
                    "Saved + Shaken + Downed + Casualty = Hit. Jams = missed with a 1 and failed the "
                    f"{weapon}'s Jamming Check.",
                    "Save needed: 5+ for 1 Success, 6+ for 2, ... 10+ for 6; failing by 1-2 Shaken, 3-4 Downed, "
-                   "5+ Casualty."]),
+                   "5+ Casualty.",
+                   "Colours: bright is better for the shooter in every column, so a high Saved or Jams is dark."]),
         ],
         section=SECTION)
 
@@ -191,10 +201,14 @@ def saves_page() -> Page:
         subtitle="One Grit die against 5+ / 6+ / ... / 10+ for 1 / 2 / ... / 6 Successes, no Save Modifier · "
                  "a Shaken model Shaken again is Downed · exact",
         blocks=[Chart(partial(charts.heatmap_grid, panels=panels, ncols=3, xlabel="",
-                              ylabel="Successes (save needed)", colorbar_label="probability (%)"),
-                      title="Save and damage by Successes", data=pd.DataFrame(rows), height=5.0),
+                              ylabel="Successes (save needed)", colorbar_label="probability (%)",
+                              good=SAVER_GOOD, subject="the model saving"),
+                      title="Save and damage by Successes", data=pd.DataFrame(rows), height=5.0,
+                      distributions=(Distribution(("Saved (%)", "Shaken (%)", "Downed (%)", "Casualty (%)")),)),
                 Notes(["Save Modifiers add to the die's score: Tough +1, Boilerplate cancels one Success "
-                       "before the save, Silver Bullets -1 against Supernatural models."])],
+                       "before the save, Silver Bullets -1 against Supernatural models.",
+                       "Colours: bright is better for the model saving, so a high Saved is bright and a high "
+                       "Shaken, Downed or Casualty is dark."])],
         section=SECTION)
 
 
@@ -207,11 +221,11 @@ def fight_page() -> Page:
         m = sel.pivot(index="attacker", columns="defender", values="attacker_wins").reindex(
             index=[r.label for r in tables.RANK_ORDER], columns=[r.label for r in tables.RANK_ORDER])
         panels.append(("Attacker wins" + (", charging" if charging else ""), m))
-    for charging in (False, True):
+    for charging in (False, True):  # bad for the attacker: colours reversed (the draws are in the table)
         sel = tab[tab["charging"] == charging]
-        m = sel.pivot(index="attacker", columns="defender", values="draw").reindex(
+        m = sel.pivot(index="attacker", columns="defender", values="defender_wins").reindex(
             index=[r.label for r in tables.RANK_ORDER], columns=[r.label for r in tables.RANK_ORDER])
-        panels.append(("Draw" + (", charging" if charging else ""), m))
+        panels.append(("Defender wins" + (", charging" if charging else ""), m, charts.LOW))
     table = pd.DataFrame({
         "Attacker": tab["attacker"], "Defender": tab["defender"],
         "Charging": ["yes" if c else "no" for c in tab["charging"]],
@@ -224,14 +238,16 @@ def fight_page() -> Page:
         "Att. Downed+ (%)": [pct(a + b) for a, b in zip(tab["attacker_downed"], tab["attacker_casualty"])],
         "Att. Casualty (%)": [pct(p) for p in tab["attacker_casualty"]],
     })
+    fight_sums = (Distribution(("Att. wins (%)", "Draw (%)", "Def. wins (%)")),)
     return Page(
         title="Fights",
         subtitle="Both roll 3 Grit dice (+1 die Charging); more Successes wins, equal: the single highest die "
                  "wins by 1, else a draw; the loser saves against the difference · exact",
         blocks=[Chart(partial(charts.heatmap_grid, panels=panels, ncols=4, xlabel="defender", ylabel="attacker",
-                              colorbar_label="probability (%)"),
-                      title="Fight matrix", data=table, height=2.4),
-                Table(table, title="Fight results and the loser's damage (Downed+ = Downed or Casualty)")],
+                              colorbar_label="probability (%)", subject="the attacker"),
+                      title="Fight matrix", data=table, height=2.4, distributions=fight_sums),
+                Table(table, title="Fight results and the loser's damage (Downed+ = Downed or Casualty)",
+                      distributions=fight_sums)],
         section=SECTION)
 
 
@@ -260,9 +276,10 @@ def recovery_bottle_page() -> Page:
                               parts_order=list(dict.fromkeys(long["part"])),
                               title="Recovery Test of a Downed model"),
                       title="Recovery Test", data=long.pivot(index="bar", columns="part", values="p")
-                      .reindex(list(dict.fromkeys(long["bar"]))).map(pct).reset_index(names="model"), height=3.6),
+                      .reindex(list(dict.fromkeys(long["bar"]))).map(pct).reset_index(names="model"), height=3.6,
+                      distributions=(Distribution(tuple(dict.fromkeys(long["part"]))),)),
                 Chart(partial(charts.heatmap_grid, panels=[("P(the posse fights on) (%)", m)],
-                              xlabel="re-roll of one die", colorbar_label="P(fights on) (%)"),
+                              xlabel="re-roll of one die", colorbar_label="P(fights on) (%)", subject="the posse"),
                       title="Bottle Check", data=m.map(pct).reset_index(names="roller"), height=3.6)],
         section=SECTION)
 
@@ -342,7 +359,7 @@ def model_page(posse, model) -> Page:
             both = shoot["action_downed"].fillna(0) + shoot["action_casualty"].fillna(0)
             data["Action: Downed+ (%)"] = [pct(v) if a == a else "" for v, a in zip(both, shoot["action_downed"])]
         blocks.append(Chart(partial(charts.heatmap_grid, panels=panels, xlabel="target", ylabel="weapon, range band",
-                                    colorbar_label="probability (%)"),
+                                    colorbar_label="probability (%)", subject=model.name),
                             title=f"{model.name}: shooting", data=data, height=0.9 + 0.22 * len(rows)))
         blocks.append(Table(data, title="Shooting in detail (target not Shaken, no cover; one Shooting Attack"
                                         + ("; Action: every shot of the Shoot Action" if action else "") + ")"))
@@ -355,7 +372,8 @@ def model_page(posse, model) -> Page:
         "Puts it Downed+ (%)": (fights["defender_downed"] + fights["defender_casualty"]).map(pct),
         "Is Downed+ (%)": (fights["attacker_downed"] + fights["attacker_casualty"]).map(pct),
     })
-    blocks.append(Table(ft, title=f"{model.name} attacking in a Fight, against each Rank"))
+    blocks.append(Table(ft, title=f"{model.name} attacking in a Fight, against each Rank",
+                        distributions=(Distribution(("Wins (%)", "Draw (%)", "Loses (%)")),)))
     notes = [f"{model.rank.label} ({RANK_LABEL[model.rank].split()[-1].strip('()')}); weapons: "
              + (", ".join(w.name for w in model.weapons) or "none")
              + "; skills: " + (", ".join(_skill_names(model)) or "none")

@@ -1,7 +1,8 @@
 """The print style of every oddsmith chart, read from the one style file.
 
 All visual settings (fonts, sizes, the colour-blind-safe Okabe-Ito palette
-paired with hatches, the cividis heatmap colour map, embedded fonts) live in
+paired with hatches, the cividis heatmap colour map and the grey map of
+neutral heatmaps, embedded fonts) live in
 ``oddsmith/report/oddsmith.mplstyle``. Code asks this module for colours and
 hatches by position so that no chart carries settings of its own.
 """
@@ -67,6 +68,22 @@ def hatches(n: int | None = None) -> list[str]:
 def cmap():
     """The heatmap colour map named in the style file."""
     return mpl.colormaps[mpl.rcParams["image.cmap"]]
+
+
+NEUTRAL_DIRECTIVE = "#oddsmith.neutral_cmap:"
+
+
+def neutral_cmap():
+    """The grey colour map of heatmaps whose figures are neither good nor bad (named in the style file)."""
+    from matplotlib.colors import ListedColormap
+
+    with open(style_path(), encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith(NEUTRAL_DIRECTIVE):
+                name, lo, hi = line[len(NEUTRAL_DIRECTIVE):].split()
+                base = mpl.colormaps[name]
+                return ListedColormap(base(np.linspace(float(lo), float(hi), 256)), name=f"{name}_report")
+    raise RuntimeError(f"{style_path()} has no {NEUTRAL_DIRECTIVE} line")
 
 
 def ink_on(rgba) -> str:
