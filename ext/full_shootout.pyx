@@ -149,11 +149,15 @@ cdef inline void _shuffle(uint8_t* cards, int n, bitgen_t* bg) noexcept nogil:
 
 
 cdef inline void _reset(Side* sd) noexcept nogil:
-    cdef int i
     memcpy(sd.deck, sd.init, sd.ninit)
     _shuffle(sd.deck, sd.ninit, sd.bg)
     sd.top = 5 if sd.ninit >= 5 else sd.ninit     # the play hand, set aside ("4. Draw!")
     sd.ndeck = sd.ninit
+    _reset_posse(sd)
+
+
+cdef inline void _reset_posse(Side* sd) noexcept nogil:
+    cdef int i
     sd.ndisc = 0
     sd.n_stud = 0
     sd.n_draw = 0
@@ -562,7 +566,7 @@ cdef int _side_init(Side* sd, const uint8_t[::1] deck, const int32_t[:, ::1] dud
     sd.flee_k = policy[3]
     sd.margin = policy[4]
     sd.mode = policy[5]
-    sd.bg = _bitgen(bit_generator)
+    sd.bg = _bitgen(bit_generator) if bit_generator is not None else NULL
     return 0
 
 
@@ -654,3 +658,25 @@ def sample_keys(const uint8_t[::1] deck, int stud, int draw, int margin, int mod
         for t in range(keys.shape[0]):
             _reset(&sd)
             keys[t] = _hand(&sd, stud, draw, &cheat)
+
+
+def take_lumps(const int32_t[:, ::1] dudes, const int32_t[:, ::1] skcodes, const int32_t[::1] policy,
+               const int32_t[::1] order_cas, int casualties, int32_t[::1] fates, int32_t[::1] sidekicks_left,
+               int32_t[::1] discarded_cards):
+    """One "Take Your Lumps" on a fresh posse (tests): each dude's fate (F_*), the Sidekicks
+    it keeps, and the cards put in the discard pile (in order; returns how many)."""
+    cdef Side sd
+    cdef Side other
+    cdef int i
+    cdef uint8_t empty[1]
+    cdef const uint8_t[::1] no_deck = empty
+    _side_init(&sd, no_deck[:0], dudes, skcodes, policy, order_cas, order_cas, None)
+    memset(&other, 0, sizeof(Side))
+    _reset_posse(&sd)
+    _lumps(&sd, &other, casualties)
+    for i in range(sd.nd):
+        fates[i] = sd.state[i]
+        sidekicks_left[i] = sd.sk_left[i]
+    for i in range(sd.ndisc):
+        discarded_cards[i] = sd.disc[i]
+    return sd.ndisc
