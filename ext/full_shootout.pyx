@@ -391,17 +391,18 @@ cdef void _lumps(Side* sd, Side* other, int casualties) noexcept nogil:
         if sd.state[i] == F_STANDING:
             items += 1 + sd.sk_left[i]
     if rem <= items:
-        # the first rem items: Harrowed home, then Sidekicks, then dudes discarded
-        for k in range(sd.nd):
-            i = sd.order_cas[k]
-            if rem > 0 and sd.state[i] == F_STANDING and sd.harrowed[i]:
-                _remove(sd, other, i, F_HOME)
-                rem -= 1
+        # the first rem items: Sidekicks, then Harrowed dudes home, then dudes discarded
+        # (Sidekicks first: a Harrowed dude sent home takes his along)
         for k in range(sd.nd):
             i = sd.order_cas[k]
             if sd.state[i] == F_STANDING:
                 while sd.sk_left[i] > 0 and rem > 0:
                     rem -= _discard_sidekick(sd, i)
+        for k in range(sd.nd):
+            i = sd.order_cas[k]
+            if rem > 0 and sd.state[i] == F_STANDING and sd.harrowed[i]:
+                _remove(sd, other, i, F_HOME)
+                rem -= 1
         for k in range(sd.nd):
             i = sd.order_cas[k]
             if rem > 0 and sd.state[i] == F_STANDING:

@@ -195,7 +195,8 @@ def discard_sidekick(side: Side, i: int) -> int:
     return 1
 
 
-def take_lumps(side: Side, casualties: int) -> None:
+def take_lumps(side: Side, casualties: int) -> int:
+    """Cover ``casualties`` one at a time under the side's policy; returns how many were covered."""
     remaining = casualties
     order = [i for i in side.casualty_order]
     if side.casualty_policy is CasualtyPolicy.AUTOMATON:
@@ -214,7 +215,7 @@ def take_lumps(side: Side, casualties: int) -> None:
         for i in order:
             if remaining and side.dudes[i].fate == STANDING:
                 remaining -= cover_most(side, i, remaining)
-        return
+        return casualties - remaining
     if side.casualty_policy is CasualtyPolicy.KEEP_POSSE:
         for i in order:                # Sidekicks first
             while remaining and side.dudes[i].fate == STANDING and side.dudes[i].sidekicks:
@@ -222,23 +223,23 @@ def take_lumps(side: Side, casualties: int) -> None:
         for i in order:                # then the weakest dude covers all it can
             if remaining and side.dudes[i].fate == STANDING:
                 remaining -= cover_most(side, i, remaining)
-        return
-    # SAVE_DUDES: each item covers 1 (Harrowed home, Sidekicks, dudes discarded) ...
+        return casualties - remaining
+    # SAVE_DUDES: each item covers 1 (Sidekicks, Harrowed dudes home, dudes discarded) ...
     standing = [i for i in order if side.dudes[i].fate == STANDING]
     items = sum(1 + len(side.dudes[i].sidekicks) for i in standing)
     if remaining <= items:
+        for i in standing:             # Sidekicks first: a Harrowed dude sent home takes his along
+            while remaining and side.dudes[i].sidekicks:
+                remaining -= discard_sidekick(side, i)
         for i in standing:
             if remaining and side.dudes[i].harrowed:
                 remove(side, i, HOME)
                 remaining -= 1
         for i in standing:
-            while remaining and side.dudes[i].fate == STANDING and side.dudes[i].sidekicks:
-                remaining -= discard_sidekick(side, i)
-        for i in standing:
             if remaining and side.dudes[i].fate == STANDING:
                 remove(side, i, DISCARDED)
                 remaining -= 1
-        return
+        return casualties - remaining
     # ... and only when that is not enough: Harrowed discarded, dudes aced, Harrowed aced
     extra = remaining - items
     cover = {i: 1 for i in standing}
@@ -247,13 +248,16 @@ def take_lumps(side: Side, casualties: int) -> None:
             if extra and side.dudes[i].harrowed == harrowed_stage:
                 cover[i] += 1
                 extra -= 1
+    covered = 0
     for i in standing:
         while side.dudes[i].sidekicks:
-            discard_sidekick(side, i)
+            covered += discard_sidekick(side, i)
+        covered += cover[i]
         if side.dudes[i].harrowed:
             remove(side, i, {1: HOME, 2: DISCARDED, 3: ACED}[cover[i]])
         else:
             remove(side, i, {1: DISCARDED, 2: ACED}[cover[i]])
+    return covered
 
 
 # --- 10. Flight or Fight ---------------------------------------------------------

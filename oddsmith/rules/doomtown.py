@@ -880,8 +880,9 @@ class CasualtyPolicy(enum.IntEnum):
     (fewest bullets, draw before stud, the last listed first) covering all it can (ace 2;
     a Harrowed dude ace 3, discard 2, home booted 1), and so on."""
     SAVE_DUDES = 2
-    """Prefer sending home and discarding to acing: each item covers 1 first (Harrowed dudes
-    home booted, then Sidekicks, then dudes discarded, weakest first); when that is not enough,
+    """Prefer sending home and discarding to acing: each item covers 1 first (Sidekicks, then
+    Harrowed dudes home booted, then dudes discarded, weakest first; Sidekicks first because a
+    Harrowed dude sent home takes his along); when that is not enough,
     Harrowed dudes are discarded rather than sent home, then dudes aced (weakest first), then
     Harrowed dudes aced."""
 
@@ -895,7 +896,8 @@ AUTOMATON_CASUALTY_ORDER: tuple[str, ...] = ("Harrowed dudes (as 1 casualty)", "
 AUTOMATON_HARROWED_COVER = CASUALTY_TABLE[CasualtyChoice.HARROWED_HOME_BOOTED]
 """A Harrowed dude is assigned "as 1 casualty": sent home booted. Read as written even when
 the posse cannot cover all its casualties (the Harrowed dude then survives at home while
-acing him would have covered 3; either way the posse is empty)."""
+acing him would have covered 3; either way the posse is empty). Likewise Token dudes go before
+Sidekicks, so a Token dude's own Sidekicks are discarded with him without covering a casualty."""
 
 
 def automaton_casualty_key(influence: int, bullet_type: BulletType | str, cost: int, value: int,
