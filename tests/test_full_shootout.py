@@ -366,3 +366,39 @@ def test_cli_full_needs_posses(capsys):
     rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "stud:1", "--vs-posse", "stud:1", "--trials",
                        "100", "--shooter-policy", "listed")
     assert rc == 2 and "--full" in err
+
+
+# --------------------------------------------------------------------------
+# One round: the Automaton picks its shooter by the book (issue 10)
+# --------------------------------------------------------------------------
+
+
+def test_single_round_automaton_shooter_priority(decks):
+    from oddsmith.doomtown import shootout as S
+    from oddsmith.doomtown.posse import automaton_shooter
+
+    d, e = decks
+    # {more than one stud} first: the 2-bullet stud, though the 3-bullet draw has more bullets
+    posse_b = parse_posse("draw:3, stud:2, stud:1")
+    assert automaton_shooter(posse_b) == 1
+    # then highest bullets, unbooted, lowest influence, highest value, alphabetical
+    assert automaton_shooter(parse_posse("Bob=draw:1, Al=draw:2 [booted], Cy=draw:2")) == 2
+    assert automaton_shooter(parse_posse("Bob=draw:1 [influence:2], Al=draw:1 [influence:1]")) == 1
+    assert automaton_shooter(parse_posse("Bob=draw:1 [value:3], Al=draw:1 [value:9]")) == 1
+    assert automaton_shooter(parse_posse("Bob=draw:1, Al=draw:1")) == 1
+    a, b, ch_a, ch_b = S.choose_shooters(S.Side(d), parse_posse("stud:1, draw:2"), S.Side(e, discard="automaton"),
+                                         posse_b, trials=2_000, seed=1)
+    assert ch_b.index == 1 and "Automaton" in ch_b.criterion and (b.stud, b.draw) == (2 + 1, 1)
+    # a side that does not play the Automaton still maximises its odds
+    _, _, _, ch_h = S.choose_shooters(S.Side(d), parse_posse("stud:1, draw:2"), S.Side(e), posse_b, trials=2_000,
+                                      seed=1)
+    assert "P(win the round)" in ch_h.criterion
+
+
+def test_cli_single_round_automaton_shooter(capsys):
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "stud:1", "--vs", "outlaws", "--vs-posse",
+                       "draw:3; stud:2; stud:1", "--vs-discard", "automaton", "-t", "2000", "--seed", "1",
+                       "--format", "json")
+    assert rc == 0, err
+    j = json.loads(out)
+    assert j["opponent"]["shooter"] == "stud:2"

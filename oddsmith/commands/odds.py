@@ -267,7 +267,7 @@ def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optio
 
     if posse is None or vs_posse is None:
         raise OddsmithError("--full plays posse against posse: give --posse and --vs-posse")
-    posse_a, posse_b = load_posse(posse), load_posse(vs_posse)
+    posse_a, posse_b = load_posse(posse, source="--posse"), load_posse(vs_posse, source="--vs-posse")
     side_a = F.FullSide(main, posse_a, shooter=shooter_policy or "best", casualties=casualties or "keep-posse",
                         flee=flee or "never", policy=pol, discard=disc)
     side_b = F.FullSide(opponent, posse_b, shooter=vs_shooter_policy or "best",

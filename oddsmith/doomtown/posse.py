@@ -45,6 +45,7 @@ from oddsmith.rules.doomtown import (
     Gunslinger,
     PosseBonus,
     Suit,
+    automaton_shooter_key,
     card_code,
     casualty_capacity,
     posse_bonus,
@@ -208,6 +209,15 @@ def best_shooter(posse: Posse, score: Callable[[PosseBonus], float]) -> tuple[in
         if best_score is None or scores[b] > best_score:
             best_i, best_score = i, scores[b]
     return best_i, posse.bonus(best_i)
+
+
+def automaton_shooter(posse: Posse) -> int:
+    """Index of the dude the Automaton picks as its shooter (Rulebook "Automaton Variant",
+    "Shootout Hands": {more than one stud}, {highest bullets}, {unbooted}, {lowest influence};
+    then "Automaton Decisions": the highest value, first alphabetically)."""
+    return min(range(len(posse.dudes)), key=lambda i: automaton_shooter_key(
+        posse.dudes[i].bullets, posse.dudes[i].bullet_type, posse.dudes[i].booted, posse.dudes[i].influence,
+        posse.dudes[i].value, posse.dudes[i].name))
 
 
 def _is_title_item(item: str, table: CardTable) -> bool:
@@ -397,13 +407,14 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
 
 
 def load_posse(spec: str | os.PathLike[str], *, shooter: int | str | None = None,
-               card_table: CardTable | str | Path | None = None) -> Posse:
-    """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text."""
+               card_table: CardTable | str | Path | None = None, source: str = "posse") -> Posse:
+    """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text
+    (errors name ``source``)."""
     text = str(spec)
     if text == "-" or (len(text) < 4096 and "\n" not in text and Path(text).is_file()):
         return parse_posse(read_text(text, what="posse file"), shooter=shooter, card_table=card_table,
                            source="stdin" if text == "-" else text)
-    return parse_posse(text, shooter=shooter, card_table=card_table)
+    return parse_posse(text, shooter=shooter, card_table=card_table, source=source)
 
 
 
