@@ -6,8 +6,7 @@ and policy code (from ``oddsmith.rules.doomtown``) before calling in. Rules foll
 (Rulebook "Shootout Sequence" steps 3-11, "Ending a Shootout", "Where Cards Go"):
 
 * each side's deck is shuffled at the start (its in-play cards removed by the caller)
-  and its top five cards are set aside as the play hand (the shuffle is lazy: each card
-  drawn is a uniform pick among the cards left);
+  and its top five cards are set aside as the play hand;
 * each round: shooters (policy codes SP_*), stud/draw bonus from the standing posse,
   draw 5 + stud from the top, use the draw bonus (discard heuristic: discarded cards
   go to the discard pile, then replacements are drawn; Automaton: reveal the draw
@@ -139,18 +138,26 @@ cdef inline uint32_t _below(bitgen_t* bg, uint32_t bound) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+cdef inline void _shuffle(uint8_t* cards, int n, bitgen_t* bg) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1):
+        j = i + <int>_below(bg, <uint32_t>(n - i))
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+
+
 cdef inline void _reset(Side* sd) noexcept nogil:
-    """A freshly shuffled deck with the play hand set aside ("4. Draw!"). The shuffle is lazy:
-    each card drawn is a uniform pick among those left (an incremental Fisher-Yates), the
-    same as drawing the top card of a shuffled deck."""
-    cdef uint8_t skip
+    """A shuffled deck with the play hand (its top five cards) set aside ("4. Draw!"). The
+    whole deck is shuffled up front, not card by card as drawn: a side that draws one card
+    more (one more stud, say) then meets the same sequence of cards, shifted, which keeps the
+    what-if comparisons on common random numbers."""
     memcpy(sd.deck, sd.init, sd.ninit)
-    sd.top = 0
+    _shuffle(sd.deck, sd.ninit, sd.bg)
+    sd.top = 5 if sd.ninit >= 5 else sd.ninit
     sd.ndeck = sd.ninit
     _reset_posse(sd)
-    for _ in range(5):
-        if sd.top < sd.ndeck:
-            _pick(sd, &skip)
 
 
 cdef inline void _reset_posse(Side* sd) noexcept nogil:
@@ -172,18 +179,8 @@ cdef inline void _reset_posse(Side* sd) noexcept nogil:
     sd.lost = 0
 
 
-cdef inline void _pick(Side* sd, uint8_t* card) noexcept nogil:
-    """The next card of the (lazily) shuffled deck."""
-    cdef int j = sd.top + <int>_below(sd.bg, <uint32_t>(sd.ndeck - sd.top))
-    cdef uint8_t t = sd.deck[j]
-    sd.deck[j] = sd.deck[sd.top]
-    sd.deck[sd.top] = t
-    card[0] = t
-    sd.top += 1
-
-
 cdef inline int _draw(Side* sd, uint8_t* card) noexcept nogil:
-    """Top card of the deck; an empty deck is refilled from the shuffled discard pile."""
+    """Top card of the deck; an empty deck is refilled by shuffling the discard pile ("Deck")."""
     if sd.top == sd.ndeck:
         if sd.ndisc == 0:
             return 0
@@ -191,8 +188,10 @@ cdef inline int _draw(Side* sd, uint8_t* card) noexcept nogil:
         sd.ndeck = sd.ndisc
         sd.top = 0
         sd.ndisc = 0
+        _shuffle(sd.deck, sd.ndeck, sd.bg)
         sd.reshuffled = 1
-    _pick(sd, card)
+    card[0] = sd.deck[sd.top]
+    sd.top += 1
     return 1
 
 
