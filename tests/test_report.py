@@ -117,11 +117,13 @@ def test_deck_report_pdf_pages_and_metadata(tmp_path, capsys):
     rc = main(["report", "deck", "law-dogs", "outlaws", "--trials", TRIALS, "--seed", "3", "-o", str(out)])
     assert rc == 0
     assert f"wrote {out}" in capsys.readouterr().out
-    # cover, two pages per deck, the every-deck matrices, the trade-off
-    assert pdf_pages(out) == 1 + 2 * 2 + 1 + 1
+    # cover, three pages per deck (cards and lowball, shootouts, what is +1 worth), the
+    # every-deck matrices, the trade-off
+    assert pdf_pages(out) == 1 + 3 * 2 + 1 + 1
     data = out.read_bytes()
     for title in (b"oddsmith deck report", b"Deck: Law Dogs: cards and lowball", b"Deck: Outlaws: shootouts",
-                  b"Every deck against every other", b"The trade-off: lowball against shootout strength"):
+                  b"Every deck against every other", b"The trade-off: lowball against shootout strength",
+                  b"Whole shootouts: what is +1 worth? Law Dogs against Outlaws"):
         assert title in data
     assert b"/MediaBox [0 0 595.44 841.68]" in data or b"595" in data  # A4 by default
     assert sorted(p.name for p in tmp_path.iterdir()) == ["decks.pdf"]
@@ -282,7 +284,7 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
     starters = len(deck_report.STARTER_DECKS)
-    assert pdf_pages(out) == 1 + 2 * starters + 2 + 7
+    assert pdf_pages(out) == 1 + 3 * starters + 2 + 7
     assert out.stat().st_size < 3_000_000
 
 

@@ -15,7 +15,6 @@ import pandas as pd
 from oddsmith.doomtown import full_shootout as F
 from oddsmith.doomtown.posse import posse_from_cards
 from oddsmith.report import style
-from oddsmith.report.charts import set_title
 from oddsmith.report.document import Chart, Notes, Page, Sampling
 from oddsmith.sampling import SamplingPlan
 
@@ -48,7 +47,8 @@ def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
         ax.grid(axis="y", visible=False)
     axes[0].set_yticks(y, list(rows["change"]), fontsize=6.5)
     axes[0].invert_yaxis()
-    set_title(axes[0], fig, title)
+    if title:
+        fig.suptitle(title, fontweight="bold", fontsize=9)
     fig.legend(*axes[0].get_legend_handles_labels(), ncols=2, loc="outside lower center")
 
 
@@ -72,8 +72,9 @@ def what_if_page(deck_a, deck_b, label_a: str, label_b: str, plan: SamplingPlan,
     df = F.what_if(a, b, trials=trials, seed=plan.seed, workers=workers)
     base = df.iloc[0]
     notes = Notes([
-        f"A: {label_a}'s starting gang ({', '.join(d.name for d in pa.dudes)}), the leader; "
-        f"B: {label_b}'s ({', '.join(d.name for d in pb.dudes)}). Their cards are in play, out of the decks.",
+        f"A (the leader): the {label_a} starting gang ({', '.join(d.name for d in pa.dudes)}); "
+        f"B: the {label_b} starting gang ({', '.join(d.name for d in pb.dudes)}). Their cards are in play, "
+        "out of the decks.",
         f"Base case: A wins the whole shootout {100 * base['p_a_wins']:.1f} % of the time and loses "
         f"{base['dudes_lost_a']:.2f} dudes (aced or discarded) on average. Both sides pick the shooter that "
         "maximises P(win the round) each round, cover casualties keep-posse, never flee.",
@@ -88,7 +89,7 @@ def what_if_page(deck_a, deck_b, label_a: str, label_b: str, plan: SamplingPlan,
         blocks=[
             notes,
             Chart(partial(what_if_bars, data=df,
-                          title=f"{label_a} starting gang (A) against {label_b} starting gang (B): one change at a time"),
+                          title=f"One change at a time (A: the {label_a} starting gang, B: the {label_b} starting gang)"),
                   title="What is +1 worth?", data=df, height=height,
                   sampling=Sampling(trials, float(df["delta_p_a_wins_stderr"].max()))),
         ],
