@@ -402,3 +402,40 @@ def test_cli_single_round_automaton_shooter(capsys):
     assert rc == 0, err
     j = json.loads(out)
     assert j["opponent"]["shooter"] == "stud:2"
+
+
+# --------------------------------------------------------------------------
+# The posse syntax for whole shootouts
+# --------------------------------------------------------------------------
+
+
+def test_posse_flags_and_sidekicks():
+    p = parse_posse("Emre, the Turkish Bear (exp. 1) [bounty:2, booted] + Faithful Hound; 2x Gunslinger; "
+                    "Bob=stud:3* [harrowed influence:1] + 2x sidekick; draw")
+    f = p.frame()
+    assert f["name"].tolist() == ["Emre, The Turkish Bear (Exp.1)", "Gunslinger", "Gunslinger", "Bob", "draw:0"]
+    emre, gun, _, bob, _ = p.dudes
+    assert (emre.bounty, emre.booted, [k.title for k in emre.sidekicks]) == (2, True, ["Faithful Hound"])
+    assert emre.influence == 1 and emre.code is not None and emre.sidekicks[0].code is not None
+    assert gun.token and gun.code is None                      # a token has no card in any deck
+    assert bob.harrowed and bob.influence == 1 and len(bob.sidekicks) == 2 and p.shooter == 3
+    assert p.titles_in_play() == ["Emre, The Turkish Bear (Exp.1)", "Faithful Hound"]
+    # capacity: 3 dudes (2 each) + 1 Harrowed dude (3) + 3 Sidekicks... and the token dudes count as dudes
+    assert p.casualty_capacity() == 4 * 2 + 3 + 3
+    # the existing syntax still reads the same
+    assert parse_posse("Baker Andrews=stud:4, draw:1").bonus(0).stud == 4
+
+
+@pytest.mark.parametrize("text, message", [
+    ("stud:1 [fast]", "not a dude flag"),
+    ("stud:1 [bounty]", "needs a number"),
+    ("stud:1 [harrowed:2]", "takes no number"),
+    ("stud:1 [influence:-1]", "influence -1"),
+    ("stud:1 +", "nothing after '\\+'"),
+    ("Baker Andrews + Allie Hensman", "no Sidekick keyword"),
+    ("stud:1 + Faithfull Hund", "did you mean 'Faithful Hound'"),
+    ("stud:1 [harrowed", "square brackets"),
+])
+def test_posse_flag_errors(text, message):
+    with pytest.raises(OddsmithError, match=message):
+        parse_posse(text)
