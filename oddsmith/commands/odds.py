@@ -254,7 +254,7 @@ def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str:
     key = ("whose A: a change to A's posse; B: the same taken from B's posse. delta: the change from the first "
            "row, ± the standard error of the paired difference.")
     shown = readable(df, False, 4)
-    return (f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + key + "\n"
+    return (f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n"
 
 
 def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optional[str], pol: Any, vpol: Any,
