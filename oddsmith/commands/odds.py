@@ -42,6 +42,7 @@ from oddsmith.commands._common import (
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
@@ -231,8 +232,8 @@ def _render_full(r: Any, fmt: Format) -> str:
         lines.append(("- " if md else "") + f"{label}: {side.name}: {posse}; {side.policy_text}{out}")
     summary = r.summary.assign(figure=r.summary["figure"].map(_FULL_FIGURES)).rename(columns={"stderr": "value_stderr"})
     note = ("Figures ± one standard error. "
-            + (f"{r.cap_hits:,} shootouts reached the {50}-round cap (no winner)."
-               if r.cap_hits else "No shootout reached the 50-round cap."))
+            + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
+               if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
     rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
     dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
     parts = ["\n".join(lines) + "\n",
