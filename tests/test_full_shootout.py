@@ -249,12 +249,17 @@ def test_reachable_bonuses():
 
 
 def test_round_cap_is_reported(decks):
-    # Two Harrowed posses whose Automaton reflexes send them home one casualty at a time
-    # end quickly; a huge cap is not reachable in a real game, so test the counter on a
-    # posse that can never lose a dude: none exists, hence check the field is present and 0.
+    # 16 dudes with 8 Sidekicks each cover 160 casualties a side: such shootouts outlast the
+    # 50-round cap, which stops them with no winner and counts them.
     d, e = decks
-    r = full_shootout(FullSide(d, parse_posse("stud:1")), FullSide(e, parse_posse("draw:1")), trials=2_000, seed=2)
-    assert r.to_json()["cap_hits"] == 0 and r.to_json()["round_cap"] == 50
+    big = "8x stud:0 + 8x sidekick; 8x draw:0 + 8x sidekick"
+    r = full_shootout(FullSide(d, parse_posse(big), shooter="listed"), FullSide(e, parse_posse(big), shooter="listed"),
+                      trials=300, seed=2)
+    j = r.to_json()
+    assert j["cap_hits"] > 0 and j["round_cap"] == 50
+    assert j["p_cap"] == pytest.approx(j["cap_hits"] / 300)
+    assert j["p_nobody"] >= j["p_cap"] and j["rounds"][50] >= j["p_cap"]
+    assert max(j["rounds"]) == 50
 
 
 def test_json_contract(decks):
