@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -25,7 +24,7 @@ from oddsmith.doomtown.full_shootout import (
 )
 from oddsmith.doomtown.posse import Posse, PosseDude, Sidekick, parse_posse, posse_from_cards
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.doomtown import BulletType, CasualtyPolicy
+from oddsmith.rules.doomtown import BulletType
 
 FATE = {0: "standing", 1: "aced", 2: "discarded", 3: "home", 4: "fled"}
 PLAIN_DECK = np.arange(52, dtype=np.uint8)

@@ -30,7 +30,7 @@ import pandas as pd
 from oddsmith import _ext
 from oddsmith.doomtown.deck import deck_label, kernel_codes
 from oddsmith.doomtown.posse import Posse, PosseDude, Sidekick
-from oddsmith.doomtown.shootout import AUTOMATON_POLICY, LEGAL, Policy, parse_policy
+from oddsmith.doomtown.shootout import AUTOMATON_POLICY, Policy, parse_policy
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     CASUALTY_POLICY_NAMES,
@@ -47,7 +47,6 @@ from oddsmith.rules.doomtown import (
     ShooterPolicy,
     automaton_casualty_key,
     automaton_shooter_key,
-    posse_bonus,
     weakest_first_key,
 )
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
