@@ -130,29 +130,32 @@ def test_deck_report_pdf_pages_and_metadata(tmp_path, capsys):
     rc = main(["report", "deck", "law-dogs", "outlaws", "--trials", TRIALS, "--seed", "3", "-o", str(out)])
     assert rc == 0
     assert f"wrote {out}" in capsys.readouterr().out
-    # cover, two pages per deck, the every-deck matrices, the trade-off, the glossary
+    # cover, three pages per deck (cards and lowball, shootouts, what is +1 worth), the
+    # every-deck matrices, the trade-off, the glossary
     n_glossary = glossary_pages(glossary.DOOMTOWN)
-    assert pdf_pages(out) == 1 + 2 * 2 + 1 + 1 + n_glossary
+    assert pdf_pages(out) == 1 + 3 * 2 + 1 + 1 + n_glossary
     data = out.read_bytes()
     for title in (b"oddsmith deck report", b"Deck: Law Dogs: cards and lowball", b"Deck: Outlaws: shootouts",
-                  b"Every deck against every other", b"The trade-off: lowball against shootout strength"):
+                  b"Every deck against every other", b"The trade-off: lowball against shootout strength",
+                  b"Whole shootouts: what is +1 worth? Law Dogs against Outlaws"):
         assert title in data
     assert b"/MediaBox [0 0 595.44 841.68]" in data or b"595" in data  # A4 by default
     assert sorted(p.name for p in tmp_path.iterdir()) == ["decks.pdf"]
     # bookmarks: every page by its title, nested under the part and the section, then the glossary
     titles = pdf_bookmark_titles(data)
-    pages = ["Deck: Law Dogs: cards and lowball", "Deck: Law Dogs: shootouts", "Deck: Outlaws: cards and lowball",
-             "Deck: Outlaws: shootouts", "Every deck against every other",
-             "The trade-off: lowball against shootout strength"]
-    assert titles == (["oddsmith deck report", "Doomtown deck report", "Deck: Law Dogs", *pages[:2],
-                       "Deck: Outlaws", *pages[2:4], "Decks against each other", *pages[4:], "Glossary"]
+    pages = ["Deck: Law Dogs: cards and lowball", "Deck: Law Dogs: shootouts",
+             "Whole shootouts: what is +1 worth? Law Dogs against Outlaws", "Deck: Outlaws: cards and lowball",
+             "Deck: Outlaws: shootouts", "Whole shootouts: what is +1 worth? Outlaws against Law Dogs",
+             "Every deck against every other", "The trade-off: lowball against shootout strength"]
+    assert titles == (["oddsmith deck report", "Doomtown deck report", "Deck: Law Dogs", *pages[:3],
+                       "Deck: Outlaws", *pages[3:6], "Decks against each other", *pages[6:], "Glossary"]
                       + ["Glossary (continued)"] * (n_glossary - 1))
     tree = read_outline(data)
     assert [b.title for b in tree] == ["oddsmith deck report", "Doomtown deck report", "Glossary"]
     doomtown = tree[1]
     assert [b.title for b in doomtown.children] == ["Deck: Law Dogs", "Deck: Outlaws", "Decks against each other"]
-    assert [(b.title, b.page) for b in doomtown.children[1].children] == [(pages[2], 3), (pages[3], 4)]
-    assert tree[2].page == 7 and re.search(rb"/Type /Outlines .*?/Count %d >>" % len(titles), data)
+    assert [(b.title, b.page) for b in doomtown.children[1].children] == [(pages[3], 4), (pages[4], 5), (pages[5], 6)]
+    assert tree[2].page == 9 and re.search(rb"/Type /Outlines .*?/Count %d >>" % len(titles), data)
 
 
 def test_deck_report_markdown_numbers_match_the_engines_and_cli(tmp_path, capsys):
@@ -472,7 +475,7 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
     starters = len(deck_report.STARTER_DECKS)
-    assert pdf_pages(out) == 1 + 2 * starters + 2 + 7 + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS)
+    assert pdf_pages(out) == 1 + 3 * starters + 2 + 7 + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS)
     assert out.stat().st_size < 3_000_000
 
 

@@ -45,6 +45,7 @@ from oddsmith.commands._common import (
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
@@ -188,6 +189,106 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n{states}"
 
 
+# --------------------------------------------------------------------------
+# `shootout --full`: whole shootouts (oddsmith.doomtown.full_shootout)
+# --------------------------------------------------------------------------
+
+SHOOTER_POLICY_HELP = ("Whole shootouts: how the posse picks its shooter each round: best (maximise P(win the round) "
+                       "against the other side's replies), automaton (the Automaton's priority) or listed (the first "
+                       "dude still standing, in posse order).")
+CASUALTIES_HELP = ("Whole shootouts: how the posse covers casualties: keep-posse (Sidekicks first, then the weakest "
+                   "dude covers all it can), save-dudes (send home and discard before acing) or automaton (the "
+                   "Gunfighter's Programmed Reflexes).")
+FLEE_HELP = ("Whole shootouts: when the posse flees (all its dudes, sent home booted): never, outnumbered (after "
+             "a lost round, when now outnumbered) or losses:K (once K dudes are gone).")
+_FULL_FIGURES = {
+    "p_a_wins": "P(A wins the shootout)", "p_b_wins": "P(B wins the shootout)", "p_nobody": "P(nobody wins)",
+    "p_a_fled": "P(A fled)", "p_b_fled": "P(B fled)", "p_cap": "P(stopped at the round cap)",
+    "rounds_mean": "rounds (mean)", "bounty_a": "bounty A collects (mean)", "bounty_b": "bounty B collects (mean)",
+    "dudes_lost_a": "A's dudes aced or discarded (mean)", "dudes_lost_b": "B's dudes aced or discarded (mean)",
+    "p_reshuffle": "P(a deck reshuffled)", "p_reshuffle_a": "P(A's deck reshuffled)",
+    "p_reshuffle_b": "P(B's deck reshuffled)",
+}
+
+
+def _full_long(r: Any) -> pd.DataFrame:
+    """The CSV form: one row per figure (section, item, figure, value, stderr)."""
+    rows = [("shootout", "", f.figure, f.value, f.stderr) for f in r.summary.itertuples()]
+    rows += [("rounds", str(x.rounds), "p", x.p, x.stderr) for x in r.rounds.itertuples() if x.p > 0]
+    for d in r.dudes.itertuples():
+        for fig in ("p_aced", "p_discarded", "p_sent_home", "p_fled", "p_standing"):
+            rows.append((f"dude {d.side}", d.name, fig, getattr(d, fig), getattr(d, fig + "_stderr")))
+    return pd.DataFrame(rows, columns=["section", "item", "figure", "value", "stderr"])
+
+
+def _render_full(r: Any, fmt: Format) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "shootout", "mode": "full", **r.to_json()})
+    if fmt is Format.csv:
+        return format_frame(_full_long(r), fmt)
+    md = fmt is Format.md
+    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    title = f"Whole shootouts, {r.trials:,} simulated, seed {r.seed}"
+    lines = [f"## {title}" if md else title, ""]
+    for label, side, removed in (("A (leader)", r.a, r.removed[0]), ("B (mark)", r.b, r.removed[1])):
+        posse = ", ".join(d.name for d in side.posse.dudes)
+        out = f"; in play, out of the deck: {', '.join(removed)}" if removed else ""
+        lines.append(("- " if md else "") + f"{label}: {side.name}: {posse}; {side.policy_text}{out}")
+    summary = r.summary.assign(figure=r.summary["figure"].map(_FULL_FIGURES)).rename(columns={"stderr": "value_stderr"})
+    note = ("Figures ± one standard error. "
+            + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
+               if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
+    rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
+    dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
+    parts = ["\n".join(lines) + "\n",
+             format_frame(readable(summary, False, 4), fmt),
+             note + "\n",
+             format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
+             format_frame(readable(dudes, False, 4), fmt,
+                          title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)"))]
+    return "\n".join(parts)
+
+
+def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str:
+    if fmt is Format.json:
+        return dumps_json({"command": "shootout", "mode": "what-if", **meta, "rows": df})
+    if fmt is Format.csv:
+        return format_frame(df, fmt)
+    title = (f"What is +1 worth? Side A's P(win the shootout) and dudes lost, one change at a time; "
+             f"{meta['trials']:,} shootouts per row, seed {meta['seed']} (common random numbers)")
+    key = ("whose A: a change to A's posse; B: the same taken from B's posse. delta: the change from the first "
+           "row, ± the standard error of the paired difference.")
+    shown = readable(df, False, 4)
+    return (f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n"
+
+
+def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optional[str], pol: Any, vpol: Any,
+              disc: str, vdisc: str, shooter_policy: Optional[str], vs_shooter_policy: Optional[str],
+              casualties: Optional[str], vs_casualties: Optional[str], flee: Optional[str], vs_flee: Optional[str],
+              automaton: bool, what_if: bool, trials: Optional[int], seed: int, workers: int, fmt: Format,
+              output: Optional[Path]) -> None:
+    from oddsmith.doomtown import full_shootout as F
+    from oddsmith.doomtown.posse import load_posse
+
+    if posse is None or vs_posse is None:
+        raise OddsmithError("--full plays posse against posse: give --posse and --vs-posse")
+    posse_a, posse_b = load_posse(posse, source="--posse"), load_posse(vs_posse, source="--vs-posse")
+    side_a = F.FullSide(main, posse_a, shooter=shooter_policy or "best", casualties=casualties or "keep-posse",
+                        flee=flee or "never", policy=pol, discard=disc)
+    side_b = F.FullSide(opponent, posse_b, shooter=vs_shooter_policy or "best",
+                        casualties=vs_casualties or "keep-posse", flee=vs_flee or "never", policy=vpol,
+                        discard=vdisc, automaton=automaton)
+    side_a.checked(), side_b.checked()
+    if what_if:
+        n = trials if trials is not None else F.DEFAULT_WHAT_IF_TRIALS
+        df = F.what_if(side_a, side_b, trials=n, seed=seed, workers=workers)
+        emit(_render_what_if(df, fmt, {"trials": n, "seed": seed, "a": side_a.checked().name,
+                                       "b": side_b.checked().name}), output)
+        return
+    n = trials if trials is not None else F.DEFAULT_TRIALS
+    emit(_render_full(F.full_shootout(side_a, side_b, trials=n, seed=seed, workers=workers), fmt), output)
+
+
 def register(app: typer.Typer) -> None:
     """Add `oddsmith shootout` and `oddsmith tradeoff`."""
 
@@ -215,10 +316,20 @@ def register(app: typer.Typer) -> None:
         with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to both decks."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
         vs_without: Optional[str] = typer.Option(None, "--vs-without", help="Cards already out of the opponent's deck (as --without)."),
+        full: bool = typer.Option(False, "--full", help="Play whole shootouts, posse against posse, round after round to the end (needs --posse and --vs-posse)."),
+        shooter_policy: Optional[str] = typer.Option(None, "--shooter-policy", help=SHOOTER_POLICY_HELP + " Default best."),
+        vs_shooter_policy: Optional[str] = typer.Option(None, "--vs-shooter-policy", help="The opponent's shooter policy (as --shooter-policy)."),
+        casualties: Optional[str] = typer.Option(None, "--casualties", help=CASUALTIES_HELP + " Default keep-posse."),
+        vs_casualties: Optional[str] = typer.Option(None, "--vs-casualties", help="The opponent's casualty policy (as --casualties)."),
+        flee: Optional[str] = typer.Option(None, "--flee", help=FLEE_HELP + " Default never."),
+        vs_flee: Optional[str] = typer.Option(None, "--vs-flee", help="The opponent's flee policy (as --flee)."),
+        automaton: bool = typer.Option(False, "--automaton", help="Whole shootouts: the opponent plays the Automaton Variant throughout (its shooter priority, hand rule and casualty reflexes; never flees)."),
+        what_if: bool = typer.Option(False, "--what-if", help="Whole shootouts: what is +1 worth? The change in A's P(win) and dudes lost from one change at a time (common random numbers)."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
-        """Shootout hand odds: kept-rank distribution, P(cheatin'); with --vs, one round head to head."""
+        """Shootout hand odds: kept-rank distribution, P(cheatin'); with --vs, one round head to head;
+        with --full, whole shootouts posse against posse."""
         from oddsmith.doomtown.posse import load_posse
 
         check_output(output)
@@ -242,6 +353,33 @@ def register(app: typer.Typer) -> None:
                                               vs_without))
         check_one_stdin([deck, vs], "input")
         check_one_stdin([posse, vs_posse], "input")
+        full_only = {"--shooter-policy": shooter_policy, "--vs-shooter-policy": vs_shooter_policy,
+                     "--casualties": casualties, "--vs-casualties": vs_casualties, "--flee": flee,
+                     "--vs-flee": vs_flee, "--automaton": automaton or None, "--what-if": what_if or None}
+        if not full:
+            given = [k for k, v in full_only.items() if v is not None]
+            if given:
+                raise OddsmithError(f"{given[0]} plays whole shootouts: add --full")
+        else:
+            if exact:
+                raise OddsmithError("whole shootouts are simulated: drop --exact")
+            if shooter is not None or vs_shooter is not None:
+                raise OddsmithError("--full chooses a shooter every round: use --shooter-policy / --vs-shooter-policy "
+                                    "instead of --shooter")
+            if automaton:
+                clash = [k for k, v in (("--vs-shooter-policy", vs_shooter_policy), ("--vs-casualties", vs_casualties),
+                                        ("--vs-flee", vs_flee), ("--vs-discard", vs_discard), ("--vs-policy", vs_policy))
+                         if v is not None]
+                if clash:
+                    raise OddsmithError(f"--automaton sets the opponent's policies: drop {clash[0]}")
+            main = load(deck, partial, without, with_gang)
+            opponent = load(vs if vs is not None else deck, partial, vs_without, with_gang)
+            _full_cmd(main=main, opponent=opponent, posse=posse, vs_posse=vs_posse, pol=pol, vpol=vpol, disc=disc,
+                      vdisc=vdisc, shooter_policy=shooter_policy, vs_shooter_policy=vs_shooter_policy,
+                      casualties=casualties, vs_casualties=vs_casualties, flee=flee, vs_flee=vs_flee,
+                      automaton=automaton, what_if=what_if, trials=trials, seed=resolve_seed(seed), workers=workers,
+                      fmt=fmt, output=output)
+            return
         main = load(deck, partial, without, with_gang)
         posse_a = load_posse(posse, shooter=shooter) if posse is not None else None
         used_seed = resolve_seed(seed)

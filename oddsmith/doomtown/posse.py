@@ -9,7 +9,16 @@ separated by ``;``, ``,`` or new lines:
   optionally named: ``Gunslinger=stud:2``; a title with its bullets changed
   (a weapon, say): ``Baker Andrews=stud:3``;
 * a count: ``2x Gunslinger``, ``3x draw``;
-* a trailing ``*`` names the shooter: ``Baker Andrews*``.
+* a trailing ``*`` names the shooter: ``Baker Andrews*``;
+* per-dude flags in square brackets after the dude (what a whole shootout needs,
+  :mod:`oddsmith.doomtown.full_shootout`): ``harrowed``, ``token``, ``booted``,
+  ``bounty:N``, ``influence:N`` (also ``value:N``, ``cost:N`` for the Automaton's
+  priorities), e.g. ``Baker Andrews [bounty:2 booted]``, ``stud:1 [harrowed]``;
+  a title's Harrowed and Token keywords, influence, value and cost come from the
+  card table;
+* attached Sidekicks after ``+``: ``Allie Hensman + Faithful Hound`` (a title
+  with the Sidekick keyword) or ``+ sidekick`` (one without a card); ``+ 2x
+  sidekick`` attaches two.
 
 The bonuses follow Rulebook "4. Draw!" through
 :func:`oddsmith.rules.doomtown.posse_bonus`: the shooter adds their full
@@ -22,7 +31,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -31,13 +40,38 @@ import pandas as pd
 from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, split_items, title_key
 from oddsmith.textinput import read_text, strip_comment
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.doomtown import BulletType, Gunslinger, PosseBonus, casualty_capacity, posse_bonus
+from oddsmith.rules.doomtown import (
+    BulletType,
+    Gunslinger,
+    PosseBonus,
+    Suit,
+    automaton_shooter_key,
+    card_code,
+    casualty_capacity,
+    posse_bonus,
+)
 
 #: Most dudes read into one posse (far beyond any table's gang; stops runaway counts).
 MAX_POSSE = 100
 
 _DIRECT = re.compile(r"^(stud|draw)\s*(?:[:= ]\s*(-?\d+))?$", re.IGNORECASE)
 _COUNT = re.compile(r"^(\d+)\s*[x×*]\s*(.+)$", re.IGNORECASE)
+_FLAGS = re.compile(r"^(.*?)\s*\[([^\]]*)\]\s*(\*?)\s*$", re.DOTALL)
+_FLAG = re.compile(r"(harrowed|token|booted|bounty|influence|value|cost)\b\s*(?:[:=]?\s*(-?\d+))?", re.IGNORECASE)
+_NUMBER_FLAGS = ("bounty", "influence", "value", "cost")
+#: Most Sidekicks on one dude.
+MAX_SIDEKICKS = 8
+
+
+@dataclass(frozen=True)
+class Sidekick:
+    """A card with the Sidekick keyword attached to a posse dude (Rulebook "9. Take Your
+    Lumps": discarding it covers 1 casualty). ``code``: its kernel card code (None: no card)."""
+
+    name: str
+    title: str | None = None
+    code: int | None = None
+    cost: int = 0
 
 
 @dataclass(frozen=True)
@@ -50,10 +84,22 @@ class PosseDude:
     title: str | None = None
     harrowed: bool = False
     token: bool = False
+    sidekicks: tuple[Sidekick, ...] = ()
+    bounty: int = 0
+    influence: int = 0
+    booted: bool = False
+    value: int = 0
+    """The card's value (0 for a dude given directly): the Automaton's tie-break."""
+    cost: int = 0
+    code: int | None = None
+    """Kernel code of the dude's card (None for a dude given directly or a token)."""
 
     def __post_init__(self) -> None:
         if int(self.bullets) < 0:
             raise OddsmithError(f"posse: {self.name} has {self.bullets} bullets (bullets cannot be negative)")
+        for what in _NUMBER_FLAGS:
+            if int(getattr(self, what)) < 0:
+                raise OddsmithError(f"posse: {self.name} has {what} {getattr(self, what)} ({what} cannot be negative)")
 
     @property
     def gunslinger(self) -> Gunslinger:
@@ -119,15 +165,31 @@ class Posse:
     def casualty_capacity(self) -> int:
         """Most casualties the posse can cover (Rulebook "9. Take Your Lumps")."""
         harrowed = sum(d.harrowed for d in self.dudes)
-        return casualty_capacity(len(self.dudes) - harrowed, harrowed)
+        sidekicks = sum(len(d.sidekicks) for d in self.dudes)
+        return casualty_capacity(len(self.dudes) - harrowed, harrowed, sidekicks)
 
     def frame(self) -> pd.DataFrame:
-        """The dudes: ``name``, ``title``, ``bullet_type``, ``bullets``, ``harrowed``, ``token``, ``shooter`` (bool)."""
+        """The dudes: ``name``, ``title``, ``bullet_type``, ``bullets``, ``harrowed``, ``token``,
+        ``shooter`` (bool), ``sidekicks`` (their names, ``;`` separated), ``bounty``,
+        ``influence``, ``booted``, ``value``, ``cost``."""
+        cols = ["name", "title", "bullet_type", "bullets", "harrowed", "token", "shooter", "sidekicks", "bounty",
+                "influence", "booted", "value", "cost"]
         return pd.DataFrame(
             [{"name": d.name, "title": d.title, "bullet_type": d.bullet_type.value, "bullets": d.bullets,
-              "harrowed": d.harrowed, "token": d.token, "shooter": i == self.shooter}
-             for i, d in enumerate(self.dudes)],
-            columns=["name", "title", "bullet_type", "bullets", "harrowed", "token", "shooter"])
+              "harrowed": d.harrowed, "token": d.token, "shooter": i == self.shooter,
+              "sidekicks": "; ".join(k.name for k in d.sidekicks), "bounty": d.bounty, "influence": d.influence,
+              "booted": d.booted, "value": d.value, "cost": d.cost}
+             for i, d in enumerate(self.dudes)], columns=cols)
+
+    def titles_in_play(self) -> list[str]:
+        """Titles of the posse's cards in play (dudes that are not tokens, and Sidekicks), one
+        per card: the cards that are not in their owner's deck."""
+        out = []
+        for d in self.dudes:
+            if d.title and not d.token and d.code is not None:
+                out.append(d.title)
+            out.extend(k.title for k in d.sidekicks if k.title)
+        return out
 
 
 def best_shooter(posse: Posse, score: Callable[[PosseBonus], float]) -> tuple[int, PosseBonus]:
@@ -149,17 +211,35 @@ def best_shooter(posse: Posse, score: Callable[[PosseBonus], float]) -> tuple[in
     return best_i, posse.bonus(best_i)
 
 
+def automaton_shooter(posse: Posse) -> int:
+    """Index of the dude the Automaton picks as its shooter (Rulebook "Automaton Variant",
+    "Shootout Hands": {more than one stud}, {highest bullets}, {unbooted}, {lowest influence};
+    then "Automaton Decisions": the highest value, first alphabetically)."""
+    return min(range(len(posse.dudes)), key=lambda i: automaton_shooter_key(
+        posse.dudes[i].bullets, posse.dudes[i].bullet_type, posse.dudes[i].booted, posse.dudes[i].influence,
+        posse.dudes[i].value, posse.dudes[i].name))
+
+
 def _is_title_item(item: str, table: CardTable) -> bool:
-    """Whether ``item`` is one whole title item (count, title, ``=stud:N`` override, ``*``)."""
+    """Whether ``item`` is one whole title item (count, title, ``=stud:N`` override, ``*``,
+    flags, Sidekicks)."""
     m = _COUNT.match(item.strip())
-    name, _, override = (m.group(2) if m else item).strip().rstrip("*").partition("=")
+    head, *kicks = (m.group(2) if m else item).split("+")
+    for kick in kicks:
+        k = _COUNT.match(kick.strip())
+        kick = (k.group(2) if k else kick).strip().rstrip("*").strip()
+        if kick.casefold() not in ("sidekick", "sidekicks") and table.find(kick) is None:
+            return False
+    name, _, override = head.split("[")[0].strip().rstrip("*").partition("=")
     return table.find(name.strip()) is not None and (not override or bool(_DIRECT.match(override.strip())))
 
 
 def _split_items(text: str, table: CardTable) -> list[str]:
     items: list[str] = []
     for line in text.split("\n"):
-        items += split_items(strip_comment(line), lambda s: _is_title_item(s, table))
+        # separators inside [flags] are not item separators
+        line = re.sub(r"\[[^\]]*\]", lambda m: m.group(0).replace(",", " ").replace(";", " "), strip_comment(line))
+        items += split_items(line, lambda s: _is_title_item(s, table))
     return items
 
 
@@ -167,7 +247,95 @@ def _keywords(card: pd.Series) -> set[str]:
     return {k.strip().casefold() for k in str(card["keywords"] or "").split(";")}
 
 
+def _card_code(card: pd.Series) -> int | None:
+    if card["suit"] is pd.NA or card["value"] is pd.NA or card["suit"] is None:
+        return None
+    return card_code(int(card["value"]), Suit[str(card["suit"]).upper()])
+
+
+def _int(card: pd.Series, col: str) -> int:
+    v = card[col]
+    return 0 if v is pd.NA or v is None else int(v)
+
+
+def _flags(text: str, where: str) -> dict[str, object]:
+    """``harrowed``, ``token``, ``booted``, ``bounty:N``, ``influence:N``, ``value:N``, ``cost:N``."""
+    out: dict[str, object] = {}
+    rest = _FLAG.sub(" ", text)
+    if rest.strip():
+        raise OddsmithError(f"{where}: {rest.strip()!r} is not a dude flag (use harrowed, token, booted, bounty:N, "
+                            f"influence:N, value:N, cost:N)")
+    for m in _FLAG.finditer(text):
+        flag, number = m.group(1).casefold(), m.group(2)
+        if flag in _NUMBER_FLAGS:
+            if number is None:
+                raise OddsmithError(f"{where}: {flag} needs a number, e.g. {flag}:1")
+            if int(number) < 0:
+                raise OddsmithError(f"{where}: {flag} {number} ({flag} cannot be negative)")
+            out[flag] = int(number)
+        elif number is not None:
+            raise OddsmithError(f"{where}: {flag} takes no number")
+        else:
+            out[flag] = True
+    return out
+
+
+def _is_sidekick(card: pd.Series) -> bool:
+    return "sidekick" in _keywords(card)
+
+
+def _sidekicks(parts: list[str], where: str, table: CardTable) -> tuple[Sidekick, ...]:
+    out: list[Sidekick] = []
+    for part in parts:
+        text = part.strip()
+        if not text:
+            raise OddsmithError(f"{where}: nothing after '+' (write '+ sidekick' or a Sidekick's title)")
+        count = 1
+        m = _COUNT.match(text)
+        if m:
+            count, text = int(m.group(1)), m.group(2).strip()
+        if text.casefold() in ("sidekick", "sidekicks"):
+            kick = Sidekick("Sidekick")
+        else:
+            card = table.find(text)
+            if card is None:
+                hint = table.closest(text)
+                raise OddsmithError(f"{where}: {text!r} is neither a Sidekick's title nor 'sidekick'"
+                                    + (f"; did you mean {hint!r}?" if hint else ""))
+            if not _is_sidekick(card):
+                raise OddsmithError(f"{where}: {card['title']!r} has no Sidekick keyword (only Sidekicks attach "
+                                    f"with '+')")
+            kick = Sidekick(str(card["title"]), str(card["title"]), _card_code(card), _int(card, "cost"))
+        out.extend([kick] * count)
+    if len(out) > MAX_SIDEKICKS:
+        raise OddsmithError(f"{where}: more than {MAX_SIDEKICKS} Sidekicks on one dude")
+    return tuple(out)
+
+
 def _dude(item: str, where: str, table: CardTable) -> PosseDude:
+    """One dude with its flags and Sidekicks (``Title [flags] + Sidekick``)."""
+    head, *kicks = item.split("+")
+    if not head.strip():
+        raise OddsmithError(f"{where}: a Sidekick on nothing (attach it to a dude: 'Dude + {kicks[0].strip()}')"
+                            if kicks else f"{where}: empty item")
+    flags: dict[str, object] = {}
+    m = _FLAGS.match(head.strip())
+    if m:
+        head = m.group(1)
+        flags = _flags(m.group(2), where)
+    elif "[" in head or "]" in head:
+        raise OddsmithError(f"{where}: flags go in one pair of square brackets after the dude, e.g. [harrowed bounty:1]")
+    dude = _plain_dude(head.strip().rstrip("*").strip(), where, table)
+    sidekicks = _sidekicks(kicks, where, table)
+    return replace(dude, sidekicks=sidekicks,
+                   harrowed=bool(flags.get("harrowed", dude.harrowed)), token=bool(flags.get("token", dude.token)),
+                   booted=bool(flags.get("booted", False)), bounty=int(flags.get("bounty", 0)),  # type: ignore[arg-type]
+                   influence=int(flags.get("influence", dude.influence)),  # type: ignore[arg-type]
+                   value=int(flags.get("value", dude.value)), cost=int(flags.get("cost", dude.cost)),  # type: ignore[arg-type]
+                   code=None if flags.get("token", dude.token) else dude.code)
+
+
+def _plain_dude(item: str, where: str, table: CardTable) -> PosseDude:
     name, _, override = item.partition("=")
     name, override = name.strip(), override.strip()
     direct = _DIRECT.match(override or name)
@@ -186,6 +354,9 @@ def _dude(item: str, where: str, table: CardTable) -> PosseDude:
         raise OddsmithError(f"{where}: {name!r} is neither a dude's title nor stud:N / draw:N"
                             + (f"; did you mean {hint!r}?" if hint else ""))
     if card["type"] != "dude":
+        if _is_sidekick(card):
+            raise OddsmithError(f"{where}: a Sidekick on nothing: {card['title']!r} is a Sidekick; attach it to a "
+                                f"dude ('Dude + {card['title']}')")
         raise OddsmithError(f"{where}: {card['title']!r} is a {card['type']}, not a dude")
     keywords = _keywords(card)
     if direct:
@@ -196,7 +367,9 @@ def _dude(item: str, where: str, table: CardTable) -> PosseDude:
                                 f"write {card['title']}=stud:N or =draw:N")
         kind, bullets = str(card["shooter"]), int(card["bullets"])
     return PosseDude(str(card["title"]), BulletType(kind), bullets, title=str(card["title"]),
-                     harrowed="harrowed" in keywords, token="token" in keywords)
+                     harrowed="harrowed" in keywords, token="token" in keywords,
+                     influence=_int(card, "influence"), value=_int(card, "value"), cost=_int(card, "cost"),
+                     code=None if "token" in keywords else _card_code(card))
 
 
 def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
@@ -218,7 +391,7 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
             count, item = int(m.group(1)), m.group(2).strip()
         if count > MAX_POSSE or len(dudes) + count > MAX_POSSE:
             raise OddsmithError(f"{where}: more than {MAX_POSSE} dudes in one posse")
-        star = item.endswith("*")
+        star = item.endswith("*") or item.split("+")[0].split("[")[0].strip().endswith("*")
         dude = _dude(item.rstrip("*").strip(), where, table)
         if star:
             if marked is not None or count != 1:
@@ -234,13 +407,14 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
 
 
 def load_posse(spec: str | os.PathLike[str], *, shooter: int | str | None = None,
-               card_table: CardTable | str | Path | None = None) -> Posse:
-    """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text."""
+               card_table: CardTable | str | Path | None = None, source: str = "posse") -> Posse:
+    """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text
+    (errors name ``source``)."""
     text = str(spec)
     if text == "-" or (len(text) < 4096 and "\n" not in text and Path(text).is_file()):
         return parse_posse(read_text(text, what="posse file"), shooter=shooter, card_table=card_table,
                            source="stdin" if text == "-" else text)
-    return parse_posse(text, shooter=shooter, card_table=card_table)
+    return parse_posse(text, shooter=shooter, card_table=card_table, source=source)
 
 
 
@@ -258,7 +432,11 @@ def posse_from_cards(cards: pd.DataFrame, *, shooter: int | str | None = None,
         card = table.find(row["title"]) if row["title"] else None
         keywords = _keywords(card) if card is not None else set()
         dudes.append(PosseDude(str(name), BulletType(row["shooter"]), int(row["bullets"]), title=row["title"],
-                               harrowed="harrowed" in keywords, token="token" in keywords))
+                               harrowed="harrowed" in keywords, token="token" in keywords,
+                               influence=_int(card, "influence") if card is not None else 0,
+                               value=int(row["value"]) if row["value"] is not pd.NA else 0,
+                               cost=_int(card, "cost") if card is not None else 0,
+                               code=None if "token" in keywords else int(row["code"])))
     if not dudes:
         raise OddsmithError("posse: no dudes among these cards")
     posse = Posse(tuple(dudes))

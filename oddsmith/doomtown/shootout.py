@@ -665,23 +665,36 @@ def choose_shooter(deck: object, posse: Any, *, policy: Policy | str = "legal", 
                          _options_frame(posse, scores, i))
 
 
+AUTOMATON_SHOOTER_CRITERION = "the Automaton's priority (more than one stud, highest bullets, unbooted, lowest influence)"
+
+
 def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, *,
                     trials: int = SCREEN_TRIALS, seed: int | None = None,
                     workers: int = 1) -> tuple[Side, Side, ShooterChoice | None, ShooterChoice | None]:
-    """Stud and draw bonuses for the sides that bring a posse: a named shooter is kept;
+    """Stud and draw bonuses for the sides that bring a posse: a named shooter is kept; a
+    side playing the Automaton (discard ``automaton``) picks by the book's priority
+    (Rulebook "Automaton Variant", "Shootout Hands": :func:`oddsmith.doomtown.posse.automaton_shooter`);
     otherwise each side picks the shooter that maximises its P(win the round) against the
-    other side's best reply (maximin over the distinct bonuses, ``trials`` rounds per
-    pairing, common seed). Returns the sides with their bonuses and the choices."""
+    other side's replies (maximin over the distinct bonuses, ``trials`` rounds per
+    pairing, common seed; against an Automaton, its one choice). Returns the sides with
+    their bonuses and the choices."""
     from oddsmith.doomtown.posse import resolve_posse
 
     posse_a, posse_b = resolve_posse(posse_a), resolve_posse(posse_b)
     seed = resolve_seed(seed)
+
+    from oddsmith.doomtown.posse import automaton_shooter
+
+    def plays_automaton(side: Side, posse: Any | None) -> bool:
+        return posse is not None and posse.shooter is None and check_discard(side.discard) == "automaton"
 
     def options(side: Side, posse: Any | None, who: str) -> list[PosseBonus]:
         if posse is None:
             return [PosseBonus(side.stud, side.draw)]
         if posse.shooter is not None:
             return [_bonus_in_range(posse.bonus(), who)]
+        if plays_automaton(side, posse):  # the book's own priority, not maximin
+            return [_bonus_in_range(posse.bonus(automaton_shooter(posse)), who)]
         return [_bonus_in_range(b, who) for b in posse.bonus_choices()]
 
     opts_a, opts_b = options(a, posse_a, "posse"), options(b, posse_b, "vs posse")
@@ -699,18 +712,24 @@ def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, 
     best_a = max(opts_a, key=lambda x: score_a[x])  # max keeps the first (posse order) on ties
     best_b = max(opts_b, key=lambda x: score_b[x])
 
-    def choice(posse: Any | None, best: PosseBonus, scores: dict[PosseBonus, float]) -> ShooterChoice | None:
+    def choice(posse: Any | None, best: PosseBonus, scores: dict[PosseBonus, float],
+               automaton: bool) -> ShooterChoice | None:
         if posse is None:
             return None
         if posse.shooter is not None:
             i = posse.shooter
             return ShooterChoice(i, posse.dudes[i].name, posse.bonus(), "named", _options_frame(posse, {}, i))
+        if automaton:
+            i = automaton_shooter(posse)
+            return ShooterChoice(i, posse.dudes[i].name, posse.bonus(i), AUTOMATON_SHOOTER_CRITERION,
+                                 _options_frame(posse, {}, i))
         i = next(k for k in range(len(posse)) if posse.bonus(k) == best)
         crit = "P(win the round), worst case over the other side's shooters"
         return ShooterChoice(i, posse.dudes[i].name, best, crit,
                              _options_frame(posse, scores if len(scores) > 1 or len(opts_b) > 1 else {}, i))
 
-    ch_a, ch_b = choice(posse_a, best_a, score_a), choice(posse_b, best_b, score_b)
+    ch_a = choice(posse_a, best_a, score_a, plays_automaton(a, posse_a))
+    ch_b = choice(posse_b, best_b, score_b, plays_automaton(b, posse_b))
     a = replace(a, stud=best_a.stud, draw=best_a.draw)
     b = replace(b, stud=best_b.stud, draw=best_b.draw)
     return a, b, ch_a, ch_b

@@ -20,7 +20,7 @@ import pandas as pd
 
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import charts
+from oddsmith.report import charts, full_shootout_page
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Distribution, Notes, Page, Row, Sampling, Table
 from oddsmith.sampling import SamplingPlan
@@ -445,6 +445,10 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         for opp, r in rounds:
             round_pairs[(id(deck), id(opp))] = r
         pages.append(shootout_page(inputs, deck, grid, rounds, plan))
+        opp = inputs.opponents(deck)[0]
+        what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
+        if what_if is not None:
+            pages.append(what_if)
         if steps:
             steps.done_step()
     if steps:

@@ -796,3 +796,179 @@ def key_of_five(cards: Sequence[Card]) -> int:
     return hand_key(rank, tie_break_values(rank, [c.value for c in cards]))
 
 
+
+
+# --------------------------------------------------------------------------
+# Whole shootouts: round after round until a posse is empty
+# (Rulebook "Shootout Sequence" steps 3-11, "Ending a Shootout", "9. Take Your
+#  Lumps", "10. Flight or Fight", "Where Cards Go" ("Deck", "Discard Pile",
+#  "Boot Hill", "Draw Hand"), "Automaton Variant")
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardFlowRules:
+    """Where cards go during a shootout (Rulebook "Where Cards Go")."""
+
+    reshuffle_discard_when_deck_empty: bool = True
+    """"Deck": to draw or reveal from an empty deck, turn the discard pile face down and
+    shuffle it to make a new deck, then draw."""
+    draw_hand_discarded_after_round: bool = True
+    """"Draw Hand": once a hand of poker is resolved, its cards are discarded at once."""
+    jokers_go_with_the_draw_hand: bool = True
+    """A joker drawn into a draw hand is discarded with it (oddsmith's reading; the Quick
+    reference's "once you use a joker, you must ace it" concerns jokers used as pulls and
+    in abilities, not left in the deck's cycle here)."""
+    discarded_dudes_to_discard_pile: bool = True
+    """"Discard Pile": a discarded dude's card (and cards attached to an aced or discarded
+    dude) go to the owner's discard pile, and so back into the deck when it is reshuffled."""
+    aced_dudes_to_boot_hill: bool = True
+    """"Boot Hill": aced cards never come back into the deck."""
+    play_hand_set_aside: int = HAND_SIZE
+    """"4. Draw!": each player sets a five-card play hand aside (its cards unknown, drawn
+    before the shootout; they are neither in the deck nor in the discard pile)."""
+
+
+CARD_FLOW = CardFlowRules()
+
+SHOOTOUT_ROUND_CAP = 50
+"""oddsmith's cap on rounds (the book has none: a shootout ends only when a posse is empty,
+"Ending a Shootout"); a shootout still running after 50 rounds is stopped with no winner and
+counted as a cap hit."""
+
+
+class ShooterPolicy(enum.IntEnum):
+    """How a side picks its shooter each round (Rulebook "3. Choose Your Shooters": any dude
+    of the posse, chosen again each round, "11. Chamber Another Round"). Kernel codes."""
+
+    BEST = 0
+    """Maximise P(win the round) against the other side's possible replies (maximin over
+    the (stud, draw) bonuses each side can field with its standing dudes; a side whose
+    shooter follows a fixed rule has one reply)."""
+    AUTOMATON = 1
+    """Rulebook "Automaton Variant", "Shootout Hands": {more than one stud}, then {highest
+    bullets}, then {unbooted dude}, then {lowest influence}; then ("Automaton Decisions")
+    {the highest value}, then {first alphabetically}."""
+    LISTED = 2
+    """The first dude still in the posse, in the order the posse lists them."""
+
+
+SHOOTER_POLICY_NAMES: dict[str, ShooterPolicy] = {
+    "best": ShooterPolicy.BEST, "automaton": ShooterPolicy.AUTOMATON, "listed": ShooterPolicy.LISTED}
+
+
+@dataclass(frozen=True)
+class AutomatonShooterPriority:
+    """Rulebook "Automaton Variant", "Shootout Hands" and "Automaton Decisions": the
+    priorities, first to last, for the Automaton's shooter."""
+
+    criteria: tuple[str, ...] = ("more than one stud", "highest bullets", "unbooted dude", "lowest influence",
+                                 "the card with the highest value", "the card that comes first alphabetically")
+    more_than_one_stud: int = 2
+    """"{more than one stud}": read as a stud dude with 2 or more bullets (a stud shooter adds
+    its bullets to the stud bonus, so such a dude draws more than one extra card)."""
+
+
+AUTOMATON_SHOOTER = AutomatonShooterPriority()
+
+
+def automaton_shooter_key(bullets: int, bullet_type: BulletType | str, booted: bool, influence: int,
+                          value: int, name: str) -> tuple:
+    """Sort key (smallest first = the Automaton's shooter) of :data:`AUTOMATON_SHOOTER`."""
+    stud = BulletType(bullet_type) is BulletType.STUD
+    return (not (stud and int(bullets) >= AUTOMATON_SHOOTER.more_than_one_stud), -int(bullets), bool(booted),
+            int(influence), -int(value), str(name).casefold())
+
+
+class CasualtyPolicy(enum.IntEnum):
+    """How a side covers its casualties (Rulebook "9. Take Your Lumps": one at a time, no
+    choice covering more than what remains, all that can be covered). Kernel codes."""
+
+    AUTOMATON = 0
+    """The Gunfighter's Programmed Reflexes, "Assigning Casualties", as written: Harrowed dudes
+    first (sent home booted, as 1 casualty), then Token dudes, then Sidekicks, then dudes; every
+    one but a Harrowed dude takes as many casualties as it can (ace 2, else discard 1). Within a
+    category, Target Priorities "Dude Leaving Play/Control (own)": {lowest influence}, then
+    {draw dude}, then {lowest cost of dude and attachments combined}, then the highest value,
+    then first alphabetically."""
+    KEEP_POSSE = 1
+    """Cover with as few dudes as possible: Sidekicks first (1 each), then the weakest dude
+    (fewest bullets, draw before stud, the last listed first) covering all it can (ace 2;
+    a Harrowed dude ace 3, discard 2, home booted 1), and so on."""
+    SAVE_DUDES = 2
+    """Prefer sending home and discarding to acing: each item covers 1 first (Sidekicks, then
+    Harrowed dudes home booted, then dudes discarded, weakest first; Sidekicks first because a
+    Harrowed dude sent home takes his along); when that is not enough,
+    Harrowed dudes are discarded rather than sent home, then dudes aced (weakest first), then
+    Harrowed dudes aced."""
+
+
+CASUALTY_POLICY_NAMES: dict[str, CasualtyPolicy] = {
+    "automaton": CasualtyPolicy.AUTOMATON, "keep-posse": CasualtyPolicy.KEEP_POSSE,
+    "save-dudes": CasualtyPolicy.SAVE_DUDES}
+
+AUTOMATON_CASUALTY_ORDER: tuple[str, ...] = ("Harrowed dudes (as 1 casualty)", "Token dudes", "Sidekicks", "dudes")
+"""Gunfighter Archetype, Programmed Reflexes, "Assigning Casualties"."""
+AUTOMATON_HARROWED_COVER = CASUALTY_TABLE[CasualtyChoice.HARROWED_HOME_BOOTED]
+"""A Harrowed dude is assigned "as 1 casualty": sent home booted. Read as written even when
+the posse cannot cover all its casualties (the Harrowed dude then survives at home while
+acing him would have covered 3; either way the posse is empty). Likewise Token dudes go before
+Sidekicks, so a Token dude's own Sidekicks are discarded with him without covering a casualty."""
+
+
+def automaton_casualty_key(influence: int, bullet_type: BulletType | str, cost: int, value: int,
+                           name: str) -> tuple:
+    """Sort key (smallest first) within a category of the Automaton's casualties: Target
+    Priorities, "Dude Leaving Play/Control (own)", then "Automaton Decisions"."""
+    draw = BulletType(bullet_type) is BulletType.DRAW
+    return (int(influence), not draw, int(cost), -int(value), str(name).casefold())
+
+
+def weakest_first_key(bullets: int, bullet_type: BulletType | str, position: int) -> tuple:
+    """Order of the ``keep-posse`` and ``save-dudes`` policies: fewest bullets, draw dudes
+    before stud dudes, the last listed first."""
+    stud = BulletType(bullet_type) is BulletType.STUD
+    return (int(bullets), stud, -int(position))
+
+
+class FleeKind(enum.IntEnum):
+    """Rulebook "10. Flight or Fight": starting with the round's loser, each side may send
+    posse dudes home booted. oddsmith's sides flee with every dude or none. Kernel codes."""
+
+    NEVER = 0
+    """Fight on (the Gunfighter's Programmed Reflexes, "Fleeing": never flees)."""
+    OUTNUMBERED = 1
+    """After a round it lost, flee when its posse now has fewer dudes than the other."""
+    LOSSES = 2
+    """Flee once K of its dudes are gone from the posse (aced, discarded or sent home)."""
+
+
+@dataclass(frozen=True)
+class FleePolicy:
+    kind: FleeKind
+    losses: int = 0
+
+    def __str__(self) -> str:
+        return f"losses:{self.losses}" if self.kind is FleeKind.LOSSES else self.kind.name.lower()
+
+
+FLEE_NEVER = FleePolicy(FleeKind.NEVER)
+
+
+@dataclass(frozen=True)
+class ShootoutEndRules:
+    """Rulebook "Ending a Shootout", "10. Flight or Fight", "11. Chamber Another Round"."""
+
+    ends_when_a_posse_is_empty: bool = True
+    surviving_posse_wins: bool = True
+    both_empty_nobody_wins: bool = True
+    loser_decides_flight_first: bool = True
+    """With identical hands there is no loser; the leader (side A) decides first, as the
+    leader takes its lumps first ("9. Take Your Lumps")."""
+    identical_hands_casualties_simultaneous: bool = True
+    bounty_for_casualties: bool = True
+    """"9. Take Your Lumps": a wanted dude discarded or aced as a casualty pays its bounty to the
+    other side (a Harrowed dude sent home booted does not: he is neither discarded nor aced)."""
+
+
+SHOOTOUT_END = ShootoutEndRules()

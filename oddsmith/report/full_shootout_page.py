@@ -1,0 +1,96 @@
+"""The report page "What is +1 worth?": one deck's starting gang against another's in whole
+shootouts, and how A's P(win the shootout) and A's dudes lost change with one change at a
+time (:func:`oddsmith.doomtown.full_shootout.what_if`, common random numbers).
+
+The figures come from :mod:`oddsmith.doomtown.full_shootout`; this module only arranges
+and draws them.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.doomtown import full_shootout as F
+from oddsmith.doomtown.posse import posse_from_cards
+from oddsmith.report import style
+from oddsmith.report.document import Chart, Notes, Page, Sampling
+from oddsmith.sampling import SamplingPlan
+
+WHAT_IF_REPORT_TRIALS = 10_000
+"""Whole shootouts per change on the report page (at most; fewer when the report asks fewer)."""
+
+
+def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
+    """Two panels of horizontal bars, one row per change: the change in A's P(win) (pp) and in
+    A's expected dudes lost, each ± 2 standard errors; changes to A and to B told apart by
+    colour and hatch."""
+    rows = data[data["change"] != "none"].reset_index(drop=True)
+    y = np.arange(len(rows))
+    axes = fig.subplots(1, 2, sharey=True)
+    cols, hts = style.colors(2), style.hatches(2)
+    whose_style = {"A": (cols[0], hts[0]), "B": (cols[1], hts[1])}
+    panels = ((axes[0], "delta_p_a_wins", 100.0, "change in A's P(win the shootout) (pp)"),
+              (axes[1], "delta_dudes_lost_a", 1.0, "change in A's dudes aced or discarded"))
+    for ax, col, scale, xlabel in panels:
+        for whose, (color, hatch) in whose_style.items():
+            sel = rows["whose"] == whose
+            if not sel.any():
+                continue
+            ax.barh(y[sel], scale * rows.loc[sel, col], xerr=2 * scale * rows.loc[sel, col + "_stderr"],
+                    color=color, hatch=hatch, height=0.7,
+                    label="a change to A's posse" if whose == "A" else "the same taken from B's posse",
+                    error_kw={"elinewidth": 0.6, "ecolor": "black"})
+        ax.axvline(0, color="black", linewidth=0.6)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", visible=False)
+    axes[0].set_yticks(y, list(rows["change"]), fontsize=6.5)
+    axes[0].invert_yaxis()
+    if title:
+        fig.suptitle(title, fontweight="bold", fontsize=9)
+    fig.legend(*axes[0].get_legend_handles_labels(), ncols=2, loc="outside lower center")
+
+
+def gang_posse(deck):
+    """The deck's starting gang as a posse, or None when the deck lists none."""
+    gang = deck.starting_gang() if hasattr(deck, "starting_gang") else None
+    if gang is None or gang.empty or not (gang["type"] == "dude").any():
+        return None
+    return posse_from_cards(gang)
+
+
+def what_if_page(deck_a, deck_b, label_a: str, label_b: str, plan: SamplingPlan, *, workers: int = 1) -> Page | None:
+    """The page for ``deck_a``'s starting gang (side A, the leader) against ``deck_b``'s, both
+    sides choosing their best shooter each round, keep-posse casualties, never fleeing; None
+    when a deck lists no starting gang."""
+    pa, pb = gang_posse(deck_a), gang_posse(deck_b)
+    if pa is None or pb is None:
+        return None
+    trials = min(plan.trials, WHAT_IF_REPORT_TRIALS)
+    a, b = F.FullSide(deck_a, pa, name=label_a), F.FullSide(deck_b, pb, name=label_b)
+    df = F.what_if(a, b, trials=trials, seed=plan.seed, workers=workers)
+    base = df.iloc[0]
+    notes = Notes([
+        f"A (the leader): the {label_a} starting gang ({', '.join(d.name for d in pa.dudes)}); "
+        f"B: the {label_b} starting gang ({', '.join(d.name for d in pb.dudes)}). Their cards are in play, "
+        "out of the decks.",
+        f"Base case: A wins the whole shootout {100 * base['p_a_wins']:.1f} % of the time and loses "
+        f"{base['dudes_lost_a']:.2f} dudes (aced or discarded) on average. Both sides pick the shooter that "
+        "maximises P(win the round) each round, cover casualties keep-posse, never flee.",
+        "Each bar: one change, every other thing equal, on the same random cards (common random numbers); "
+        "whiskers: ± 2 standard errors of the paired difference. Harrowed: covers up to 3 casualties.",
+    ], title="How to read this page")
+    height = 1.2 + 0.16 * len(df)
+    return Page(
+        title=f"Whole shootouts: what is +1 worth? {label_a} against {label_b}",
+        subtitle=f"{trials:,} whole shootouts per change, seed {plan.seed}",
+        section=f"Deck: {label_a}",
+        blocks=[
+            notes,
+            Chart(partial(what_if_bars, data=df,
+                          title=f"One change at a time (A: the {label_a} starting gang, B: the {label_b} starting gang)"),
+                  title="What is +1 worth?", data=df, height=height,
+                  sampling=Sampling(trials, float(df["delta_p_a_wins_stderr"].max()))),
+        ],
+    )
