@@ -362,8 +362,9 @@ cdef inline void blast(Setup *p, Game *g, int o, int t, int thrower_side) noexce
 
 cdef void throw_dynamite(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
     """An unmodified 1 Die Shooting Test ("Dynamite"); on open ground the thrower and the Target stand on one line
-    ``distance`` apart and only they can be caught within the blast radius."""
-    cdef int o = 1 - s, one, d, score, r = p.opt[O_BLAST_RADIUS], dist = p.opt[O_DISTANCE], what
+    ``distance`` apart (in thousandths of an inch) and only they can be caught within the blast radius."""
+    cdef int o = 1 - s, d, score, what
+    cdef int r = p.opt[O_BLAST_RADIUS] * 1000, dist = p.opt[O_DISTANCE]
     score = roll_die(&g.st, cur_die(p, g, s, m))
     g.dyn[s][m] -= 1
     if score >= p.opt[O_T]:
@@ -373,13 +374,13 @@ cdef void throw_dynamite(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
     if what == DY_THROWER:
         blast(p, g, s, m, s)
     elif what == DY_TOWARDS:
-        d = roll_die(&g.st, p.opt[O_SCATTER_DIE])
+        d = roll_die(&g.st, p.opt[O_SCATTER_DIE]) * 1000
         if d <= r:
             blast(p, g, o, t, s)
         if (dist - d if dist >= d else d - dist) <= r:
             blast(p, g, s, m, s)
     elif what == DY_AWAY:
-        d = roll_die(&g.st, p.opt[O_SCATTER_DIE])
+        d = roll_die(&g.st, p.opt[O_SCATTER_DIE]) * 1000
         if d <= r:
             blast(p, g, o, t, s)
         if dist + d <= r:
@@ -396,7 +397,7 @@ cdef void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *again) 
     cdef int w, a, b, t
     if not standing(g, s, m):
         return
-    if g.dyn[s][m] > 0 and p.opt[O_DISTANCE] >= 0 and p.opt[O_DISTANCE] <= p.opt[O_DYN_RANGE]:
+    if g.dyn[s][m] > 0 and p.opt[O_DISTANCE] >= 0 and p.opt[O_DISTANCE] <= p.opt[O_DYN_RANGE] * 1000:
         t = choose_target(p, g, 1 - s)
         if t >= 0:
             throw_dynamite(p, g, s, m, t)

@@ -327,11 +327,14 @@ def danger_order(side: SidePlan) -> list[int]:
     return sorted(range(len(side.models)), key=lambda i: (-int(round(side.models[i].danger * 1e6)), i))
 
 
-def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = None) -> BattleSetup:
-    """Check both posses (the posse-building rules) and turn them into the kernel's numbers."""
+def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = None, *,
+            check: bool = True) -> BattleSetup:
+    """Check both posses (the posse-building rules; ``check=False``: the caller did) and turn them into the
+    kernel's numbers."""
     opts = (options or BattleOptions()).checked()
-    P.check_posse(posse_a)
-    P.check_posse(posse_b)
+    if check:
+        P.check_posse(posse_a)
+        P.check_posse(posse_b)
     a = plan_side(posse_a, opts.distance, opts.cover_a, opts.cover_b)
     b = plan_side(posse_b, opts.distance, opts.cover_b, opts.cover_a)
     if not a.can_shoot and not b.can_shoot:
@@ -362,7 +365,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
     o = {
         "turns": opts.turns, "targets": TARGET_POLICIES.index(opts.targets),
         "activation": ACTIVATION_POLICIES.index(opts.activation), "lone_gun": LONE_GUN_POLICIES.index(opts.lone_gun),
-        "reading": reading, "distance": -1 if d.inches is None else int(math.floor(d.inches)),
+        "reading": reading, "distance": -1 if d.inches is None else int(round(d.inches * 1000)),
         "dynamite_range": R.DYNAMITE_THROW_INCHES, "blast_radius": R.DYNAMITE_BLAST_RADIUS,
         "blast_save": R.DYNAMITE_BLAST_SAVE, "critter_save": R.ORNERY_CRITTER_SAVE, "events": int(opts.events),
         "success_on": R.SUCCESS_ON, "one_face": E.JAM_FACE, "recovery_dice": R.TESTS[R.TestKind.RECOVERY].base_dice,
