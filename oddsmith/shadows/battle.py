@@ -30,6 +30,7 @@ Turn the side with more Victory Points wins. The battle is Monte Carlo in the
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -224,9 +225,13 @@ def _band(w: R.Weapon, distance: Distance, scope: bool) -> tuple[R.RangeBand | N
 def _weapon_value(model: P.PosseModel, w: R.Weapon, band: R.RangeBand, enemy_cover: bool, shots: int) -> float:
     """Policy score of a Weapon: expected Damage steps (Shaken 1, Downed 2, Casualty 3) per Shoot Action against a
     plain Veteran, exact from the dice engine; the kernel fires the highest-scoring ready Weapon."""
-    odds = E.shoot(P.shooter_of(model), "Veteran", w, range_band=band, cover=enemy_cover, fractions=False)
-    per_shot = odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"]
-    return per_shot * shots
+    return _shot_value(P.shooter_of(model), w.name, band, enemy_cover) * shots
+
+
+@functools.lru_cache(maxsize=4096)
+def _shot_value(shooter: E.Shooter, weapon_name: str, band: R.RangeBand, enemy_cover: bool) -> float:
+    odds = E.shoot(shooter, "Veteran", weapon_name, range_band=band, cover=enemy_cover, fractions=False)
+    return odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"]
 
 
 def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool) -> ModelPlan:
