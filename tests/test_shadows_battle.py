@@ -388,3 +388,16 @@ def test_cli_value(capsys, tmp_path):
     assert len(d["purchases"]) == 5 and d["skipped"] and d["common_random_numbers"]
     rc, _, err = run(capsys, "value", "unaligned", "--vs", "twilight-order", "--top", "-1")
     assert rc == 2 and "--top" in err
+
+
+def test_report_battle_pages_render(tmp_path):
+    from oddsmith.report import battle_page, document
+    from oddsmith.sampling import SamplingPlan
+
+    plan = SamplingPlan(seed=3, trials=1_500)
+    pages = battle_page.battle_pages(plan)
+    assert len(pages) == battle_page.n_steps()
+    assert all(p.sampling is not None and p.sampling.trials <= plan.trials for p in pages)
+    doc = document.Document("battles", pages, seed=plan.seed, cover=False)
+    written = document.write_document(doc, tmp_path / "b.png", dpi=40)
+    assert len(written) == len(pages) and all(w.stat().st_size > 5_000 for w in written)
