@@ -87,10 +87,6 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
 
     def consider(i: int, m: P.PosseModel, item: str, kind: str, cost: int | None, changed: P.PosseModel,
                  modelled: bool) -> None:
-        if not modelled:
-            skipped.append({"model": m.name, "item": item, "kind": kind,
-                            "reason": "no effect in an open-ground firefight (see battle.NOT_MODELLED)"})
-            return
         if cost is None:
             skipped.append({"model": m.name, "item": item, "kind": kind,
                             "reason": "the rulebook text gives no price and the posse file has no house price"})
@@ -99,6 +95,10 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
         bad = _new_violations(posse, new)
         if bad:
             skipped.append({"model": m.name, "item": item, "kind": kind, "reason": f"not allowed: {bad[0].message}"})
+            return
+        if not modelled:
+            skipped.append({"model": m.name, "item": item, "kind": kind,
+                            "reason": "no effect in an open-ground firefight (see battle.NOT_MODELLED)"})
             return
         out.append(Candidate(i, item, kind, int(cost), new))
 
