@@ -23,7 +23,7 @@ import pandas as pd
 import typer
 
 from oddsmith.commands._common import check_output
-from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION, SEED_HELP, WORKERS_HELP
+from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame
 from oddsmith.sampling import check_trials, check_workers
@@ -39,6 +39,8 @@ COVER_HELP = "POSSE's models have Cover (-1 Die to hit them)."
 VS_COVER_HELP = "The --vs posse's models have Cover."
 TURNS_HELP = "Game Turns to play at most (the book's game has 8)."
 TARGETS_HELP = "Who each shot goes at: most-dangerous (default), weakest or boss."
+SEED_HELP = "Seed of the simulation; the same seed gives the same figures whatever --workers."
+WORKERS_HELP = "Worker threads."
 ACTIVATION_HELP = ("Solo or Dual Activations: auto (Dual while a side has more models to act than cards left, else Solo), "
                    "dual or solo.")
 

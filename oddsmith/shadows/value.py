@@ -12,12 +12,14 @@ items this abstraction gives no effect are listed too, not simulated.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from oddsmith.output import Progress
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 from oddsmith.shadows import battle as B
@@ -137,11 +139,26 @@ def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = 
     rows = []
     p0, c0 = base["p_a_wins"], base["casualties_b"]
     s0, sc0 = base.stderr("p_a_wins"), base.stderr("casualties_b")
-    for c in cands:
-        setup = B.prepare(c.posse, posse_b, base.setup.options, check=False)  # legal but for the Dollar Limit
-        counts = B.run_counts(setup, trials, sd, workers, label=f"{c.item}")
-        summary, _ = B.summarise(setup, counts, trials)
-        s = summary.set_index("figure")
+    setups = [B.prepare(c.posse, posse_b, base.setup.options, check=False)  # legal but for the Dollar Limit
+              for c in cands]
+
+    def play(setup: B.BattleSetup) -> pd.DataFrame:
+        # one chunk plan per purchase, all on the base seed: the figures do not depend on ``workers``
+        return B.summarise(setup, B.run_counts(setup, trials, sd, 1), trials)[0].set_index("figure")
+
+    with Progress(len(setups), "purchases") as progress:
+        if workers <= 1 or len(setups) <= 1:
+            summaries = []
+            for st in setups:
+                summaries.append(play(st))
+                progress.advance(1)
+        else:
+            with cf.ThreadPoolExecutor(max_workers=workers) as pool:  # the kernel releases the GIL
+                summaries = []
+                for summary in pool.map(play, setups):
+                    summaries.append(summary)
+                    progress.advance(1)
+    for c, s in zip(cands, summaries):
         dp = float(s.loc["p_a_wins", "value"]) - p0
         dc = float(s.loc["casualties_b", "value"]) - c0
         rows.append({
