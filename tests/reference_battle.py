@@ -286,7 +286,7 @@ class Game:
 
     def roll_off(self) -> int:
         while True:
-            a, b = self.rng.randint(1, 10), self.rng.randint(1, 10)
+            a, b = self.rng.randint(1, R.ROLL_OFF_DIE), self.rng.randint(1, R.ROLL_OFF_DIE)
             if a != b:
                 return 0 if a > b else 1
 

@@ -1282,6 +1282,8 @@ def activation_order(cards: Iterable[PlayingCard], roll_offs: Iterable[int] = ()
     return order, event
 
 
+ROLL_OFF_DIE = 10
+"""Each player involved in a Roll-Off rolls a D10, the highest scorer winning; ties re-roll ("Roll-Offs")."""
 EVENTS_PER_GAME_TURN = 1
 """A maximum of one Event may occur per Game Turn ("Unexpected Events")."""
 LONE_GUN_HAND = 1

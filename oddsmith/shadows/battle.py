@@ -376,14 +376,10 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "success_on": R.SUCCESS_ON, "one_face": E.JAM_FACE, "recovery_dice": R.TESTS[R.TestKind.RECOVERY].base_dice,
         "recovery_stand": next(lo for lo, _hi, res in R.RECOVERY_TABLE if res is R.RecoveryResult.STANDS_SHAKEN),
         "boss_dice": R.BOTTLE_CHECK_BOSS_DICE, "stand_in_dice": R.BOTTLE_CHECK_STAND_IN_DICE,
-        "scatter_die": R.DYNAMITE_SCATTER_DIE, "roll_off_die": ROLL_OFF_DIE, "event_die": R.UNEXPECTED_EVENTS.die,
+        "scatter_die": R.DYNAMITE_SCATTER_DIE, "roll_off_die": R.ROLL_OFF_DIE, "event_die": R.UNEXPECTED_EVENTS.die,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
-
-
-ROLL_OFF_DIE = 10
-"""Roll-Offs are made on a D10, re-rolling ties ("Roll-Offs")."""
 
 
 def _event_codes() -> np.ndarray:
@@ -643,7 +639,7 @@ def simulate_first_round(hand_a: int, hand_b: int, *, trials: int = 1_000_000, s
 
     def work(gen, n):
         out = np.zeros(2, dtype=np.int64)
-        _K.mc_first_round(gen, int(hand_a), int(hand_b), ROLL_OFF_DIE, n, out)
+        _K.mc_first_round(gen, int(hand_a), int(hand_b), R.ROLL_OFF_DIE, n, out)
         return out
 
     c = np.sum(np.stack(run_chunks(work, SamplingPlan(seed=sd, trials=trials), workers=check_workers(workers),
