@@ -1204,7 +1204,7 @@ COLOUR_ORDER = ("black", "red")
 ACE_VALUE = 14
 JOKER_VALUE = 0
 """Aces are the highest value card, then Kings, Queens, Jacks, 10 down to 2 and finally Jokers ("Activations")."""
-VALUE_LABELS: dict[int, str] = {14: "A", 13: "K", 12: "Q", 11: "J", 0: "Joker", **{v: str(v) for v in range(2, 11)}}
+CARD_VALUE_LABELS: dict[int, str] = {14: "A", 13: "K", 12: "Q", 11: "J", 0: "Joker", **{v: str(v) for v in range(2, 11)}}
 
 
 @dataclass(frozen=True)
@@ -1228,7 +1228,7 @@ class PlayingCard:
     def label(self) -> str:
         if self.suit is None:
             return f"{self.colour} Joker"
-        return f"{VALUE_LABELS[self.value]}{self.suit}"
+        return f"{CARD_VALUE_LABELS[self.value]}{self.suit}"
 
 
 def playing_card(text: str) -> PlayingCard:
@@ -1240,7 +1240,7 @@ def playing_card(text: str) -> PlayingCard:
             raise OddsmithError(f"a Joker is black or red, got {text!r}")
         return PlayingCard(JOKER_VALUE, None, colour)
     suit, value = t[-1:].upper(), t[:-1].upper()
-    values = {v: k for k, v in VALUE_LABELS.items() if k != JOKER_VALUE}
+    values = {v: k for k, v in CARD_VALUE_LABELS.items() if k != JOKER_VALUE}
     if suit not in CARD_SUITS or value not in values:
         raise OddsmithError(f"not a playing card: {text!r} (e.g. 10S, JH, AC, black joker)")
     return PlayingCard(values[value], suit)
