@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import charts, deck_report, document, glossary, shadows_sheets, style
+from oddsmith.report import battle_page, charts, deck_report, document, glossary, shadows_sheets, style
 from oddsmith.report.charts import pct
 from oddsmith.report.pdf_outline import read_outline
 from oddsmith.sampling import SamplingPlan
@@ -475,7 +475,8 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
     starters = len(deck_report.STARTER_DECKS)
-    assert pdf_pages(out) == 1 + 3 * starters + 2 + 7 + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS)
+    assert pdf_pages(out) == (1 + 3 * starters + 2 + 7 + battle_page.n_steps()  # battle pages: one per step
+                              + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS))
     assert out.stat().st_size < 3_000_000
 
 

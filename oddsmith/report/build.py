@@ -70,7 +70,7 @@ class Steps(Progress):
 def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
                 posse: str | None = None, with_gang: bool = False) -> tuple[list[Path], int]:
     """Build and write a report; returns the files written and the page count."""
-    from oddsmith.report import deck_report, shadows_sheets
+    from oddsmith.report import battle_page, deck_report, shadows_sheets
 
     plan = settings.plan()
     # Load every input first: a missing deck or posse fails before any simulation.
@@ -83,14 +83,16 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     if deck_inputs is not None:
         sections += deck_report.n_steps(deck_inputs)
     if kind in ("full", "shadows"):
-        sections += shadows_sheets.n_steps(posse_input)
+        sections += shadows_sheets.n_steps(posse_input) + battle_page.n_steps()
     pages: list[document.Page] = []
     with Steps(sections, "report", delay=0.5) as steps:
         if deck_inputs is not None:
             pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
                                                              steps=steps), glossary.DOOMTOWN)
         if kind in ("full", "shadows"):
-            pages += document.in_part(shadows_sheets.shadows_pages(posse_input, steps=steps), glossary.SHADOWS)
+            pages += document.in_part(shadows_sheets.shadows_pages(posse_input, steps=steps)
+                                      + battle_page.battle_pages(plan, workers=settings.workers, steps=steps),
+                                      glossary.SHADOWS)
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input))

@@ -1,0 +1,221 @@
+"""`oddsmith shadows battle|value`: posse against posse, turn by turn, and what each dollar buys.
+
+``battle POSSE --vs POSSE2`` plays the open-ground firefight of
+:mod:`oddsmith.shadows.battle` (Monte Carlo, every figure with its standard
+error; Turn 1's activation-order odds exact). ``value POSSE --vs POSSE2``
+values every purchase a model of POSSE could make (:mod:`oddsmith.shadows.value`).
+POSSE is a posse file (TOML) or the name of a shipped sample posse
+(unaligned, twilight-order, ...).
+
+JSON contract of ``battle``: ``p_a_wins``, ``p_b_wins``, ``p_draw``,
+``p_a_bottles``, ``p_b_bottles``, ``turns_mean``, ``casualties_a``,
+``casualties_b``, ``p_event_per_turn`` (and more figures), ``stderr`` with the
+same keys, ``models`` (per model ``p_casualty``, ``p_downed_at_end`` and their
+``stderr``), ``activation_exact``, ``notes``, ``trials``, ``seed``.
+"""
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Optional
+
+import pandas as pd
+import typer
+
+from oddsmith.commands._common import check_output
+from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
+from oddsmith.errors import OddsmithError
+from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.sampling import check_trials, check_workers
+from oddsmith.shadows import battle as B
+from oddsmith.shadows import posse as P
+from oddsmith.shadows import value as V
+
+POSSE_HELP = "Posse file (TOML), or a shipped sample posse by name (unaligned, twilight-order, ...)."
+VS_HELP = "The opposing posse: a posse file or a sample posse name."
+RANGE_HELP = ("How far apart the posses stand: inches (default 10; each Weapon uses its own range band, out of Long "
+              "Range it cannot shoot) or short, medium or long (every Weapon at that band).")
+COVER_HELP = "POSSE's models have Cover (-1 Die to hit them)."
+VS_COVER_HELP = "The --vs posse's models have Cover."
+TURNS_HELP = "Game Turns to play at most (the book's game has 8)."
+TARGETS_HELP = "Who each shot goes at: most-dangerous (default), weakest or boss."
+SEED_HELP = "Seed of the simulation; the same seed gives the same figures whatever --workers."
+WORKERS_HELP = "Worker threads."
+ACTIVATION_HELP = ("Solo or Dual Activations: auto (Dual while a side has more models to act than cards left, else Solo), "
+                   "dual or solo.")
+
+
+class TargetsOption(str, enum.Enum):
+    most_dangerous = "most-dangerous"
+    weakest = "weakest"
+    boss = "boss"
+
+
+class ActivationOption(str, enum.Enum):
+    auto = "auto"
+    dual = "dual"
+    solo = "solo"
+
+
+def load_posse_arg(spec: str, what: str = "POSSE") -> P.Posse:
+    """A posse file, or a sample posse by name; one clear error otherwise."""
+    path = Path(spec)
+    if path.is_file() or spec == "-" or path.suffix.lower() == ".toml":
+        return P.load_posse(spec)
+    names = P.sample_posse_names()
+    if spec.lower() in names:
+        return P.sample_posse(spec.lower())
+    raise OddsmithError(f"{what}: no posse file {spec!r} and no sample posse by that name (samples: {', '.join(names)})")
+
+
+def _pm(value: float, se: float, digits: int = 4) -> str:
+    return f"{value:.{digits}f} ± {se:.{digits}f}"
+
+
+def _summary_view(result: B.BattleResult) -> pd.DataFrame:
+    return pd.DataFrame({"figure": result.summary["figure"],
+                         "value ± se": [_pm(v, e) for v, e in zip(result.summary["value"], result.summary["stderr"])]})
+
+
+def _models_view(result: B.BattleResult) -> pd.DataFrame:
+    m = result.models
+    return pd.DataFrame({
+        "side": m["side"], "model": m["model"], "rank": m["rank"], "boss": m["boss"],
+        "p_casualty ± se": [_pm(v, e) for v, e in zip(m["p_casualty"], m["p_casualty_stderr"])],
+        "p_downed_at_end ± se": [_pm(v, e) for v, e in zip(m["p_downed_at_end"], m["p_downed_at_end_stderr"])],
+    })
+
+
+def _tidy(result: B.BattleResult) -> pd.DataFrame:
+    """One long table for CSV: the summary figures, then each model's figures."""
+    rows = [{"side": "", "model": "", "figure": r.figure, "value": r.value, "stderr": r.stderr}
+            for r in result.summary.itertuples()]
+    for r in result.models.itertuples():
+        rows.append({"side": r.side, "model": r.model, "figure": "p_casualty", "value": r.p_casualty,
+                     "stderr": r.p_casualty_stderr})
+        rows.append({"side": r.side, "model": r.model, "figure": "p_downed_at_end", "value": r.p_downed_at_end,
+                     "stderr": r.p_downed_at_end_stderr})
+    return pd.DataFrame(rows)
+
+
+def _head(result_setup: B.BattleSetup, trials: int, seed: int) -> str:
+    o = result_setup.options
+    a, b = result_setup.a.posse, result_setup.b.posse
+    cover = lambda c: "in Cover" if c else "in the open"  # noqa: E731
+    return (f"Battle: A {a.name} ({len(a.models)} models, {cover(o.cover_a)}) against B {b.name} "
+            f"({len(b.models)} models, {cover(o.cover_b)}) at {o.distance.label}, open ground\n"
+            f"at most {o.turns} Game Turns; targets {o.targets}; activations {o.activation}; re-roll reading "
+            f"{o.reading.name}\nMonte Carlo: {trials} battles, seed {seed}, PCG64")
+
+
+def render_battle(result: B.BattleResult, fmt: Format) -> str:
+    if fmt is Format.json:
+        return dumps_json(result.to_json())
+    if fmt is Format.csv:
+        return format_frame(_tidy(result), fmt)
+    head = _head(result.setup, result.trials, result.seed)
+    parts = [head + "\n" if fmt is Format.table else f"## {head}\n"]
+    parts.append(format_frame(_summary_view(result), fmt, title="Outcome (p_draw: both out in one Turn, or equal "
+                                                                "Victory Points after the last Turn)"))
+    parts.append(format_frame(_models_view(result), fmt, title="Models"))
+    parts.append(format_frame(result.activation, fmt, float_digits=6,
+                              title="Turn 1 exactly, by card counting (both Decks full, best card first)"))
+    if result.notes:
+        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in result.notes) + "\n")
+    return "\n".join(parts)
+
+
+def _options(range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
+             activation: ActivationOption) -> B.BattleOptions:
+    return B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
+                            activation=activation.value)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `battle` and `value` to the `oddsmith shadows` group."""
+
+    @app.command("battle")
+    def battle_cmd(
+        posse: str = typer.Argument(..., help=POSSE_HELP),
+        vs: str = typer.Option(..., "--vs", help=VS_HELP),
+        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
+        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
+        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
+        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
+        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
+        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        trials: int = typer.Option(B.DEFAULT_TRIALS, "--trials", help="Battles to simulate."),
+        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
+        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+    ) -> None:
+        """Posse against posse on open ground, turn by turn: who wins, who Bottles Out, who falls."""
+        check_output(output)
+        check_trials(trials)
+        check_workers(workers)
+        opts = _options(range_, cover, vs_cover, turns, targets, activation)
+        a = load_posse_arg(posse)
+        b = load_posse_arg(vs, "--vs")
+        result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
+        emit(render_battle(result, fmt), output)
+
+    @app.command("value")
+    def value_cmd(
+        posse: str = typer.Argument(..., help=POSSE_HELP),
+        vs: str = typer.Option(..., "--vs", help=VS_HELP),
+        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
+        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
+        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
+        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
+        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
+        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", help="Battles per purchase (the same seed for each)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
+        workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
+        top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
+        fmt: Format = FORMAT_OPTION,
+        output: Optional[Path] = OUTPUT_OPTION,
+    ) -> None:
+        """What each $ buys: every Skill, Weapon and Gear a model could buy, by the change in P(win) per $."""
+        check_output(output)
+        check_trials(trials)
+        check_workers(workers)
+        if top < 0:
+            raise OddsmithError(f"--top must be 0 or more, got {top}")
+        opts = _options(range_, cover, vs_cover, turns, targets, activation)
+        a = load_posse_arg(posse)
+        b = load_posse_arg(vs, "--vs")
+        result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers)
+        emit(render_value(result, fmt, top), output)
+
+
+def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
+    table = result.table.head(top) if top else result.table
+    if fmt is Format.json:
+        d = result.to_json()
+        d["purchases"] = table
+        return dumps_json(d)
+    if fmt is Format.csv:
+        return format_frame(table, fmt)
+    base = result.base
+    head = (_head(base.setup, result.trials, result.seed).replace("Battle:", "Value per $:", 1)
+            + f"\nas it is: P(A wins) {_pm(base['p_a_wins'], base.stderr('p_a_wins'))}, enemy Casualties "
+              f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}; every purchase replayed on the same seed "
+              f"(standard errors of the changes as if independent: an upper bound)")
+    view = pd.DataFrame({
+        "model": table["model"], "item": table["item"], "kind": table["kind"], "$": table["cost"],
+        "ΔP(win) ± se": [_pm(v, e) for v, e in zip(table["d_p_win"], table["d_p_win_stderr"])],
+        "Δcasualties ± se": [_pm(v, e, 3) for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
+        "ΔP(win)/$": table["d_p_win_per_dollar"], "Δcasualties/$": table["d_casualties_b_per_dollar"],
+        "over limit": table["over_limit"],
+    })
+    parts = [head + "\n" if fmt is Format.table else f"## {head}\n",
+             format_frame(view, fmt, title="Purchases, best ΔP(win) per $ first")]
+    sk = result.skipped
+    if not sk.empty:
+        summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
+        parts.append(format_frame(summary, fmt, title="Not valued"))
+    if base.notes:
+        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in base.notes) + "\n")
+    return "\n".join(parts)

@@ -1,0 +1,144 @@
+"""Shadows of the West battle pages: the sample posses against each other, and what each dollar buys.
+
+Figures come from :mod:`oddsmith.shadows.battle` and :mod:`oddsmith.shadows.value`
+(Monte Carlo on the report's seed, every figure with its standard error); this
+module only arranges their DataFrames.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.report import charts, style
+from oddsmith.report.charts import pct
+from oddsmith.report.document import Chart, Notes, Page, Sampling, Table
+from oddsmith.sampling import SamplingPlan
+from oddsmith.shadows import battle as B
+from oddsmith.shadows import posse as P
+from oddsmith.shadows import value as V
+
+SECTION = "Shadows of the West battles"
+BASE_SAMPLE = "unaligned"
+VALUE_PAIRS = (("unaligned", "twilight-order"), ("twilight-order", "unaligned"))
+VALUE_TRIALS = 5_000
+"""Battles per purchase on the value pages (about a hundred purchases per posse): standard errors near 0.7 pp."""
+TOP = 14
+
+
+def n_steps() -> int:
+    return 1 + len(VALUE_PAIRS)
+
+
+def _sample(name: str) -> P.Posse:
+    return P.sample_posse(None if name == P.DEFAULT_SAMPLE else name)
+
+
+def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
+    """The unaligned sample posse against every Faction's sample posse at 10", both in the open."""
+    a = _sample(BASE_SAMPLE)
+    rows, long = [], []
+    ses = []
+    for name in P.sample_posse_names():
+        b = _sample(name)
+        r = B.battle(a, b, trials=plan.trials, seed=plan.seed, workers=workers)
+        label = f"vs {b.name}"
+        for part, fig in (("A wins", "p_a_wins"), ("draw", "p_draw"), ("B wins", "p_b_wins")):
+            long.append({"bar": label, "part": part, "p": r[fig]})
+        ses += [r.stderr(f) for f in ("p_a_wins", "p_draw", "p_b_wins")]
+        rows.append({"B": b.name, "P(A wins) (%)": f"{pct(r['p_a_wins'])} ± {pct(r.stderr('p_a_wins'), 2)}",
+                     "P(B wins) (%)": f"{pct(r['p_b_wins'])} ± {pct(r.stderr('p_b_wins'), 2)}",
+                     "A Bottles Out (%)": pct(r["p_a_bottles"]), "B Bottles Out (%)": pct(r["p_b_bottles"]),
+                     "turns": f"{r['turns_mean']:.2f}", "A Casualties": f"{r['casualties_a']:.2f}",
+                     "B Casualties": f"{r['casualties_b']:.2f}"})
+    data = pd.DataFrame(long)
+    sampling = Sampling(plan.trials, max(ses))
+    return Page(
+        title=f"Battles: {a.name} (A) against each sample posse",
+        subtitle="open ground at 10\", no Cover, 8 Game Turns, most dangerous target first, auto Solo/Dual "
+                 "Activations · Monte Carlo",
+        blocks=[Chart(partial(charts.stacked_bars, data=data, bar="bar", part="part", p="p",
+                              parts_order=["A wins", "draw", "B wins"], title=f"{a.name} (A): who wins"),
+                      title="Who wins (%)", data=data.pivot(index="bar", columns="part", values="p").map(pct)
+                      .reset_index(names="battle"), height=3.4, sampling=sampling),
+                Table(pd.DataFrame(rows), title="Outcome (± one standard error)", sampling=sampling,
+                      font_size=6.5),
+                Notes(["Not modelled: movement, terrain, Fights, Reactions, Arcane Powers (see docs/shadows-battles.md); "
+                       "a draw: both posses out in one Turn, or equal Victory Points after Turn 8."])],
+        section=SECTION)
+
+
+def value_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
+    """Horizontal bars of ΔP(win) per $ (percentage points), ± one standard error, best at the top."""
+    ax = fig.add_subplot()
+    y = np.arange(len(data))
+    vals = 100 * data["d_p_win_per_dollar"].to_numpy(dtype=float)
+    err = 100 * (data["d_p_win_stderr"] / data["cost"]).to_numpy(dtype=float)
+    kinds = list(dict.fromkeys(["skill", "weapon", "gear"]))
+    cols, hatches = style.colors(len(kinds)), style.hatches(len(kinds))
+    for k, (kind, col, hatch) in enumerate(zip(kinds, cols, hatches)):
+        sel = (data["kind"] == kind).to_numpy()
+        if sel.any():
+            ax.barh(y[sel], vals[sel], xerr=err[sel], color=col, hatch=hatch, label=kind, height=0.65,
+                    error_kw={"elinewidth": 0.6, "ecolor": "black"})
+    for yi, v, e, c in zip(y, vals, err, data["cost"]):
+        ax.annotate(f"{v:+.2f} (${c})", (max(v, 0) + e, yi), xytext=(3, 0), textcoords="offset points",
+                    va="center", fontsize=6)
+    ax.set_yticks(y, [f"{m}: {i}" for m, i in zip(data["model"], data["item"])])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.6)
+    lo = min(0.0, float(np.min(vals - err))) if len(vals) else 0.0
+    hi = float(np.max(vals + err)) if len(vals) else 1.0
+    ax.set_xlim(lo * 1.1 - 0.02, hi * 1.35 + 0.05)
+    ax.set_xlabel("change in P(win) per $ (percentage points)")
+    ax.grid(axis="y", visible=False)
+    charts.set_title(ax, fig, title)
+    ax.legend(loc="lower right")
+
+
+def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int = 1) -> Page:
+    a, b = _sample(posse_name), _sample(vs_name)
+    trials = min(plan.trials, VALUE_TRIALS)
+    res = V.value(a, b, trials=trials, seed=plan.seed, workers=workers)
+    top = res.table.head(TOP).reset_index(drop=True)
+    sampling = Sampling(trials, float(res.table["d_p_win_stderr"].max()) if len(res.table) else 0.0)
+    view = pd.DataFrame({
+        "model": top["model"], "buys": top["item"], "$": top["cost"],
+        "ΔP(win)": [f"{100 * v:+.1f} ± {100 * e:.1f} pp" for v, e in zip(top["d_p_win"], top["d_p_win_stderr"])],
+        "per $": [f"{100 * v:+.2f} pp" for v in top["d_p_win_per_dollar"]],
+        "Δ enemy Casualties": [f"{v:+.2f} ± {e:.2f}" for v, e in zip(top["d_casualties_b"],
+                                                                     top["d_casualties_b_stderr"])],
+        "over $ limit": ["yes" if o else "" for o in top["over_limit"]],
+    })
+    skipped = res.skipped
+    n_price = int(skipped["reason"].str.contains("no price").sum())
+    n_effect = int(skipped["reason"].str.contains("no effect").sum())
+    n_rule = int(skipped["reason"].str.startswith("not allowed").sum())
+    base = res.base
+    return Page(
+        title=f"What each $ buys: {a.name} against {b.name}",
+        subtitle=f"as it is: P(win) {pct(base['p_a_wins'])} ± {pct(base.stderr('p_a_wins'), 2)} % · every purchase "
+                 f"replayed on the same seed (common random numbers) · 10\", open ground · Monte Carlo",
+        blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by ΔP(win) per $"),
+                      title="ΔP(win) per $", data=view, height=4.2, sampling=sampling),
+                Table(view, title="Best purchases (± one standard error, an upper bound under common random numbers)",
+                      sampling=sampling, font_size=6.5),
+                Notes([f"{len(res.table)} purchases valued; not valued: {n_price} without a price in the rulebook "
+                       f"text (no house price), {n_effect} with no effect in an open-ground firefight, {n_rule} "
+                       f"against the posse-building rules. Skills cost the Rank's price plus the nth-Skill surcharge."])],
+        section=SECTION)
+
+
+def battle_pages(plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Page]:
+    """The battle pages of the Shadows sheets: the matchups, then what each $ buys for two sample posses."""
+    builders = [("Shadows: battles", partial(matchup_page, plan, workers))]
+    builders += [(f"Shadows: value {a}", partial(value_page, a, b, plan, workers)) for a, b in VALUE_PAIRS]
+    pages = []
+    for label, build in builders:
+        if steps:
+            steps.step(label)
+        pages.append(build())
+        if steps:
+            steps.done_step()
+    return pages

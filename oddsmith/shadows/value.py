@@ -1,0 +1,178 @@
+"""What each dollar buys: every Skill, Weapon and item of Gear a model could buy, valued in the battle.
+
+For each model of posse A and each purchase it could legally make (the
+posse-building rules of :mod:`oddsmith.shadows.posse`; the Dollar Limit is
+only flagged, since the question is what the next dollar buys), the battle
+of :mod:`oddsmith.shadows.battle` is played again with the same seed and
+trials (common random numbers) and compared with the posse as it is: the
+change in P(posse A wins) and in the expected enemy Casualties, per $ spent
+("Item Price List"; Skills: "Add Skills"). Items the rulebook text gives no
+price for use the posse file's house ``[prices]`` or are skipped and listed;
+items this abstraction gives no effect are listed too, not simulated.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from oddsmith.output import Progress
+from oddsmith.rules import shadows as R
+from oddsmith.sampling import check_trials, check_workers, resolve_seed
+from oddsmith.shadows import battle as B
+from oddsmith.shadows import posse as P
+
+DEFAULT_TRIALS = 5_000
+
+BATTLE_SKILLS = ("Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Deadeye", "Tough", "Hard to Kill",
+                 "Nerves of Steel", "Lead-Belly")
+"""Skills that change something in the battle; the rest act in Fights, Reactions or movement (battle.NOT_MODELLED)."""
+BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
+
+VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
+                 "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit"]
+SKIPPED_COLUMNS = ["model", "item", "kind", "reason"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    model_index: int
+    item: str
+    kind: str
+    cost: int
+    posse: P.Posse
+
+
+@dataclass(frozen=True)
+class ValueResult:
+    """``table``: one row per simulated purchase, best ΔP(win) per $ first; ``skipped``: the rest and why;
+    ``base``: the battle of the posse as it is."""
+
+    table: pd.DataFrame
+    skipped: pd.DataFrame
+    base: B.BattleResult
+    trials: int
+    seed: int
+
+    def to_json(self) -> dict:
+        o = self.base.setup.options
+        return {"command": "value", "posse_a": self.base.setup.a.posse.name, "posse_b": self.base.setup.b.posse.name,
+                "range": o.distance.label, "cover_a": o.cover_a, "cover_b": o.cover_b, "turns": o.turns,
+                "targets": o.targets, "activation": o.activation,
+                "base": {"p_a_wins": self.base["p_a_wins"], "casualties_b": self.base["casualties_b"],
+                         "stderr": {"p_a_wins": self.base.stderr("p_a_wins"),
+                                    "casualties_b": self.base.stderr("casualties_b")}},
+                "purchases": self.table, "skipped": self.skipped, "trials": self.trials, "seed": self.seed,
+                "common_random_numbers": True,
+                "stderr_note": "standard errors of the changes treat the two runs as independent (an upper bound "
+                               "under common random numbers)"}
+
+
+def _with_model(posse: P.Posse, i: int, model: P.PosseModel) -> P.Posse:
+    models = list(posse.models)
+    models[i] = model
+    return replace(posse, models=tuple(models))
+
+
+def _new_violations(base: P.Posse, changed: P.Posse) -> list[P.Violation]:
+    before = {(v.where, v.rule, v.message) for v in P.validate(base)}
+    return [v for v in P.validate(changed) if (v.where, v.rule, v.message) not in before and v.rule != "dollar-limit"]
+
+
+def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
+    """Every purchase a model of ``posse`` could make: (legal, priced, modelled ones; the skipped with reasons)."""
+    out: list[Candidate] = []
+    skipped: list[dict] = []
+
+    def consider(i: int, m: P.PosseModel, item: str, kind: str, cost: int | None, changed: P.PosseModel,
+                 modelled: bool) -> None:
+        if cost is None:
+            skipped.append({"model": m.name, "item": item, "kind": kind,
+                            "reason": "the rulebook text gives no price and the posse file has no house price"})
+            return
+        new = _with_model(posse, i, changed)
+        bad = _new_violations(posse, new)
+        if bad:
+            skipped.append({"model": m.name, "item": item, "kind": kind, "reason": f"not allowed: {bad[0].message}"})
+            return
+        if not modelled:
+            skipped.append({"model": m.name, "item": item, "kind": kind,
+                            "reason": "no effect in an open-ground firefight (see battle.NOT_MODELLED)"})
+            return
+        out.append(Candidate(i, item, kind, int(cost), new))
+
+    for i, m in enumerate(posse.models):
+        for name, sk in R.SKILLS.items():
+            if sk in m.all_skills:
+                continue
+            cost = R.skill_cost(m.rank, len(m.skills) + 1)
+            consider(i, m, name, "skill", cost, replace(m, skills=m.skills + (sk,)), name in BATTLE_SKILLS)
+        for name, w in R.WEAPONS.items():
+            if w.only_for is not None or (w.native_americans_only and not posse.native_american):
+                continue
+            modelled = P.shootable(w) is None
+            consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)), modelled)
+        for name, g in R.GEAR.items():
+            if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
+                continue
+            if g.kind is R.GearKind.HORSE:
+                changed = replace(m, horse=g)
+            else:
+                changed = replace(m, gear=m.gear + (g,))
+            modelled = name in BATTLE_GEAR and not (name == "Telescopic Sight" and not any(
+                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.weapons))
+            consider(i, m, name, "gear", P.item_price(posse, name), changed, modelled)
+    return out, skipped
+
+
+def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = None, *,
+          trials: int = DEFAULT_TRIALS, seed: int | None = None, workers: int = 1) -> ValueResult:
+    """ΔP(win) and Δ expected enemy Casualties per $ of every purchase, on common random numbers, ranked."""
+    trials = check_trials(int(trials))
+    workers = check_workers(int(workers))
+    sd = resolve_seed(seed)
+    base = B.battle(posse_a, posse_b, options, trials=trials, seed=sd, workers=workers)
+    cands, skipped = candidates(posse_a)
+    rows = []
+    p0, c0 = base["p_a_wins"], base["casualties_b"]
+    s0, sc0 = base.stderr("p_a_wins"), base.stderr("casualties_b")
+    setups = [B.prepare(c.posse, posse_b, base.setup.options, check=False)  # legal but for the Dollar Limit
+              for c in cands]
+
+    def play(setup: B.BattleSetup) -> pd.DataFrame:
+        # one chunk plan per purchase, all on the base seed: the figures do not depend on ``workers``
+        return B.summarise(setup, B.run_counts(setup, trials, sd, 1), trials)[0].set_index("figure")
+
+    with Progress(len(setups), "purchases") as progress:
+        if workers <= 1 or len(setups) <= 1:
+            summaries = []
+            for st in setups:
+                summaries.append(play(st))
+                progress.advance(1)
+        else:
+            with cf.ThreadPoolExecutor(max_workers=workers) as pool:  # the kernel releases the GIL
+                summaries = []
+                for summary in pool.map(play, setups):
+                    summaries.append(summary)
+                    progress.advance(1)
+    for c, s in zip(cands, summaries):
+        dp = float(s.loc["p_a_wins", "value"]) - p0
+        dc = float(s.loc["casualties_b", "value"]) - c0
+        rows.append({
+            "model": posse_a.models[c.model_index].name, "rank": posse_a.models[c.model_index].rank.label,
+            "item": c.item, "kind": c.kind, "cost": c.cost,
+            "d_p_win": dp, "d_p_win_stderr": math.hypot(float(s.loc["p_a_wins", "stderr"]), s0),
+            "d_casualties_b": dc, "d_casualties_b_stderr": math.hypot(float(s.loc["casualties_b", "stderr"]), sc0),
+            "d_p_win_per_dollar": dp / c.cost if c.cost else np.nan,
+            "d_casualties_b_per_dollar": dc / c.cost if c.cost else np.nan,
+            "over_limit": P.dollar_limit_violation(c.posse) is not None,
+        })
+    table = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    if not table.empty:
+        table = table.sort_values(["d_p_win_per_dollar", "d_casualties_b_per_dollar"], ascending=False,
+                                  na_position="last", kind="mergesort").reset_index(drop=True)
+    return ValueResult(table, pd.DataFrame(skipped, columns=SKIPPED_COLUMNS), base, trials, sd)
+

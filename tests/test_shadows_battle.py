@@ -1,0 +1,407 @@
+"""Shadows of the West battles: the card rules, exact activation odds, the kernel against the reference, the CLI."""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import reference_battle as RB
+from cli_run import cli_runner
+from oddsmith.errors import OddsmithError
+from oddsmith.rules import shadows as R
+from oddsmith.shadows import battle as B
+from oddsmith.shadows import posse as P
+from oddsmith.shadows import value as V
+
+run = cli_runner("shadows")
+
+CONTRACT = ("p_a_wins", "p_b_wins", "p_draw", "p_a_bottles", "p_b_bottles", "turns_mean", "casualties_a",
+            "casualties_b", "p_event_per_turn")
+
+
+# ---------------------------------------------------------------------------
+# The rules of the cards ("Anatomy of a Game", "Activations")
+# ---------------------------------------------------------------------------
+
+
+def test_book_activation_example():
+    """Andy 10 of Spades, Tony Jack of Hearts, Tom 10 of Spades, John 6 of Clubs: an Event, Andy wins the Roll-Off,
+    then Andy, Tom, John (black) and Tony (red) ("Example of the Activation Process")."""
+    andy, tony, tom, john = (R.playing_card(c) for c in ("10S", "JH", "10S", "6C"))
+    order, event = R.activation_order([andy, tony, tom, john], roll_offs=[9, 4])  # Andy's and Tom's D10s
+    assert event
+    assert order == [0, 2, 3, 1]
+    # and had Tom won the Roll-Off instead
+    assert R.activation_order([andy, tony, tom, john], roll_offs=[2, 8])[0] == [2, 0, 3, 1]
+    # "six models at the start of the Turn ... all their Bosses are also in play ... a total of four cards each"
+    assert R.hand_size(6, True) == 4
+
+
+def test_card_order_rules():
+    two_clubs, ace_hearts = R.playing_card("2C"), R.playing_card("AH")
+    assert R.activation_order([ace_hearts, two_clubs])[0] == [1, 0]  # black before red
+    assert R.activation_order([R.playing_card("black joker"), R.playing_card("2S")])[0] == [1, 0]  # Jokers lowest
+    order, event = R.activation_order([R.playing_card("AS"), R.playing_card("AC")], roll_offs=[3, 7])
+    assert order == [1, 0] and not event  # same value: Roll-Off, no Event
+    deck = R.deck_cards()
+    assert len(deck) == R.DECK_CARDS == 54 and len(set(deck)) == 54
+    assert sum(c.value == R.JOKER_VALUE for c in deck) == R.DECK_JOKERS
+    assert [R.hand_size(n, b) for n, b in ((1, True), (1, False), (5, True), (5, False), (0, True))] == [2, 1, 4, 3, 0]
+    with pytest.raises(OddsmithError):
+        R.playing_card("11X")
+
+
+# ---------------------------------------------------------------------------
+# Exact activation-order odds by card counting, against brute enumeration
+# ---------------------------------------------------------------------------
+
+
+def _brute(deck: list[R.PlayingCard], ha: int, hb: int) -> tuple[Fraction, Fraction]:
+    """Every pair of Hands: A first in round 1 (a Roll-Off between equal values is won half the time; the book's
+    own order function decides the rest) and an identical card revealed in some round, both playing best first."""
+    first = event = Fraction(0)
+    hands_a = list(itertools.combinations(range(len(deck)), ha))
+    hands_b = list(itertools.combinations(range(len(deck)), hb))
+    best = lambda h: sorted(h, key=lambda i: (deck[i].activation_key, deck[i].suit or "", deck[i].colour))  # noqa: E731
+    for x in hands_a:
+        sx = best(x)
+        for y in hands_b:
+            sy = best(y)
+            if not sx:
+                pass
+            elif not sy:
+                first += 1
+            else:
+                a, b = deck[sx[0]], deck[sy[0]]
+                if a.activation_key == b.activation_key:
+                    wins = [R.activation_order([a, b], roll_offs=r)[0][0] == 0 for r in ((6, 2), (2, 6))]
+                    first += Fraction(sum(wins), 2)
+                else:
+                    first += R.activation_order([a, b])[0][0] == 0
+            if any(sx[k] == sy[k] for k in range(min(len(sx), len(sy)))):
+                event += 1
+    total = len(hands_a) * len(hands_b)
+    return first / total, event / total
+
+
+SMALL_DECKS = {
+    "spades and hearts A-4 and two Jokers": [R.playing_card(c) for c in
+                                              ("AS", "KS", "QS", "AH", "KH", "QH", "black joker", "red joker")],
+    "two black suits": [R.playing_card(c) for c in ("AS", "AC", "KS", "KC", "2S", "2C", "5D")],
+    "one colour, repeated values": [R.playing_card(c) for c in ("9S", "9C", "3S", "3C", "AC", "JS")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_DECKS))
+def test_activation_odds_match_brute_enumeration(name):
+    deck = SMALL_DECKS[name]
+    for ha in range(0, 4):
+        for hb in range(0, 4):
+            first, event = _brute(deck, ha, hb)
+            assert B.p_first_activation(ha, hb, deck) == first, (ha, hb)
+            assert B.p_event(ha, hb, deck) == event, (ha, hb)
+
+
+def test_activation_odds_full_deck_single_cards():
+    deck = R.deck_cards()
+    first, event = _brute(deck, 1, 1)
+    assert B.p_first_activation(1, 1) == first == Fraction(1, 2)
+    assert B.p_event(1, 1) == event == Fraction(1, 54)
+    assert B.p_first_activation(4, 4) == Fraction(1, 2)
+    assert B.p_first_activation(5, 3) > Fraction(1, 2)
+
+
+@pytest.mark.parametrize("ha,hb", [(4, 4), (5, 3), (2, 6), (1, 4)])
+def test_kernel_card_code_matches_counting(ha, hb):
+    figs, se = B.simulate_first_round(ha, hb, trials=300_000, seed=11 + ha * 7 + hb)
+    assert abs(figs["p_a_first"] - float(B.p_first_activation(ha, hb))) < 5 * se["p_a_first"]
+    assert abs(figs["p_event"] - float(B.p_event(ha, hb))) < 5 * max(se["p_event"], 1e-4)
+
+
+# ---------------------------------------------------------------------------
+# Random posses for the kernel against the reference
+# ---------------------------------------------------------------------------
+
+WEAPONS = ["Pistol", "Carbine", "Shotgun", "Sixgun", "Repeater Rifle", "Heavy Pistol"]
+SKILLS = ["Deadeye", "Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Tough", "Hard to Kill",
+          "Nerves of Steel", "Lead-Belly", "Mean"]
+HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4}
+
+
+def random_posse(rng: random.Random, name: str) -> P.Posse:
+    """A legal Advanced posse of 3-8 models with random Weapons, Skills and Gear (house prices for the rest)."""
+    n = rng.randint(3, 7)
+    shared: dict[str, int] = {}
+    models = []
+    dynamite = False
+    for i in range(n):
+        m = {"name": f"{name} {i}", "rank": "Hero" if i == 0 else rng.choice(["Novice", "Novice", "Veteran"])}
+        ws: list[str] = []
+        for _ in range(rng.randint(1, 3)):
+            w = rng.choice(WEAPONS)
+            if w != "Pistol" and (shared.get(w, 0) >= 2 or w in ws):
+                w = "Pistol"
+            if w != "Pistol":
+                shared[w] = shared.get(w, 0) + 1
+            ws.append(w)
+        skills = rng.sample(SKILLS, rng.randint(0, 2))
+        if "Gunslinger" in skills and "Trigger-Happy" in skills:
+            skills.remove("Trigger-Happy")
+        gear = []
+        if rng.random() < 0.2:
+            gear.append("Boilerplate")
+        if not dynamite and rng.random() < 0.3:
+            gear.append("Dynamite")
+            dynamite = True
+        if rng.random() < 0.3 and any(w in ("Carbine", "Repeater Rifle") for w in ws):
+            gear.append("Telescopic Sight")
+        models.append({**m, "weapons": ws, "skills": skills, "gear": gear})
+    if rng.random() < 0.3:
+        models.append({"name": f"{name} preacher", "hired_gun": "Preacher", "weapons": ["Pistol"]})
+    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": HOUSE_PRICES,
+            "model": models}
+    posse = P.posse_from_dict(data, name)
+    P.check_posse(posse)
+    return posse
+
+
+def _cases(k: int, seed: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < k:
+        a, b = random_posse(rng, "A"), random_posse(rng, "B")
+        opts = B.battle_options(rng.choice(["4", "6", "7.5", "10", "13", "short", "medium", "long"]),
+                                cover=rng.random() < 0.3, vs_cover=rng.random() < 0.3,
+                                turns=rng.choice([8, 8, 3]), targets=B.TARGET_POLICIES[len(out) % 3],
+                                activation=B.ACTIVATION_POLICIES[(len(out) // 3) % 3],
+                                lone_gun=rng.choice(B.LONE_GUN_POLICIES))
+        try:
+            setup = B.prepare(a, b, opts)
+        except OddsmithError:
+            continue  # nobody can shoot at that range
+        out.append(setup)
+    return out
+
+
+def _ref_stderr(values: list[float]) -> float:
+    n = len(values)
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(10))
+def test_kernel_agrees_with_reference(case):
+    setup = _cases(10, 2026)[case]
+    trials_ref, trials_k = 700, 100_000
+    rng = random.Random(500 + case)
+    games = [RB.play(setup, rng) for _ in range(trials_ref)]
+    counts = B.run_counts(setup, trials_k, seed=900 + case)
+    summary, models = B.summarise(setup, counts, trials_k)
+    k = summary.set_index("figure")
+    per_game = {
+        "p_a_wins": [g["result"] == "a" for g in games], "p_b_wins": [g["result"] == "b" for g in games],
+        "p_draw": [g["result"] == "draw" for g in games], "p_a_bottles": [g["a_bottles"] for g in games],
+        "p_b_bottles": [g["b_bottles"] for g in games], "turns_mean": [g["turns"] for g in games],
+        "casualties_a": [g["casualties"][0] for g in games], "casualties_b": [g["casualties"][1] for g in games],
+        "victory_points_a": [g["vp"][0] for g in games], "victory_points_b": [g["vp"][1] for g in games],
+        "p_a_first_turn_1": [g["a_first"] for g in games], "p_event_turn_1": [g["event_turn_1"] for g in games],
+    }
+    for fig, vals in per_game.items():
+        vals = [float(v) for v in vals]
+        ref = sum(vals) / len(vals)
+        se = math.hypot(_ref_stderr(vals), float(k.loc[fig, "stderr"]))
+        assert abs(ref - float(k.loc[fig, "value"])) <= 5 * max(se, 1.0 / trials_ref), (fig, ref, k.loc[fig, "value"])
+    for s in (0, 1):
+        for i in range(len(games[0]["casualty"][s])):
+            vals = [float(g["casualty"][s][i]) for g in games]
+            row = models[(models["side"] == "ab"[s])].iloc[i]
+            se = math.hypot(_ref_stderr(vals), row["p_casualty_stderr"])
+            assert abs(sum(vals) / len(vals) - row["p_casualty"]) <= 5 * max(se, 1.0 / trials_ref)
+
+
+def test_reference_games_run_on_every_policy():
+    """Quick: a few reference games on each kind of case finish and keep their bookkeeping straight."""
+    for setup in _cases(6, 7):
+        g = RB.play(setup, random.Random(1))
+        assert g["result"] in ("a", "b", "draw")
+        assert 1 <= g["turns"] <= setup.options.turns
+        assert g["casualties"][0] <= len(setup.a.models) and g["casualties"][1] <= len(setup.b.models)
+
+
+# ---------------------------------------------------------------------------
+# The battle: seeds, workers, figures that must hold
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def samples():
+    return P.sample_posse(None), P.sample_posse("twilight-order")
+
+
+def test_same_seed_same_figures_whatever_workers(samples):
+    a, b = samples
+    setup = B.prepare(a, b)
+    one = B.run_counts(setup, 70_000, seed=5, workers=1)
+    two = B.run_counts(setup, 70_000, seed=5, workers=2)
+    assert np.array_equal(one, two)
+    assert not np.array_equal(one, B.run_counts(setup, 70_000, seed=6))
+
+
+def test_outcomes_partition_and_bounds(samples):
+    a, b = samples
+    r = B.battle(a, b, trials=20_000, seed=3)
+    assert r["p_a_wins"] + r["p_b_wins"] + r["p_draw"] == pytest.approx(1.0)
+    assert 1 <= r["turns_mean"] <= 8
+    assert r["casualties_a"] == pytest.approx(r.models[r.models.side == "a"]["p_casualty"].sum())
+    assert r["casualties_b"] == pytest.approx(r.models[r.models.side == "b"]["p_casualty"].sum())
+    # Turn 1 of the kernel against the exact counting (hands of 5 and 5: 1/2 by symmetry)
+    assert abs(r["p_a_first_turn_1"] - 0.5) < 5 * r.stderr("p_a_first_turn_1")
+    one_turn = B.battle(a, b, B.battle_options(turns=1), trials=5_000, seed=3)
+    assert one_turn["turns_mean"] == 1.0
+
+
+def test_cover_and_mirror(samples):
+    a, _ = samples
+    mirror = B.battle(a, a, trials=40_000, seed=8)
+    assert abs(mirror["p_a_wins"] - mirror["p_b_wins"]) < 5 * math.hypot(mirror.stderr("p_a_wins"),
+                                                                         mirror.stderr("p_b_wins"))
+    covered = B.battle(a, a, B.battle_options(vs_cover=True), trials=40_000, seed=8)
+    assert covered["p_b_wins"] - covered["p_a_wins"] > 10 * covered.stderr("p_a_wins")
+    assert covered["casualties_b"] < mirror["casualties_b"]
+
+
+def test_events_can_be_switched_off(samples):
+    a, b = samples
+    r = B.battle(a, b, B.battle_options(events=False), trials=5_000, seed=2)
+    assert r["p_event_per_turn"] == 0.0
+
+
+def test_posse_that_cannot_shoot_is_reported(samples):
+    a, _ = samples
+    pistols = P.posse_from_dict({"posse": {"name": "Pistoleros", "method": "advanced"},
+                                 "model": [{"name": "Boss", "rank": "Hero", "weapons": ["Pistol"]},
+                                           {"name": "Kid", "rank": "Novice", "weapons": ["Pistol"]},
+                                           {"name": "Joe", "rank": "Novice", "weapons": ["Pistol"]}]}, "p")
+    r = B.battle(pistols, a, B.battle_options("14"), trials=3_000, seed=1)
+    assert any("no model able to shoot" in n for n in r.notes)
+    assert r["p_a_wins"] == 0.0 and r["victory_points_a"] == 0.0  # only an Event can hurt posse B
+    with pytest.raises(OddsmithError, match="no model of either posse can shoot"):
+        B.battle(pistols, pistols, B.battle_options("14"), trials=100, seed=1)
+
+
+def test_bad_options():
+    for bad in ("far", "-2", "nan", "1000"):
+        with pytest.raises(OddsmithError, match="--range"):
+            B.battle_options(bad)
+    with pytest.raises(OddsmithError, match="--turns"):
+        B.battle_options(turns=0)
+    with pytest.raises(OddsmithError, match="--targets"):
+        B.battle_options(targets="nearest")
+
+
+# ---------------------------------------------------------------------------
+# Value per dollar
+# ---------------------------------------------------------------------------
+
+
+def test_value_ranks_purchases_and_lists_the_rest(samples):
+    a, b = samples
+    small = replace(a, models=a.models[:3])
+    res = V.value(small, b, trials=2_000, seed=4)
+    t = res.table
+    assert not t.empty
+    assert list(t["d_p_win_per_dollar"]) == sorted(t["d_p_win_per_dollar"], reverse=True)
+    assert (t["cost"] > 0).all()
+    assert set(t["kind"]) <= {"skill", "weapon", "gear"}
+    # a Skill costs its Rank's base price plus the nth-Skill surcharge ("Add Skills")
+    hero_tough = t[(t["model"] == small.models[0].name) & (t["item"] == "Tough")]
+    assert int(hero_tough["cost"].iloc[0]) == R.skill_cost(R.Rank.HERO, len(small.models[0].skills) + 1)
+    reasons = set(res.skipped["reason"])
+    assert any("no price" in r for r in reasons)
+    assert any("no effect" in r for r in reasons)
+    # Fight Skills do nothing on open ground: listed, not simulated
+    assert "Mean" not in set(t["item"])
+    # purchases run in parallel give the same figures
+    par = V.value(small, b, trials=2_000, seed=4, workers=2).table
+    assert par.equals(t)
+
+
+# ---------------------------------------------------------------------------
+# The CLI
+# ---------------------------------------------------------------------------
+
+
+def test_cli_battle_json_contract(capsys, tmp_path):
+    out = tmp_path / "b.json"
+    rc, _, err = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--range", "8", "--cover",
+                     "--targets", "weakest", "--trials", "3000", "--seed", "9", "--format", "json", "--output", out)
+    assert rc == 0, err
+    d = json.loads(out.read_text())
+    for key in CONTRACT:
+        assert 0 <= d[key] and key in d["stderr"]
+    assert d["trials"] == 3000 and d["seed"] == 9 and d["cover_a"] and not d["cover_b"]
+    assert d["models"] and {"p_casualty", "p_downed_at_end"} <= set(d["models"][0]["stderr"])
+    rc2, text, _ = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--range", "8", "--cover",
+                       "--targets", "weakest", "--trials", "3000", "--seed", "9", "--workers", "2", "-f", "json")
+    assert rc2 == 0 and json.loads(text)["p_a_wins"] == d["p_a_wins"]
+
+
+def test_cli_battle_table_and_csv(capsys):
+    rc, text, _ = run(capsys, "battle", "unaligned", "--vs", "congregation", "--trials", "2000", "--seed", "1")
+    assert rc == 0 and "p_a_wins" in text and "±" in text and "card counting" in text
+    rc, text, _ = run(capsys, "battle", "unaligned", "--vs", "congregation", "--trials", "2000", "--seed", "1",
+                      "-f", "csv")
+    assert rc == 0 and text.splitlines()[0] == "side,model,figure,value,stderr"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["nosuch", "--vs", "unaligned"], "no posse file"),
+    (["unaligned", "--vs", "unaligned", "--range", "far"], "--range"),
+    (["unaligned", "--vs", "unaligned", "--turns", "0"], "--turns"),
+    (["unaligned", "--vs", "unaligned", "--trials", "0"], "--trials"),
+    (["unaligned", "--vs", "unaligned", "--workers", "0"], "--workers"),
+    (["unaligned", "--vs", "unaligned", "--output", "/nonexistent-folder/x.json"], "does not exist"),
+])
+def test_cli_bad_input(capsys, args, needle):
+    rc, out, err = run(capsys, "battle", *args)
+    assert rc == 2 and needle in err and "Traceback" not in err and out == ""
+
+
+def test_cli_broken_posse_gets_the_posse_error(capsys, tmp_path):
+    f = tmp_path / "bad.toml"
+    f.write_text('[posse]\nname = "Bad"\nmethod = "advanced"\n[[model]]\nname = "A"\nrank = "Hero"\n'
+                 'weapons = ["Pistol", "Pistol", "Pistol", "Pistol"]\n')
+    rc, _, err = run(capsys, "battle", f, "--vs", "unaligned", "--trials", "100")
+    rc2, _, err2 = run(capsys, "posse", f)
+    assert rc == rc2 == 2 and err == err2 and "posse-size" in err
+
+
+def test_cli_value(capsys, tmp_path):
+    out = tmp_path / "v.json"
+    rc, _, err = run(capsys, "value", "unaligned", "--vs", "twilight-order", "--trials", "500", "--seed", "2",
+                     "--top", "5", "-f", "json", "-o", out)
+    assert rc == 0, err
+    d = json.loads(out.read_text())
+    assert len(d["purchases"]) == 5 and d["skipped"] and d["common_random_numbers"]
+    rc, _, err = run(capsys, "value", "unaligned", "--vs", "twilight-order", "--top", "-1")
+    assert rc == 2 and "--top" in err
+
+
+def test_report_battle_pages_render(tmp_path):
+    from oddsmith.report import battle_page, document
+    from oddsmith.sampling import SamplingPlan
+
+    plan = SamplingPlan(seed=3, trials=1_500)
+    pages = battle_page.battle_pages(plan)
+    assert len(pages) == battle_page.n_steps()
+    assert all(p.sampling is not None and p.sampling.trials <= plan.trials for p in pages)
+    doc = document.Document("battles", pages, seed=plan.seed, cover=False, glossary=False)
+    written = document.write_document(doc, tmp_path / "b.png", dpi=40)
+    assert len(written) == len(pages) and all(w.stat().st_size > 5_000 for w in written)
