@@ -190,8 +190,8 @@ def register(app: typer.Typer) -> None:
     @app.command("pull")
     def pull_cmd(
         deck: str = typer.Argument(..., help=DECK_HELP, metavar="DECK"),
-        skill: Optional[int] = typer.Option(None, "--skill", "-s", help="Skill test: the dude's skill rating (without --difficulty: a table by difficulty)."),
-        difficulty: Optional[int] = typer.Option(None, "--difficulty", "-d", help="Skill test difficulty (without --skill: a table by skill rating 0..5)."),
+        skill: Optional[int] = typer.Option(None, "--skill", help="Skill test: the dude's skill rating (without --difficulty: a table by difficulty)."),
+        difficulty: Optional[int] = typer.Option(None, "--difficulty", help="Skill test difficulty (without --skill: a table by skill rating 0..5)."),
         kung_fu: Optional[int] = typer.Option(None, "--kung-fu", "-k", help="Kung Fu test: the dude's Kung Fu rating (added to its value)."),
         dude_value: Optional[int] = typer.Option(None, "--dude-value", help="Kung Fu test: the dude's printed value (without it: a table over 1..13)."),
         suit: Optional[str] = typer.Option(None, "--suit", help="Suit pull: suits that pass (spades, H, ♦, red, black; comma list)."),

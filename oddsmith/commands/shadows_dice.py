@@ -40,9 +40,9 @@ WORKERS_HELP = "Monte Carlo worker threads (with --mc)."
 
 # Options every dice command takes, declared once (the pattern of commands/report.py).
 MC_OPTION = typer.Option(False, "--mc", help=MC_HELP)
-TRIALS_OPTION = typer.Option(1_000_000, "--trials", help=TRIALS_HELP)
+TRIALS_OPTION = typer.Option(1_000_000, "--trials", "-t", help=TRIALS_HELP)
 SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
-WORKERS_OPTION = typer.Option(1, "--workers", help=WORKERS_HELP)
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 FORMAT_OPTION = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP)
 OUTPUT_OPTION = typer.Option(None, "--output", "-o", help=OUTPUT_HELP)
 EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)
@@ -127,9 +127,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("test")
     def test_cmd(
-        die: Optional[str] = typer.Option(None, "--die", "-d", help="Grit Die: D6, D8, D10 (or a Rank)."),
+        die: Optional[str] = typer.Option(None, "--die", help="Grit Die: D6, D8, D10 (or a Rank)."),
         rank: Optional[str] = typer.Option(None, "--rank", "-r", help="Rank: Novice, Veteran, Hero (or D6/D8/D10)."),
-        dice: int = typer.Option(3, "--dice", "-n", help="Base number of dice (at least 1)."),
+        dice: int = typer.Option(3, "--dice", help="Base number of dice (at least 1)."),
         dice_mod: int = typer.Option(0, "--dice-mod", "-m", help="Sum of Dice Modifiers (a Test never rolls fewer than one die)."),
         shaken: bool = typer.Option(False, "--shaken", help="The model is Shaken: its die is one Rank lower (minimum D6)."),
         lead_belly: bool = typer.Option(False, "--lead-belly", help="Lead-Belly: ignores the Shaken penalty."),
@@ -163,9 +163,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("shoot")
     def shoot_cmd(
-        shooter: str = typer.Option(..., "--shooter", "-s", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
-        target: str = typer.Option(..., "--target", "-t", help="Target's Rank."),
-        weapon: str = typer.Option("Pistol", "--weapon", "-w", help="Weapon (Basic or Special Weapons Table)."),
+        shooter: str = typer.Option(..., "--shooter", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
+        target: str = typer.Option(..., "--target", help="Target's Rank."),
+        weapon: str = typer.Option("Pistol", "--weapon", help="Weapon (Basic or Special Weapons Table)."),
         range_band: str = typer.Option("medium", "--range", help="Range band: short, medium or long."),
         cover: bool = typer.Option(False, "--cover", help="Target has Cover (-1 Die)."),
         elevated: bool = typer.Option(False, "--elevated", help="Shooter Elevated (+1 Die)."),
@@ -222,8 +222,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("fight")
     def fight_cmd(
-        attacker: str = typer.Option(..., "--attacker", "-a", help="Attacker's Rank."),
-        defender: str = typer.Option(..., "--defender", "-d", help="Defender's Rank."),
+        attacker: str = typer.Option(..., "--attacker", help="Attacker's Rank."),
+        defender: str = typer.Option(..., "--defender", help="Defender's Rank."),
         charging: bool = typer.Option(False, "--charging", help="The Attacker Charged (+1 Die)."),
         fortified: bool = typer.Option(False, "--fortified", help="The Defender is Fortified (Attacker -1 Die)."),
         attacker_skill: Optional[List[str]] = typer.Option(None, "--attacker-skill", help="Attacker Skill (Mean, Bull-Rush, Tough, 'Ornery, Fearsome, Close Work, Nerves of Steel, Lead-Belly); repeatable."),
@@ -319,7 +319,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = OUTPUT_OPTION,
         exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
-        """Bottle Check: an unmodified 3 Dice Nerve Test (1 Die for a stand-in); no Success and the Posse Bottles Out."""
+        """Bottle Check: 3 unmodified Dice (1 Die for a stand-in); no Success and the Posse Bottles Out."""
         skills = list(skill or []) + (["Nerves of Steel"] if nerves_of_steel else [])
         kw = dict(boss=not stand_in, shaken=shaken, skills=skills, preacher=preacher, whiskey=whiskey,
                   reading=reroll.value, blessing=blessing.value)
@@ -388,13 +388,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("table")
     def table_cmd(
-        name: str = typer.Argument(..., help=f"Table: {', '.join(T.STANDARD_TABLES)}."),
+        name: str = typer.Argument(..., metavar="TABLE", help=f"Table: {', '.join(T.STANDARD_TABLES)}."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP + " (shooting-full has both)"),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
         exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
-        """A standard printable table, exact: success, shooting, shooting-full, fight, recovery, bottle, cast, dynamite, blast."""
+        """Exact printable tables: success, shooting, shooting-full, fight, recovery, bottle, cast, dynamite, blast."""
         df = T.standard_table(name, reading=reroll.value, fractions=exact_fractions)
         key = R.normalize_name(name)
         canonical = next(n for n in T.STANDARD_TABLES if R.normalize_name(n) == key)
