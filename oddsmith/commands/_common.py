@@ -10,7 +10,7 @@ import pandas as pd
 
 from oddsmith.doomtown.deck import Deck, load_deck
 from oddsmith.errors import OddsmithError
-from oddsmith.output import check_output_path
+from oddsmith.output import check_output_path, plus_minus
 from oddsmith.sampling import check_trials, check_workers
 
 FORMAT_HELP = "Output format: table, csv, json or md."
@@ -55,7 +55,8 @@ def load(spec: str, partial: bool, without: Optional[str] = None) -> Deck:
 
 def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
     """The table and Markdown view: exact figures without their (zero) standard errors;
-    simulated figures as "value ± standard error" (JSON and CSV keep plain columns).
+    simulated figures as "value ± standard error", "± n/a" where none can be estimated
+    (:func:`oddsmith.output.plus_minus`; JSON and CSV keep plain columns).
     A ``cheatin`` column with no figure at all is left out."""
     if exact:
         return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
@@ -65,7 +66,7 @@ def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
             continue
         partner = "stderr" if col == "probability" else f"{col}_stderr"
         if partner in df.columns:
-            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
+            out[col + " ± se"] = [plus_minus(v, e, digits) for v, e in zip(df[col], df[partner])]
         else:
             out[col] = df[col]
     return pd.DataFrame(out)

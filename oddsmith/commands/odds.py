@@ -41,7 +41,7 @@ from oddsmith.commands._common import (
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, plus_minus, stderr_note
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
@@ -56,7 +56,7 @@ POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', or items such 
 
 
 def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
-    return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {se:.{digits}f}"
+    return f"{value:.{digits}f}" if exact else plus_minus(value, se, digits)
 
 
 def _how(odds: S.ShootoutOdds) -> str:
@@ -102,7 +102,8 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
         title = f"## {title}"
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
-    return f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
+    text = f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
+    return text if odds.exact else text + stderr_note(text, odds.trials)
 
 
 def _wide_round(r: S.RoundOdds) -> pd.DataFrame:
@@ -125,26 +126,34 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
     if fmt is Format.csv:
         return format_frame(_wide_round(r), fmt)
     md = fmt is Format.md
-    title = f"One shootout round, {r.trials:,} simulated rounds, seed {r.seed}"
+    title = f"One shootout round: {r.trials:,} simulated rounds, seed {r.seed}"
     lines = [f"## {title}" if md else title, "",
              f"A: {_side_line(r.a, r.shooters[0])}", f"B: {_side_line(r.b, r.shooters[1])}"]
     if md:
         lines = [lines[0], "", "- " + lines[2], "- " + lines[3]]
     heads = _choice_text(choices[0], "A") + _choice_text(choices[1], "B")
-    note = (f"A wins {r.p_win:.6f}, B wins {r.p_lose:.6f}, identical hands {r.p_tie:.6f} "
-            f"(± {r.p_win_stderr:.6f}, {r.p_lose_stderr:.6f}, {r.p_tie_stderr:.6f}); equal ranks {r.p_equal_ranks:.6f} "
-            f"(each side suffers 1). Expected casualties: A {r.expected_casualties[0]:.4f}, "
-            f"B {r.expected_casualties[1]:.4f}. Figures ± one standard error.")
+    outcome = pd.DataFrame({
+        "outcome": ["A wins: A's kept hand is higher",
+                    "B wins: B's kept hand is higher",
+                    "identical hands: no winner, each side suffers 1 casualty",
+                    "equal ranks: each side suffers 1 casualty (part of the three lines above)"],
+        "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
+        "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
                            "expected_casualties_stderr", "mean_rank", "mean_rank_stderr", "p_cheatin",
                            "p_cheatin_stderr"]]
-    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    summary = summary.rename(columns={"expected_casualties": "casualties_suffered_mean",
+                                      "expected_casualties_stderr": "casualties_suffered_mean_stderr"})
+    sub = str  # format_frame makes a Markdown title a "###" heading itself
     parts = ["\n".join(lines) + "\n" + (("\n" + heads) if heads else ""),
-             format_frame(readable(summary, False, 4), fmt),
-             note + "\n",
-             format_frame(readable(r.casualties, False, 6), fmt, title=sub("Casualties suffered (p_A: side A, p_B: side B)")),
-             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks"))]
-    return "\n".join(parts)
+             format_frame(readable(outcome, False, 6), fmt, title=sub("Result of the round")),
+             format_frame(readable(summary, False, 4), fmt, title=sub("Each side (casualties_suffered_mean: "
+                                                                      "casualties the side suffers, on average)")),
+             format_frame(readable(r.casualties, False, 6), fmt,
+                          title=sub("Casualties suffered (p_A: P(side A suffers exactly that many), p_B: side B)")),
+             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks (p_A: side A, p_B: side B)"))]
+    text = "\n".join(parts)
+    return text + "\nFigures ± one standard error.\n" + stderr_note(text, r.trials)
 
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+))?\s*$")

@@ -22,8 +22,9 @@ from typing import Any, List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands._common import readable
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, plus_minus, stderr_note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import tables as T
@@ -96,8 +97,16 @@ def _odds_frame(odds: E.Odds, fractions: bool) -> pd.DataFrame:
     return _outcome_frame(odds.outcomes, odds.fractions if fractions else None, odds.stderr)
 
 
+def _shown(frame: pd.DataFrame, fmt: Format) -> pd.DataFrame:
+    """Table and Markdown show Monte Carlo figures as "probability ± se" ("± n/a" for none); CSV keeps columns."""
+    if fmt in (Format.table, Format.md) and "stderr" in frame:
+        return readable(frame, False, 4)
+    return frame
+
+
 def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fractions: bool, *,
-               outcomes_key: str = "outcomes", extra_frames: Optional[list[tuple[str, pd.DataFrame]]] = None) -> None:
+               outcomes_key: str = "outcomes", extra_frames: Optional[list[tuple[str, pd.DataFrame]]] = None,
+               foot: str = "") -> None:
     if fractions and odds.fractions is None:
         raise OddsmithError("--exact-fractions needs the exact engine (drop --mc)")
     if fmt is Format.json:
@@ -108,13 +117,17 @@ def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fr
         return
     head = f"{title}\n{_fmt_setup(odds)}"
     if odds.stderr is not None:
-        head += f"\nMonte Carlo: {odds.trials} trials, seed {odds.seed}, PCG64"
+        head += f"\nMonte Carlo: {odds.trials:,} trial{'s' if odds.trials != 1 else ''}, seed {odds.seed}, PCG64"
     else:
         head += "\nexact"
-    text = format_frame(_odds_frame(odds, fractions), fmt, title=None if fmt is Format.csv else head)
+    text = format_frame(_shown(_odds_frame(odds, fractions), fmt), fmt, title=None if fmt is Format.csv else head)
     for name, frame in extra_frames or []:
         sep = "\n" if fmt is not Format.csv else ""
-        text += sep + format_frame(frame, fmt, title=None if fmt is Format.csv else name)
+        text += sep + format_frame(_shown(frame, fmt), fmt, title=None if fmt is Format.csv else name)
+    if fmt is not Format.csv:
+        text += foot
+        if odds.stderr is not None:
+            text += stderr_note(text, int(odds.trials or 0))
     emit(text, output)
 
 
@@ -212,13 +225,32 @@ def register(app: typer.Typer) -> None:
         else:
             odds = E.shoot(sh, tg, weapon, **kw, fractions=exact_fractions)
         extra = []
+        foot = ""
         if "action" in odds.extra:
             frame = _outcome_frame(odds.extra["action"],
                                    odds.extra.get("action_fractions") if exact_fractions else None,
                                    odds.extra.get("action_stderr"))
-            extra.append((f"Whole Action ({' then '.join(odds.extra['action_weapons'])}): target's final state "
-                          "(shots_fired is a mean)", frame))
-        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra)
+            weapons = odds.extra["action_weapons"]
+            n_actions = odds.extra.get("shoot_actions", 1)
+            per = len(weapons) // n_actions
+            if n_actions > 1:
+                # Trigger-Happy: "Shoot the same Weapon twice in a single Activation" - two Actions, not one
+                actions = "; ".join(f"Action {i + 1}: {' then '.join(weapons[i * per:(i + 1) * per])}"
+                                    for i in range(n_actions))
+                head = f"Whole Activation: {n_actions} Shoot Actions with the same Weapon (Trigger-Happy; {actions})"
+            else:
+                head = f"Whole Shoot Action: {' then '.join(weapons)}"
+            if fmt is not Format.csv:
+                # shots_fired is a count (a mean over the Action), not a probability: it gets its own line
+                fired = frame[frame["outcome"] == "shots_fired"].iloc[0]
+                frame = frame[frame["outcome"] != "shots_fired"]
+                se = odds.extra.get("action_stderr", {}).get("shots_fired")
+                value = f"{fired['probability']:.4f}" if se is None else plus_minus(fired["probability"], se, 4)
+                foot = (f"\nShots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on average "
+                        f"(of {len(odds.extra['action_weapons'])}; a Downed target is not shot again and a Jammed "
+                        "weapon stops firing)\n")
+            extra.append((f"{head}: the target's final state (probabilities)", frame))
+        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra, foot=foot)
 
     @app.command("fight")
     def fight_cmd(
