@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
+import textwrap
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -90,9 +91,9 @@ def table_width() -> int:
 
 
 def _is_label(df: pd.DataFrame, col: Any) -> bool:
-    """A column naming its row (model, rank, deck...), not a figure: repeated in every folded block."""
-    return (not pd.api.types.is_numeric_dtype(df[col]) or pd.api.types.is_bool_dtype(df[col])) \
-        and not str(col).endswith("± se")
+    """A column that can name its row (model, rank, deck, stud...): text, flags and whole numbers,
+    not figures; the leading ones are repeated in every folded block."""
+    return not pd.api.types.is_float_dtype(df[col]) and not str(col).endswith("± se")
 
 
 def _fold(header: list[str], widths: list[int], labels: list[bool], width: int) -> list[list[int]]:
@@ -154,6 +155,9 @@ def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, 
             out.append("")
         out += [line(header, cols), "  ".join("-" * widths[i] for i in cols)] + [line(r, cols) for r in rows]
     text = "\n".join(out) + "\n"
+    if title:
+        title = "\n".join(textwrap.fill(t, width=max(limit, 40), subsequent_indent="  ") if t else t
+                          for t in title.splitlines())
     return (title + "\n" + text) if title else text
 
 
@@ -168,21 +172,29 @@ def plus_minus(value: float, se: float | None, digits: int = 6) -> str:
     explains it.
     """
     text = f"{value:.{digits}f}"
-    if se is None or not math.isfinite(float(se)) or float(se) <= 0.0:
+    if se is None or not math.isfinite(float(se)) or float(se) <= 1e-12:  # zero, up to rounding in the sums
         return f"{text} ± {NO_STDERR}"
-    return f"{text} ± {float(se):.{digits}f}"
+    shown = f"{float(se):.{digits}f}"
+    if float(shown) == 0.0:  # a real but tiny standard error must not print as 0.000000
+        shown = f"{float(se):.1g}"
+    return f"{text} ± {shown}"
+
+
+def note(text: str) -> str:
+    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline."""
+    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40)) + "\n"
 
 
 def stderr_note(text: str, trials: int) -> str:
-    """The line that explains "± n/a" when ``text`` shows one (else "")."""
+    """The note that explains "± n/a" when ``text`` shows one (else "")."""
     if f"± {NO_STDERR}" not in text:
         return ""
     if trials < 2:
-        return ("± n/a: one trial gives no standard error and says next to nothing; "
-                "run more trials (--trials).\n")
-    return (f"± n/a: the figure came out the same in every one of the {trials:,} trials, so no standard "
-            f"error can be estimated; a probability shown as 0 (or 1) is below {3 / trials:.2g} (or above "
-            f"{1 - 3 / trials:.6g}) at 95% confidence.\n")
+        return note("± n/a: one trial gives no standard error and says next to nothing; "
+                    "run more trials (--trials).")
+    return note(f"± n/a: the figure came out the same in every one of the {trials:,} trials, so no standard "
+                f"error can be estimated; a probability shown as 0 (or 1) is below {3 / trials:.2g} (or above "
+                f"{1 - 3 / trials:.6g}) at 95% confidence.")
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:

@@ -36,7 +36,7 @@ from oddsmith.doomtown import lowball as L
 from oddsmith.doomtown import pulls as P
 from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, plus_minus, stderr_note
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.sampling import resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
@@ -53,8 +53,7 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(odds.ranks, fmt)
     title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     if odds.exact:
         foot = f"P(cheatin') {odds.p_cheatin:.6f}   mean rank {odds.mean_rank:.4f}"
@@ -74,8 +73,7 @@ def _render_hands(odds: L.LowballOdds, fmt: Format) -> str:
         return format_frame(df, fmt)
     title = (f"Every lowball hand of {odds.deck}, lowest first: {len(df):,} distinct hands "
              f"among {odds.hands:,} deals, exact (values in comparison order)")
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     return f"{title}\n\n{format_frame(df, fmt, float_digits=8)}"
 
 
@@ -103,13 +101,12 @@ def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
         first = [g.p_win_first_deal, g.p_lose_first_deal]
         result["stderr"] = [g.p_win_stderr, g.p_lose_stderr, g.p_tie_stderr,
                             *(math.sqrt(p * (1 - p) / g.trials) for p in first)]
-    note = format_frame(readable(result, g.exact), fmt, float_digits=6,
-                        title="Result of Gamblin' (lowest hand wins)")
-    if fmt is Format.md:
-        title = f"## {title}"
+    outcome = format_frame(readable(result, g.exact), fmt, float_digits=6,
+                           title="Result of Gamblin' (lowest hand wins)")
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     s = format_frame(readable(g.summary(), g.exact), fmt, float_digits=6)
     r = format_frame(readable(g.ranks(), g.exact), fmt, float_digits=6, title="Lowball hand ranks")
-    text = f"{title}\n\n{s}\n{note}\n{r}"
+    text = f"{title}\n\n{s}\n{outcome}\n{r}"
     return text if g.exact else text + "Figures ± one standard error.\n" + stderr_note(text, g.trials)
 
 
@@ -121,12 +118,11 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
     n = len(t.hands)
     title = (f"Gamblin' at a table of {n}: {t.trials:,} simulated deals, seed {t.seed} "
              f"(lowest hand wins 2 ghost rock, second lowest 1)")
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     body = format_frame(readable(t.players, False), fmt, float_digits=6)
-    note = (f"Identical hands on a first deal: probability {plus_minus(t.p_identical, t.p_identical_stderr)}; "
-            f"redraws per deal: {t.mean_redraws:.4f} on average. Figures ± one standard error.")
-    text = f"{title}\n\n{body}\n{note}\n"
+    foot = note(f"Identical hands on a first deal: probability {plus_minus(t.p_identical, t.p_identical_stderr)}; "
+                f"redraws per deal: {t.mean_redraws:.4f} on average. Figures ± one standard error.")
+    text = f"{title}\n\n{body}\n{foot}"
     return text + stderr_note(text, t.trials)
 
 
@@ -245,9 +241,9 @@ def register(app: typer.Typer) -> None:
             jokers = len(base) - int(df["cards_of_value"].sum())
             meta["jokers"] = jokers
             if jokers:
-                foot = (f"\np_exactly counts each of the {jokers} joker{'s' if jokers > 1 else ''} in every row "
-                        f"(a joker passes a pull for any value), so the column sums to "
-                        f"{df['p_exactly'].sum():.4f}, not 1; cards_of_value and cards are counts of cards.\n")
+                foot = "\n" + note(f"p_exactly counts each of the {jokers} joker{'s' if jokers > 1 else ''} in every "
+                                   f"row (a joker passes a pull for any value), so the column sums to "
+                                   f"{df['p_exactly'].sum():.4f}, not 1; cards_of_value and cards are counts of cards.")
         if fmt is Format.json:
             payload: dict[str, Any] = {**meta, "rows": df}
             if len(df) == 1 and "p_success" in df:

@@ -41,7 +41,7 @@ from oddsmith.commands._common import (
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, plus_minus, stderr_note
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
@@ -71,14 +71,17 @@ def _side_line(odds: S.ShootoutOdds, shooter: Optional[str]) -> str:
             f"policy {odds.policy}, discard {odds.discard}")
 
 
-def _hand_foot(odds: S.ShootoutOdds) -> str:
+def _hand_foot(odds: S.ShootoutOdds, md: bool = False) -> str:
     e = odds.exact
-    foot = (f"mean rank {_fig(odds.mean_rank, odds.mean_rank_stderr, e)}   "
-            f"P(cheatin') {_fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)}   "
-            f"P(full house or better) {_fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6)}")
+    lines = [("mean rank", _fig(odds.mean_rank, odds.mean_rank_stderr, e)),
+             ("P(cheatin')", _fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)),
+             ("P(full house or better)", _fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6))]
     if odds.mean_discards is not None and odds.draw:
-        foot += f"   mean cards redrawn {odds.mean_discards:.3f}"
-    return foot + ("" if e else "   (± one standard error)")
+        lines.append(("cards redrawn, on average", f"{odds.mean_discards:.3f}"))
+    if md:
+        return "\n".join(f"- {k}: {v}" for k, v in lines) + ("" if e else "\n\n(± one standard error)")
+    foot = "\n".join(f"{k:<26}{v}" for k, v in lines)
+    return foot + ("" if e else "\n(± one standard error)")
 
 
 def _choice_text(choice: Optional[S.ShooterChoice], who: str) -> str:
@@ -98,11 +101,10 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
     if fmt is Format.csv:
         return format_frame(odds.ranks, fmt)
     title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
-    text = f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
+    text = f"{title}\n{head}\n{table}\n{_hand_foot(odds, fmt is Format.md)}\n"
     return text if odds.exact else text + stderr_note(text, odds.trials)
 
 
@@ -133,10 +135,10 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
         lines = [lines[0], "", "- " + lines[2], "- " + lines[3]]
     heads = _choice_text(choices[0], "A") + _choice_text(choices[1], "B")
     outcome = pd.DataFrame({
-        "outcome": ["A wins: A's kept hand is higher",
-                    "B wins: B's kept hand is higher",
-                    "identical hands: no winner, each side suffers 1 casualty",
-                    "equal ranks: each side suffers 1 casualty (part of the three lines above)"],
+        "outcome": ["A wins (A's kept hand higher)",
+                    "B wins (B's kept hand higher)",
+                    "identical hands (no winner; 1 casualty each)",
+                    "equal ranks (1 casualty each; within the above)"],
         "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
         "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
@@ -182,13 +184,18 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     shown = df.drop(columns=["shootout_trials"]).copy()
     exact_all = bool(df["shootout_exact"].all())
     shown = readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
+    if not exact_all:  # exact cells (stud <= 2, draw 0) have no standard error: show the bare figure
+        for col in [c for c in shown.columns if c.endswith(" ± se")]:
+            base = col[:-len(" ± se")]
+            shown[col] = [f"{v:.4f}" if ex else s for v, ex, s in zip(df[base], df["shootout_exact"], shown[col])]
     shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
     shown = shown.rename(columns=lambda c: c.replace("shootout_", "").replace("lowball_", "low_"))
     how = f"shootout cells: exact where stud <= 2 and draw 0, else {meta['trials']:,} simulated hands, seed {meta['seed']}"
     title = f"Trade-off: lowball against shootout strength (policy {meta['policy']}, discard {meta['discard']})"
-    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn); low_p_cheatin: P(lowball hand "
-           "cheatin'); mean_rank: mean kept shootout rank; p_full_house_or_better: P(kept rank >= 7)")
+    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn)\nlow_p_cheatin: P(lowball hand "
+           "cheatin')\nmean_rank: mean kept shootout rank\np_full_house_or_better: P(kept rank >= 7)")
     if fmt is Format.md:
+        key = "\n".join("- " + line for line in key.splitlines())
         return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
     return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n"
 

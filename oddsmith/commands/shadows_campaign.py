@@ -18,7 +18,7 @@ import typer
 
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign as C
 from oddsmith.shadows import posse as P
@@ -219,7 +219,7 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
     if notes:
         titles["shooting"] += "\nNo shooting table for: " + "; ".join(
             f"{n['model']}'s {n['weapon']} ({n['reason']})" for n in notes)
-    parts = [head + "\n"] if fmt is Format.table else [f"## {head}\n"]
+    parts = [note(head)] if fmt is Format.table else [f"## {head}\n"]
     for name, df in sections.items():
         parts.append(format_frame(df, fmt, title=titles[name]))
     return "\n".join(parts)

@@ -24,7 +24,7 @@ import typer
 
 from oddsmith.commands._common import readable
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, plus_minus, stderr_note
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import tables as T
@@ -246,9 +246,9 @@ def register(app: typer.Typer) -> None:
                 frame = frame[frame["outcome"] != "shots_fired"]
                 se = odds.extra.get("action_stderr", {}).get("shots_fired")
                 value = f"{fired['probability']:.4f}" if se is None else plus_minus(fired["probability"], se, 4)
-                foot = (f"\nShots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on average "
-                        f"(of {len(odds.extra['action_weapons'])}; a Downed target is not shot again and a Jammed "
-                        "weapon stops firing)\n")
+                foot = "\n" + note(f"Shots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on "
+                                   f"average (of {len(odds.extra['action_weapons'])}; a Downed target is not shot "
+                                   "again and a Jammed weapon stops firing)")
             extra.append((f"{head}: the target's final state (probabilities)", frame))
         _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra, foot=foot)
 
