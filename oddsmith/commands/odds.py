@@ -104,7 +104,9 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
     title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
-    text = f"{title}\n{head}\n{table}\n{_hand_foot(odds, fmt is Format.md)}\n"
+    key = note("probability: P(the kept hand has this rank); at_least: P(rank >= this one); "
+               "cheatin: P(this rank and cheatin')")
+    text = f"{title}\n{head}\n{table}\n{key}\n{_hand_foot(odds, fmt is Format.md)}\n"
     return text if odds.exact else text + stderr_note(text, odds.trials)
 
 
