@@ -14,6 +14,12 @@ from oddsmith.output import Format, format_frame, plus_minus, stderr_note
 from tests.cli_run import run
 
 
+@pytest.fixture(autouse=True)
+def _terminal_width(monkeypatch):
+    """Text output depends on the terminal width: fix it (tests may set another)."""
+    monkeypatch.setenv("COLUMNS", "100")
+
+
 def _widest(text: str) -> int:
     return max(len(line) for line in text.splitlines())
 
