@@ -13,15 +13,17 @@ import typer
 from typer._click import exceptions as click_exc
 
 from oddsmith import __version__
+from oddsmith.commands._help import MAX_HELP_WIDTH, OddsmithGroup
 from oddsmith.errors import OddsmithError
 
 app = typer.Typer(
     name="oddsmith",
+    cls=OddsmithGroup,
     help="Odds for Doomtown: Weird West Edition and Dracula's America: Shadows of the West.",
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": MAX_HELP_WIDTH},
 )
 
 # Command areas, in the order their commands appear in --help.

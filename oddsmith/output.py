@@ -11,8 +11,10 @@ import enum
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
+import textwrap
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -77,8 +79,53 @@ def _text_rows(df: pd.DataFrame, float_digits: int) -> tuple[list[str], list[lis
     return header, rows
 
 
-def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, title: str | None = None) -> str:
-    """Render a tidy DataFrame as an aligned text table, CSV, Markdown or JSON records."""
+# Width a table is folded to when neither COLUMNS nor a terminal says otherwise (pipes, files).
+DEFAULT_TABLE_WIDTH = 100
+# Leading label columns repeated in each block of a folded table take at most this share of the width.
+KEY_SHARE = 0.6
+
+
+def table_width() -> int:
+    """The width text tables fit: $COLUMNS, else the terminal's, else DEFAULT_TABLE_WIDTH."""
+    return shutil.get_terminal_size((DEFAULT_TABLE_WIDTH, 24)).columns
+
+
+def _is_label(df: pd.DataFrame, col: Any) -> bool:
+    """A column that can name its row (model, rank, deck, stud...): text, flags and whole numbers,
+    not figures; the leading ones are repeated in every folded block."""
+    return not pd.api.types.is_float_dtype(df[col]) and not str(col).endswith("± se")
+
+
+def _fold(header: list[str], widths: list[int], labels: list[bool], width: int) -> list[list[int]]:
+    """Column indices of each block: the leading label columns in all, the others packed to ``width``."""
+    keys: list[int] = []
+    used = 0
+    for i, is_label in enumerate(labels[:-1]):
+        if not is_label or (keys and used + widths[i] + 2 > KEY_SHARE * width):
+            break
+        keys.append(i)
+        used += widths[i] + 2
+    blocks: list[list[int]] = []
+    current: list[int] = []
+    room = used
+    for i in range(len(keys), len(header)):
+        if current and room + widths[i] > width:
+            blocks.append(keys + current)
+            current, room = [], used
+        current.append(i)
+        room += widths[i] + 2
+    blocks.append(keys + current)
+    return blocks
+
+
+def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, title: str | None = None,
+                 width: int | None = None) -> str:
+    """Render a tidy DataFrame as an aligned text table, CSV, Markdown or JSON records.
+
+    A text table wider than ``width`` (default :func:`table_width`) is folded
+    into stacked blocks of columns, each repeating the leading label columns
+    (model, rank, deck, ...), so that no line is wider than the terminal
+    unless a single column is. CSV, JSON and Markdown are never folded."""
     fmt = Format(fmt)
     if fmt is Format.json:
         return dumps_json(df)
@@ -93,12 +140,61 @@ def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, 
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
 
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric)).rstrip()
+    def line(cells: list[str], cols: list[int]) -> str:
+        return "  ".join(cells[i].rjust(widths[i]) if numeric[i] else cells[i].ljust(widths[i])
+                         for i in cols).rstrip()
 
-    out = [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+    limit = table_width() if width is None else width
+    everything = list(range(len(header)))
+    total = sum(widths) + 2 * (len(widths) - 1)
+    blocks = [everything] if total <= limit or len(header) < 2 else \
+        _fold(header, widths, [_is_label(df, c) for c in df.columns], limit)
+    out: list[str] = []
+    for cols in blocks:
+        if out:
+            out.append("")
+        out += [line(header, cols), "  ".join("-" * widths[i] for i in cols)] + [line(r, cols) for r in rows]
     text = "\n".join(out) + "\n"
+    if title:
+        title = "\n".join(textwrap.fill(t, width=max(limit, 40), subsequent_indent="  ") if t else t
+                          for t in title.splitlines())
     return (title + "\n" + text) if title else text
+
+
+NO_STDERR = "n/a"
+
+
+def plus_minus(value: float, se: float | None, digits: int = 6) -> str:
+    """A simulated figure as "value ± standard error".
+
+    A standard error of zero (every trial gave the same result, or a single
+    trial) is not certainty: it is shown as "± n/a", and :func:`stderr_note`
+    explains it.
+    """
+    text = f"{value:.{digits}f}"
+    if se is None or not math.isfinite(float(se)) or float(se) <= 1e-12:  # zero, up to rounding in the sums
+        return f"{text} ± {NO_STDERR}"
+    shown = f"{float(se):.{digits}f}"
+    if float(shown) == 0.0:  # a real but tiny standard error must not print as 0.000000
+        shown = f"{float(se):.1g}"
+    return f"{text} ± {shown}"
+
+
+def note(text: str) -> str:
+    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline."""
+    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40)) + "\n"
+
+
+def stderr_note(text: str, trials: int) -> str:
+    """The note that explains "± n/a" when ``text`` shows one (else "")."""
+    if f"± {NO_STDERR}" not in text:
+        return ""
+    if trials < 2:
+        return note("± n/a: one trial gives no standard error and says next to nothing; "
+                    "run more trials (--trials).")
+    return note(f"± n/a: the figure came out the same in every one of the {trials:,} trials, so no standard "
+                f"error can be estimated; a probability shown as 0 (or 1) is below {3 / trials:.2g} (or above "
+                f"{1 - 3 / trials:.6g}) at 95% confidence.")
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:

@@ -197,7 +197,7 @@ def test_cli_outputs_say_which_deck(capsys):
     rc, out, err = run(capsys, "shootout", "law-dogs", "--stud", "1", "--with-gang", "--format", "json")
     assert rc == 0 and json.loads(out)["cards"] == 54
     rc, out, err = run(capsys, "shootout", "law-dogs", "--stud", "1")
-    assert rc == 0 and f"Deck used: Law Dogs starter deck, 49 cards, {state}" in out
+    assert rc == 0 and f"Deck used: Law Dogs starter deck, 49 cards, {state}" in " ".join(out.split())  # folded
     rc, out, err = run(capsys, "shootout", "law-dogs", "--stud", "1", "--format", "csv")
     assert rc == 0 and out.splitlines()[0].endswith(",deck_state") and state.replace('"', '""') in out
     rc, out, err = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1",

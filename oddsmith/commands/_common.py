@@ -11,7 +11,7 @@ import pandas as pd
 
 from oddsmith.doomtown.deck import Deck, deck_label, load_deck
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, check_output_path
+from oddsmith.output import Format, check_output_path, note, plus_minus
 from oddsmith.sampling import check_trials, check_workers
 
 FORMAT_HELP = "Output format: table, csv, json or md."
@@ -66,7 +66,7 @@ def deck_state_lines(decks: Iterable[Deck], fmt: Format = Format.table) -> str:
     lines = [f"Deck used: {deck_label(d)}, {len(d)} cards, {d.deck_state}" for d in seen.values()]
     if fmt is Format.md:
         return "\n".join(f"- {line}" for line in lines) + "\n"
-    return "\n".join(lines) + "\n"
+    return "".join(note(line) for line in lines)
 
 
 def with_deck_state(df: pd.DataFrame, deck_state: object) -> pd.DataFrame:
@@ -79,7 +79,8 @@ def with_deck_state(df: pd.DataFrame, deck_state: object) -> pd.DataFrame:
 
 def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
     """The table and Markdown view: exact figures without their (zero) standard errors;
-    simulated figures as "value ± standard error" (JSON and CSV keep plain columns).
+    simulated figures as "value ± standard error", "± n/a" where none can be estimated
+    (:func:`oddsmith.output.plus_minus`; JSON and CSV keep plain columns).
     A ``cheatin`` column with no figure at all is left out."""
     if exact:
         return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
@@ -89,7 +90,7 @@ def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
             continue
         partner = "stderr" if col == "probability" else f"{col}_stderr"
         if partner in df.columns:
-            out[col + " ± se"] = [f"{v:.{digits}f} ± {e:.{digits}f}" for v, e in zip(df[col], df[partner])]
+            out[col + " ± se"] = [plus_minus(v, e, digits) for v, e in zip(df[col], df[partner])]
         else:
             out[col] = df[col]
     return pd.DataFrame(out)

@@ -96,7 +96,7 @@ def show(
         None, "--deck-format", case_sensitive=False, help="Read the deck in this format instead of detecting it."),
     card_table: Optional[Path] = typer.Option(
         None, "--card-table", help="Card table CSV (title, type, suit, value, ...) instead of the shipped one."),
-    fmt: Format = typer.Option(Format.table, "--format", case_sensitive=False, help="Output format."),
+    fmt: Format = typer.Option(Format.table, "--format", "-f", case_sensitive=False, help="Output format."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Validate a deck and print its summary: counts per value and suit, duplicates, jokers, warnings."""
@@ -107,7 +107,7 @@ def show(
 
 @deck_app.command("list")
 def list_samples(
-    fmt: Format = typer.Option(Format.table, "--format", case_sensitive=False, help="Output format."),
+    fmt: Format = typer.Option(Format.table, "--format", "-f", case_sensitive=False, help="Output format."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """List the sample decks shipped with oddsmith (usable wherever a DECK is asked for)."""

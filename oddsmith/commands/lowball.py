@@ -14,6 +14,7 @@ standard error, 0 when exact); matchups add ``p_win``, ``p_lose``, ``p_tie``.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, List, Optional
 
@@ -38,7 +39,7 @@ from oddsmith.doomtown import lowball as L
 from oddsmith.doomtown import pulls as P
 from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.sampling import resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
@@ -55,15 +56,15 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     if odds.exact:
         foot = f"P(cheatin') {odds.p_cheatin:.6f}   mean rank {odds.mean_rank:.4f}"
     else:
-        foot = (f"P(cheatin') {odds.p_cheatin:.6f} ± {odds.p_cheatin_stderr:.6f}   "
-                f"mean rank {odds.mean_rank:.4f} ± {odds.mean_rank_stderr:.4f} (± one standard error)")
-    return f"{title}\n\n{table}\n{foot}\n"
+        foot = (f"P(cheatin') {plus_minus(odds.p_cheatin, odds.p_cheatin_stderr)}   "
+                f"mean rank {plus_minus(odds.mean_rank, odds.mean_rank_stderr, 4)} (± one standard error)")
+    text = f"{title}\n\n{table}\n{foot}\n"
+    return text if odds.exact else text + stderr_note(text, odds.trials)
 
 
 def _render_hands(odds: L.LowballOdds, fmt: Format) -> str:
@@ -75,8 +76,7 @@ def _render_hands(odds: L.LowballOdds, fmt: Format) -> str:
         return format_frame(with_deck_state(df, odds.deck_state), fmt)
     title = (f"Every lowball hand of {odds.deck}, lowest first: {len(df):,} distinct hands "
              f"among {odds.hands:,} deals, exact (values in comparison order)")
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     return f"{title}\n\n{format_frame(df, fmt, float_digits=8)}"
 
 
@@ -95,17 +95,22 @@ def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
         return format_frame(with_deck_state(_wide(g.summary(), g.players), [p.deck_state for p in g.players]), fmt)
     a, b = g.players
     title = f"Gamblin': {a.deck} (A) vs {b.deck} (B), {_how(g.exact, g.trials, g.seed)}"
-    note = (f"A wins {g.p_win:.6f}, B wins {g.p_lose:.6f} once identical hands are redrawn; "
-            f"identical hands on a deal {g.p_tie:.6f} (A lower {g.p_win_first_deal:.6f}, "
-            f"B lower {g.p_lose_first_deal:.6f} on a single deal)")
+    result = pd.DataFrame({
+        "outcome": ["A wins (identical hands redrawn)", "B wins (identical hands redrawn)",
+                    "identical hands on one deal", "A lower on one deal", "B lower on one deal"],
+        "probability": [g.p_win, g.p_lose, g.p_tie, g.p_win_first_deal, g.p_lose_first_deal]})
     if not g.exact:
-        note += f"; win/lose ± {g.p_win_stderr:.6f}, identical ± {g.p_tie_stderr:.6f} (one standard error)"
-    if fmt is Format.md:
-        title = f"## {title}"
+        # one-deal figures are proportions of the simulated deals: binomial standard errors
+        first = [g.p_win_first_deal, g.p_lose_first_deal]
+        result["stderr"] = [g.p_win_stderr, g.p_lose_stderr, g.p_tie_stderr,
+                            *(math.sqrt(p * (1 - p) / g.trials) for p in first)]
+    outcome = format_frame(readable(result, g.exact), fmt, float_digits=6,
+                           title="Result of Gamblin' (lowest hand wins)")
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     s = format_frame(readable(g.summary(), g.exact), fmt, float_digits=6)
-    r = format_frame(readable(g.ranks(), g.exact), fmt, float_digits=6,
-                     title="Lowball hand ranks" if fmt is Format.table else "### Lowball hand ranks")
-    return f"{title}\n\n{s}\n{note}\n\n{r}"
+    r = format_frame(readable(g.ranks(), g.exact), fmt, float_digits=6, title="Lowball hand ranks")
+    text = f"{title}\n\n{s}\n{outcome}\n{r}"
+    return text if g.exact else text + "Figures ± one standard error.\n" + stderr_note(text, g.trials)
 
 
 def _render_table(t: L.TableOdds, fmt: Format) -> str:
@@ -116,12 +121,12 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
     n = len(t.hands)
     title = (f"Gamblin' at a table of {n}: {t.trials:,} simulated deals, seed {t.seed} "
              f"(lowest hand wins 2 ghost rock, second lowest 1)")
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     body = format_frame(readable(t.players, False), fmt, float_digits=6)
-    note = (f"Identical hands on a first deal {t.p_identical:.6f} ± {t.p_identical_stderr:.6f}; "
-            f"mean redraws per deal {t.mean_redraws:.4f}. Figures ± one standard error.")
-    return f"{title}\n\n{body}\n{note}\n"
+    foot = note(f"Identical hands on a first deal: probability {plus_minus(t.p_identical, t.p_identical_stderr)}; "
+                f"redraws per deal: {t.mean_redraws:.4f} on average. Figures ± one standard error.")
+    text = f"{title}\n\n{body}\n{foot}"
+    return text + stderr_note(text, t.trials)
 
 
 def _pull_meta(deck: Deck, kind: str) -> dict[str, Any]:
@@ -196,8 +201,8 @@ def register(app: typer.Typer) -> None:
     @app.command("pull")
     def pull_cmd(
         deck: str = typer.Argument(..., help=DECK_HELP, metavar="DECK"),
-        skill: Optional[int] = typer.Option(None, "--skill", "-s", help="Skill test: the dude's skill rating (without --difficulty: a table by difficulty)."),
-        difficulty: Optional[int] = typer.Option(None, "--difficulty", "-d", help="Skill test difficulty (without --skill: a table by skill rating 0..5)."),
+        skill: Optional[int] = typer.Option(None, "--skill", help="Skill test: the dude's skill rating (without --difficulty: a table by difficulty)."),
+        difficulty: Optional[int] = typer.Option(None, "--difficulty", help="Skill test difficulty (without --skill: a table by skill rating 0..5)."),
         kung_fu: Optional[int] = typer.Option(None, "--kung-fu", "-k", help="Kung Fu test: the dude's Kung Fu rating (added to its value)."),
         dude_value: Optional[int] = typer.Option(None, "--dude-value", help="Kung Fu test: the dude's printed value (without it: a table over 1..13)."),
         suit: Optional[str] = typer.Option(None, "--suit", help="Suit pull: suits that pass (spades, H, ♦, red, black; comma list)."),
@@ -238,6 +243,14 @@ def register(app: typer.Typer) -> None:
             df = P.value_pull_table(base)
             title = "What a pull reveals: P(exactly / at least / at most each value), jokers wild"
         meta = _pull_meta(base, kind)
+        foot = ""
+        if kind == "value table":
+            jokers = len(base) - int(df["cards_of_value"].sum())
+            meta["jokers"] = jokers
+            if jokers:
+                foot = "\n" + note(f"p_exactly counts each of the {jokers} joker{'s' if jokers > 1 else ''} in every "
+                                   f"row (a joker passes a pull for any value), so the column sums to "
+                                   f"{df['p_exactly'].sum():.4f}, not 1; cards_of_value and cards are counts of cards.")
         if fmt is Format.json:
             payload: dict[str, Any] = {**meta, "rows": df}
             if len(df) == 1 and "p_success" in df:
@@ -249,5 +262,5 @@ def register(app: typer.Typer) -> None:
             head = f"{title}\n{deck_label(base)}: {len(base)} cards left, exact"
             if fmt is Format.md:
                 head = "## " + head.replace("\n", "\n\n")
-            text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}\n{deck_state_lines([base], fmt)}"
+            text = f"{head}\n\n{format_frame(df, fmt, float_digits=4)}{foot}\n{deck_state_lines([base], fmt)}"
         emit(text, output)

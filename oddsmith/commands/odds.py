@@ -44,7 +44,7 @@ from oddsmith.commands._common import (
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
@@ -60,7 +60,7 @@ POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', or items such 
 
 
 def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
-    return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {se:.{digits}f}"
+    return f"{value:.{digits}f}" if exact else plus_minus(value, se, digits)
 
 
 def _how(odds: S.ShootoutOdds) -> str:
@@ -75,14 +75,17 @@ def _side_line(odds: S.ShootoutOdds, shooter: Optional[str]) -> str:
             f"policy {odds.policy}, discard {odds.discard}")
 
 
-def _hand_foot(odds: S.ShootoutOdds) -> str:
+def _hand_foot(odds: S.ShootoutOdds, md: bool = False) -> str:
     e = odds.exact
-    foot = (f"mean rank {_fig(odds.mean_rank, odds.mean_rank_stderr, e)}   "
-            f"P(cheatin') {_fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)}   "
-            f"P(full house or better) {_fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6)}")
+    lines = [("mean rank", _fig(odds.mean_rank, odds.mean_rank_stderr, e)),
+             ("P(cheatin')", _fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)),
+             ("P(full house or better)", _fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6))]
     if odds.mean_discards is not None and odds.draw:
-        foot += f"   mean cards redrawn {odds.mean_discards:.3f}"
-    return foot + ("" if e else "   (± one standard error)")
+        lines.append(("cards redrawn, on average", f"{odds.mean_discards:.3f}"))
+    if md:
+        return "\n".join(f"- {k}: {v}" for k, v in lines) + ("" if e else "\n\n(± one standard error)")
+    foot = "\n".join(f"{k:<26}{v}" for k, v in lines)
+    return foot + ("" if e else "\n(± one standard error)")
 
 
 def _choice_text(choice: Optional[S.ShooterChoice], who: str) -> str:
@@ -102,11 +105,13 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
     if fmt is Format.csv:
         return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
-    if fmt is Format.md:
-        title = f"## {title}"
+    title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
     table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
-    return f"{title}\n{head}\n{table}\n{_hand_foot(odds)}\n"
+    key = note("probability: P(the kept hand has this rank); at_least: P(rank >= this one); "
+               "cheatin: P(this rank and cheatin')")
+    text = f"{title}\n{head}\n{table}\n{key}\n{_hand_foot(odds, fmt is Format.md)}\n"
+    return text if odds.exact else text + stderr_note(text, odds.trials)
 
 
 def _wide_round(r: S.RoundOdds) -> pd.DataFrame:
@@ -129,26 +134,34 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
     if fmt is Format.csv:
         return format_frame(with_deck_state(_wide_round(r), [r.a.deck_state, r.b.deck_state]), fmt)
     md = fmt is Format.md
-    title = f"One shootout round, {r.trials:,} simulated rounds, seed {r.seed}"
+    title = f"One shootout round: {r.trials:,} simulated rounds, seed {r.seed}"
     lines = [f"## {title}" if md else title, "",
              f"A: {_side_line(r.a, r.shooters[0])}", f"B: {_side_line(r.b, r.shooters[1])}"]
     if md:
         lines = [lines[0], "", "- " + lines[2], "- " + lines[3]]
     heads = _choice_text(choices[0], "A") + _choice_text(choices[1], "B")
-    note = (f"A wins {r.p_win:.6f}, B wins {r.p_lose:.6f}, identical hands {r.p_tie:.6f} "
-            f"(± {r.p_win_stderr:.6f}, {r.p_lose_stderr:.6f}, {r.p_tie_stderr:.6f}); equal ranks {r.p_equal_ranks:.6f} "
-            f"(each side suffers 1). Expected casualties: A {r.expected_casualties[0]:.4f}, "
-            f"B {r.expected_casualties[1]:.4f}. Figures ± one standard error.")
+    outcome = pd.DataFrame({
+        "outcome": ["A wins (A's kept hand higher)",
+                    "B wins (B's kept hand higher)",
+                    "identical hands (no winner; 1 casualty each)",
+                    "equal ranks (1 casualty each; within the above)"],
+        "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
+        "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
                            "expected_casualties_stderr", "mean_rank", "mean_rank_stderr", "p_cheatin",
                            "p_cheatin_stderr"]]
-    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    summary = summary.rename(columns={"expected_casualties": "casualties_suffered_mean",
+                                      "expected_casualties_stderr": "casualties_suffered_mean_stderr"})
+    sub = str  # format_frame makes a Markdown title a "###" heading itself
     parts = ["\n".join(lines) + "\n" + (("\n" + heads) if heads else ""),
-             format_frame(readable(summary, False, 4), fmt),
-             note + "\n",
-             format_frame(readable(r.casualties, False, 6), fmt, title=sub("Casualties suffered (p_A: side A, p_B: side B)")),
-             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks"))]
-    return "\n".join(parts)
+             format_frame(readable(outcome, False, 6), fmt, title=sub("Result of the round")),
+             format_frame(readable(summary, False, 4), fmt, title=sub("Each side (casualties_suffered_mean: "
+                                                                      "casualties the side suffers, on average)")),
+             format_frame(readable(r.casualties, False, 6), fmt,
+                          title=sub("Casualties suffered (p_A: P(side A suffers exactly that many), p_B: side B)")),
+             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks (p_A: side A, p_B: side B)"))]
+    text = "\n".join(parts)
+    return text + "\nFigures ± one standard error.\n" + stderr_note(text, r.trials)
 
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+))?\s*$")
@@ -177,14 +190,19 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     shown = df.drop(columns=["shootout_trials", "deck_state"]).copy()
     exact_all = bool(df["shootout_exact"].all())
     shown = readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
+    if not exact_all:  # exact cells (stud <= 2, draw 0) have no standard error: show the bare figure
+        for col in [c for c in shown.columns if c.endswith(" ± se")]:
+            base = col[:-len(" ± se")]
+            shown[col] = [f"{v:.4f}" if ex else s for v, ex, s in zip(df[base], df["shootout_exact"], shown[col])]
     shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
     shown = shown.rename(columns=lambda c: c.replace("shootout_", "").replace("lowball_", "low_"))
     how = f"shootout cells: exact where stud <= 2 and draw 0, else {meta['trials']:,} simulated hands, seed {meta['seed']}"
     title = f"Trade-off: lowball against shootout strength (policy {meta['policy']}, discard {meta['discard']})"
-    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn); low_p_cheatin: P(lowball hand "
-           "cheatin'); mean_rank: mean kept shootout rank; p_full_house_or_better: P(kept rank >= 7)")
+    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn)\nlow_p_cheatin: P(lowball hand "
+           "cheatin')\nmean_rank: mean kept shootout rank\np_full_house_or_better: P(kept rank >= 7)")
     states = meta["deck_states"]
     if fmt is Format.md:
+        key = "\n".join("- " + line for line in key.splitlines())
         return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n\n{states}"
     return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n{states}"
 
@@ -328,8 +346,11 @@ def register(app: typer.Typer) -> None:
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
-        """Shootout hand odds: kept-rank distribution, P(cheatin'); with --vs, one round head to head;
-        with --full, whole shootouts posse against posse."""
+        """Shootout odds: the kept hand; with --vs, one round head to head; with --full, whole shootouts.
+
+        Alone: the kept-rank distribution and P(cheatin') of one hand. With --vs: one round
+        head to head, with casualties. With --full: shootouts played to the end, posse against
+        posse (--posse and --vs-posse), round after round."""
         from oddsmith.doomtown.posse import load_posse
 
         check_output(output)

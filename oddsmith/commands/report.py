@@ -47,12 +47,12 @@ class ReportOptions:
 
 
 _OUTPUT = typer.Option(None, "--output", "-o", help="File to write (default oddsmith-report.pdf etc. in the current folder).")
-_FORMAT = typer.Option(None, "--format", "-f", help="pdf, png, svg, md or html (default: from the output file's suffix, else pdf).")
-_PAPER = typer.Option(None, "--paper", help="Page size: a4 (default) or letter.")
+_FORMAT = typer.Option(None, "--format", "-f", metavar="[pdf|png|svg|md|html]", help="pdf, png, svg, md or html (default: from the output file's suffix, else pdf).")
+_PAPER = typer.Option(None, "--paper", metavar="[a4|letter]", help="Page size: a4 (default) or letter.")
 _DPI = typer.Option(None, "--dpi", help="Resolution of PNG pages and charts (default 150).")
 _SEED = typer.Option(None, "--seed", help="Seed of every simulated figure (default: fresh, printed on each page).")
-_TRIALS = typer.Option(None, "--trials", help="Trials per simulated figure (default 50,000: standard error at most 0.22 pp).")
-_WORKERS = typer.Option(None, "--workers", help="Worker threads for the simulations (results do not depend on it).")
+_TRIALS = typer.Option(None, "--trials", "-t", help="Trials per simulated figure (default 50,000: standard error at most 0.22 pp).")
+_WORKERS = typer.Option(None, "--workers", "-w", help="Worker threads for the simulations (results do not depend on it).")
 
 
 def _run(kind: str, opts: ReportOptions, **what) -> int:

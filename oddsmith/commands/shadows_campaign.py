@@ -18,7 +18,7 @@ import typer
 
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign as C
 from oddsmith.shadows import posse as P
@@ -202,15 +202,24 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
     head = (f"{posse.name} — {posse.faction.value if posse.faction is not R.Faction.NONE else 'no Faction'}, "
             f"{posse.method.value} method, {len(posse.models)} models, {money}, Infamy {posse.infamy}: legal")
     titles = {
-        "roster": "Roster",
-        "costs": "Costs",
-        "shooting": f"Shooting (3 Dice, range band modifiers, the model's Skills and Injuries; re-roll reading {reading.name})",
-        "fight": f"Fight as the Attacker against a plain model of each Rank (re-roll reading {reading.name})",
+        "roster": "Roster (*_dice_mod, save_mod: the model's own Dice and Save Modifiers from its Skills and gear)",
+        "costs": "Costs (in $)",
+        "shooting": f"Shooting (3 Dice, range band modifiers, the model's Skills and Injuries; re-roll reading "
+                    f"{reading.name})\ndice: Dice rolled; save_modifier: the target's Save Modifier; "
+                    "hit .. jammed: probabilities of one shot",
+        "fight": f"Fight as the Attacker against a plain model of each Rank (re-roll reading {reading.name})\n"
+                 "*_dice: Dice each side rolls; the other columns: probabilities",
     }
+    if "roster" in sections:
+        # the modifiers read as modifiers (+1), not as counts of dice
+        signed = {"shoot_dice": "shooting_dice_mod", "fight_dice": "fight_dice_mod", "save_modifier": "save_mod"}
+        sections["roster"] = sections["roster"].assign(
+            **{c: sections["roster"][c].map(lambda v: f"{int(v):+d}" if v else "0") for c in signed}
+        ).rename(columns=signed)
     if notes:
         titles["shooting"] += "\nNo shooting table for: " + "; ".join(
             f"{n['model']}'s {n['weapon']} ({n['reason']})" for n in notes)
-    parts = [head + "\n"] if fmt is Format.table else [f"## {head}\n"]
+    parts = [note(head)] if fmt is Format.table else [f"## {head}\n"]
     for name, df in sections.items():
         parts.append(format_frame(df, fmt, title=titles[name]))
     return "\n".join(parts)

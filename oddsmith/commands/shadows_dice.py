@@ -22,8 +22,9 @@ from typing import Any, List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands._common import readable
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import tables as T
@@ -40,9 +41,9 @@ WORKERS_HELP = "Monte Carlo worker threads (with --mc)."
 
 # Options every dice command takes, declared once (the pattern of commands/report.py).
 MC_OPTION = typer.Option(False, "--mc", help=MC_HELP)
-TRIALS_OPTION = typer.Option(1_000_000, "--trials", help=TRIALS_HELP)
+TRIALS_OPTION = typer.Option(1_000_000, "--trials", "-t", help=TRIALS_HELP)
 SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
-WORKERS_OPTION = typer.Option(1, "--workers", help=WORKERS_HELP)
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 FORMAT_OPTION = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP)
 OUTPUT_OPTION = typer.Option(None, "--output", "-o", help=OUTPUT_HELP)
 EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)
@@ -96,8 +97,16 @@ def _odds_frame(odds: E.Odds, fractions: bool) -> pd.DataFrame:
     return _outcome_frame(odds.outcomes, odds.fractions if fractions else None, odds.stderr)
 
 
+def _shown(frame: pd.DataFrame, fmt: Format) -> pd.DataFrame:
+    """Table and Markdown show Monte Carlo figures as "probability ± se" ("± n/a" for none); CSV keeps columns."""
+    if fmt in (Format.table, Format.md) and "stderr" in frame:
+        return readable(frame, False, 4)
+    return frame
+
+
 def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fractions: bool, *,
-               outcomes_key: str = "outcomes", extra_frames: Optional[list[tuple[str, pd.DataFrame]]] = None) -> None:
+               outcomes_key: str = "outcomes", extra_frames: Optional[list[tuple[str, pd.DataFrame]]] = None,
+               foot: str = "") -> None:
     if fractions and odds.fractions is None:
         raise OddsmithError("--exact-fractions needs the exact engine (drop --mc)")
     if fmt is Format.json:
@@ -108,13 +117,17 @@ def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fr
         return
     head = f"{title}\n{_fmt_setup(odds)}"
     if odds.stderr is not None:
-        head += f"\nMonte Carlo: {odds.trials} trials, seed {odds.seed}, PCG64"
+        head += f"\nMonte Carlo: {odds.trials:,} trial{'s' if odds.trials != 1 else ''}, seed {odds.seed}, PCG64"
     else:
         head += "\nexact"
-    text = format_frame(_odds_frame(odds, fractions), fmt, title=None if fmt is Format.csv else head)
+    text = format_frame(_shown(_odds_frame(odds, fractions), fmt), fmt, title=None if fmt is Format.csv else head)
     for name, frame in extra_frames or []:
         sep = "\n" if fmt is not Format.csv else ""
-        text += sep + format_frame(frame, fmt, title=None if fmt is Format.csv else name)
+        text += sep + format_frame(_shown(frame, fmt), fmt, title=None if fmt is Format.csv else name)
+    if fmt is not Format.csv:
+        text += foot
+        if odds.stderr is not None:
+            text += stderr_note(text, int(odds.trials or 0))
     emit(text, output)
 
 
@@ -127,9 +140,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("test")
     def test_cmd(
-        die: Optional[str] = typer.Option(None, "--die", "-d", help="Grit Die: D6, D8, D10 (or a Rank)."),
+        die: Optional[str] = typer.Option(None, "--die", help="Grit Die: D6, D8, D10 (or a Rank)."),
         rank: Optional[str] = typer.Option(None, "--rank", "-r", help="Rank: Novice, Veteran, Hero (or D6/D8/D10)."),
-        dice: int = typer.Option(3, "--dice", "-n", help="Base number of dice (at least 1)."),
+        dice: int = typer.Option(3, "--dice", help="Base number of dice (at least 1)."),
         dice_mod: int = typer.Option(0, "--dice-mod", "-m", help="Sum of Dice Modifiers (a Test never rolls fewer than one die)."),
         shaken: bool = typer.Option(False, "--shaken", help="The model is Shaken: its die is one Rank lower (minimum D6)."),
         lead_belly: bool = typer.Option(False, "--lead-belly", help="Lead-Belly: ignores the Shaken penalty."),
@@ -163,9 +176,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("shoot")
     def shoot_cmd(
-        shooter: str = typer.Option(..., "--shooter", "-s", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
-        target: str = typer.Option(..., "--target", "-t", help="Target's Rank."),
-        weapon: str = typer.Option("Pistol", "--weapon", "-w", help="Weapon (Basic or Special Weapons Table)."),
+        shooter: str = typer.Option(..., "--shooter", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
+        target: str = typer.Option(..., "--target", help="Target's Rank."),
+        weapon: str = typer.Option("Pistol", "--weapon", help="Weapon (Basic or Special Weapons Table)."),
         range_band: str = typer.Option("medium", "--range", help="Range band: short, medium or long."),
         cover: bool = typer.Option(False, "--cover", help="Target has Cover (-1 Die)."),
         elevated: bool = typer.Option(False, "--elevated", help="Shooter Elevated (+1 Die)."),
@@ -212,18 +225,37 @@ def register(app: typer.Typer) -> None:
         else:
             odds = E.shoot(sh, tg, weapon, **kw, fractions=exact_fractions)
         extra = []
+        foot = ""
         if "action" in odds.extra:
             frame = _outcome_frame(odds.extra["action"],
                                    odds.extra.get("action_fractions") if exact_fractions else None,
                                    odds.extra.get("action_stderr"))
-            extra.append((f"Whole Action ({' then '.join(odds.extra['action_weapons'])}): target's final state "
-                          "(shots_fired is a mean)", frame))
-        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra)
+            weapons = odds.extra["action_weapons"]
+            n_actions = odds.extra.get("shoot_actions", 1)
+            per = len(weapons) // n_actions
+            if n_actions > 1:
+                # Trigger-Happy: "Shoot the same Weapon twice in a single Activation" - two Actions, not one
+                actions = "; ".join(f"Action {i + 1}: {' then '.join(weapons[i * per:(i + 1) * per])}"
+                                    for i in range(n_actions))
+                head = f"Whole Activation: {n_actions} Shoot Actions with the same Weapon (Trigger-Happy; {actions})"
+            else:
+                head = f"Whole Shoot Action: {' then '.join(weapons)}"
+            if fmt is not Format.csv:
+                # shots_fired is a count (a mean over the Action), not a probability: it gets its own line
+                fired = frame[frame["outcome"] == "shots_fired"].iloc[0]
+                frame = frame[frame["outcome"] != "shots_fired"]
+                se = odds.extra.get("action_stderr", {}).get("shots_fired")
+                value = f"{fired['probability']:.4f}" if se is None else plus_minus(fired["probability"], se, 4)
+                foot = "\n" + note(f"Shots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on "
+                                   f"average (of {len(odds.extra['action_weapons'])}; a Downed target is not shot "
+                                   "again and a Jammed weapon stops firing)")
+            extra.append((f"{head}: the target's final state (probabilities)", frame))
+        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra, foot=foot)
 
     @app.command("fight")
     def fight_cmd(
-        attacker: str = typer.Option(..., "--attacker", "-a", help="Attacker's Rank."),
-        defender: str = typer.Option(..., "--defender", "-d", help="Defender's Rank."),
+        attacker: str = typer.Option(..., "--attacker", help="Attacker's Rank."),
+        defender: str = typer.Option(..., "--defender", help="Defender's Rank."),
         charging: bool = typer.Option(False, "--charging", help="The Attacker Charged (+1 Die)."),
         fortified: bool = typer.Option(False, "--fortified", help="The Defender is Fortified (Attacker -1 Die)."),
         attacker_skill: Optional[List[str]] = typer.Option(None, "--attacker-skill", help="Attacker Skill (Mean, Bull-Rush, Tough, 'Ornery, Fearsome, Close Work, Nerves of Steel, Lead-Belly); repeatable."),
@@ -319,7 +351,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = OUTPUT_OPTION,
         exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
-        """Bottle Check: an unmodified 3 Dice Nerve Test (1 Die for a stand-in); no Success and the Posse Bottles Out."""
+        """Bottle Check: 3 unmodified Dice (1 Die for a stand-in); no Success and the Posse Bottles Out."""
         skills = list(skill or []) + (["Nerves of Steel"] if nerves_of_steel else [])
         kw = dict(boss=not stand_in, shaken=shaken, skills=skills, preacher=preacher, whiskey=whiskey,
                   reading=reroll.value, blessing=blessing.value)
@@ -388,13 +420,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("table")
     def table_cmd(
-        name: str = typer.Argument(..., help=f"Table: {', '.join(T.STANDARD_TABLES)}."),
+        name: str = typer.Argument(..., metavar="TABLE", help=f"Table: {', '.join(T.STANDARD_TABLES)}."),
         reroll: Reading = typer.Option(Reading.b, "--reroll", help=READING_HELP + " (shooting-full has both)"),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
         exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
-        """A standard printable table, exact: success, shooting, shooting-full, fight, recovery, bottle, cast, dynamite, blast."""
+        """Exact printable tables: success, shooting, shooting-full, fight, recovery, bottle, cast, dynamite, blast."""
         df = T.standard_table(name, reading=reroll.value, fractions=exact_fractions)
         key = R.normalize_name(name)
         canonical = next(n for n in T.STANDARD_TABLES if R.normalize_name(n) == key)

@@ -410,13 +410,21 @@ def plan_shot(shooter: Shooter, target: Target, weapon: R.Weapon | str = "Pistol
         modifiers=tuple(mods), save_modifiers=tuple(smods))
 
 
+def shoot_actions(shooter: Shooter) -> int:
+    """Shoot Actions the shooter takes with one Weapon in its Activation: two with Trigger-Happy
+    ("may Shoot the same Weapon twice in a single Activation", Shooting Skills Table), else one."""
+    return 2 if "Trigger-Happy" in shooter.skills else 1
+
+
 def action_weapons(shooter: Shooter, weapon: R.Weapon | str, second_weapon: R.Weapon | str | None = None
                    ) -> list[tuple[R.Weapon, int]]:
-    """The shots of one Shoot Action as (Weapon, weapon number), in order.
+    """The shots fired at one target as (Weapon, weapon number), in order: those of one Shoot
+    Action, or of both Actions of a Trigger-Happy Activation (:func:`shoot_actions`).
 
     A Sixgun or Repeater Rifle "may Shoot twice as one Action"; Trigger-Happy
-    shoots the same Weapon again (a second Shoot Action); Gunslinger fires two
-    Pistol-Class Weapons as one Action (a Sixgun then fires once each).
+    shoots the same Weapon again (a second Shoot Action in the same
+    Activation); Gunslinger fires two Pistol-Class Weapons as one Action (a
+    Sixgun then fires once each).
     """
     w = R.weapon(weapon)
     skills = shooter.skills
@@ -430,10 +438,13 @@ def action_weapons(shooter: Shooter, weapon: R.Weapon | str, second_weapon: R.We
             if x.weapon_class is not R.WeaponClass.PISTOL:
                 raise OddsmithError(f"Gunslinger fires two Pistol-Class Weapons; the {x.name} is not one")
         return [(w, 0), (w2, 1)]
-    shots = [(w, 0)] * w.shots_per_action
-    if "Trigger-Happy" in skills:
-        shots = shots * 2
-    return shots
+    return [(w, 0)] * (w.shots_per_action * shoot_actions(shooter))
+
+
+def _action_scope(shooter: Shooter) -> dict[str, Any]:
+    """What ``extra['action']`` covers: one Shoot Action, or a Trigger-Happy Activation of two."""
+    n = shoot_actions(shooter)
+    return {"shoot_actions": n, "action_scope": "activation" if n > 1 else "action"}
 
 
 def _shot_fractions(hi, lo, shi, slo, row: int) -> dict[str, Fraction]:
@@ -493,7 +504,9 @@ def shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | str, weapon
     Repeater Rifle, Trigger-Happy, Gunslinger with ``second_weapon``),
     ``extra['action']`` holds the target's final state over all of them
     (SEQUENCE_OUTCOMES; Downed targets are not shot again, a Jammed weapon
-    stops firing).
+    stops firing); with Trigger-Happy those are the two Shoot Actions of one
+    Activation, as ``extra['shoot_actions']`` (2) and ``extra['action_scope']``
+    ("activation") say.
     """
     sh = Shooter.of(shooter)
     tg = Target.of(target)
@@ -516,6 +529,7 @@ def shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | str, weapon
         if fractions and sfr and sfr[0] is not None:
             extra["action_fractions"] = {k: f"{v.numerator}/{v.denominator}" for k, v in sfr[0].items()}
         extra["action_weapons"] = [w.name for w, _ in weapons]
+        extra.update(_action_scope(sh))
     return Odds("shoot", {k: float(prob[0, j]) for j, k in enumerate(SHOT_OUTCOMES)},
                 fr[0] if fr else None, None, setup, p0.modifiers, extra)
 
@@ -1133,6 +1147,7 @@ def simulate_shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | st
         odds.extra["action"] = dict(seq.outcomes)
         odds.extra["action_stderr"] = dict(seq.stderr)
         odds.extra["action_weapons"] = [w.name for w, _ in weapons]
+        odds.extra.update(_action_scope(sh))
     return odds
 
 

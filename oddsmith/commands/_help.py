@@ -1,0 +1,127 @@
+"""How `--help` reads: conventional metavars and whole command summaries.
+
+typer shows option types as ``<str>``, ``<int>``, ``<list[str]>`` and required
+arguments as ``{DECK}``, and cuts each command's summary in a group listing
+with "...". :class:`OddsmithGroup` (the root command's class) rewrites the
+whole click command tree once, before parsing, so that every command - those
+added later included - shows the conventions of docs/cli-conventions.md:
+
+* option values as TEXT, INTEGER, FLOAT, PATH, FILE (``--output``), DECK
+  (``--vs``), POSSE (``--posse``, ``--vs-posse``) or ``[a|b|c]`` for a choice;
+  a metavar given in the option itself wins;
+* arguments by their name in capitals (``DECK``, ``[POSSE]`` when optional,
+  ``DECK...`` when repeatable), without a type after them;
+* in a group's command list, the first paragraph of each command's help whole.
+"""
+from __future__ import annotations
+
+import enum
+import pathlib
+from typing import Any, Iterator, Optional, get_args
+
+from typer._click import Command, Context
+from typer.core import TyperArgument, TyperGroup, TyperOption
+
+# Metavars named after what the value is rather than its Python type.
+NAMED_METAVARS = {
+    "output": "FILE",
+    "vs": "DECK",
+    "deck": "DECK",
+    "decks": "DECK",
+    "posse": "POSSE",
+    "vs_posse": "POSSE",
+    "posse_file": "POSSE",
+}
+TYPE_METAVARS = {str: "TEXT", int: "INTEGER", float: "FLOAT", pathlib.Path: "PATH"}
+
+# Wide enough for every summary of a command list on one line at 120+ columns;
+# click still narrows the help to the terminal.
+MAX_HELP_WIDTH = 120
+
+
+def _base_annotation(annotation: Any) -> Any:
+    """``Optional[List[int]]`` -> ``int``: the type of one value."""
+    while True:
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if not args:
+            return annotation
+        annotation = args[0]
+
+
+def _choice_values(choices: Any) -> list[str]:
+    return [c.value if isinstance(c, enum.Enum) else str(c) for c in choices]
+
+
+def option_metavar(param: TyperOption) -> Optional[str]:
+    """The metavar shown for one option's value (None for a flag)."""
+    if param.is_flag or param.count:
+        return None
+    if param.metavar is not None:
+        return param.metavar
+    if param.name in NAMED_METAVARS:
+        return NAMED_METAVARS[param.name]
+    desc = param.type_descriptor
+    if desc.is_choice and desc.choices:
+        return "[" + "|".join(_choice_values(desc.choices)) + "]"
+    if desc.is_path or desc.is_file:
+        return "PATH"
+    return TYPE_METAVARS.get(_base_annotation(desc.annotation), "TEXT")
+
+
+def argument_metavar(param: TyperArgument) -> str:
+    """An argument's name as shown in help: its metavar or its name in capitals, ``...`` when repeatable."""
+    name = param.metavar or NAMED_METAVARS.get(param.name or "") or (param.name or "").upper()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]  # optional is shown by the usage line, not the name
+    if param.nargs != 1 and not name.endswith("..."):
+        name += "..."
+    return name
+
+
+class ConventionalArgument(TyperArgument):
+    """A typer argument shown as ``DECK`` (``[DECK]`` when optional) with no ``<type>`` after it."""
+
+    def _rich_display_name(self) -> str:
+        return argument_metavar(self)
+
+    def _usage_display_name(self) -> str:
+        name = argument_metavar(self)
+        return name if self.required else f"[{name}]"
+
+    def display_type_rich(self, ctx: Context) -> Optional[str]:
+        return None
+
+
+def summary(command: Command) -> str:
+    """The first paragraph of a command's help on one line (what a group lists)."""
+    text = (command.help or "").strip()
+    return " ".join(text.split("\n\n")[0].split())
+
+
+def walk(command: Command, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Command]]:
+    """Every command of the tree under ``command`` with its path of names (the root has ``()``)."""
+    yield path, command
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from walk(sub, path + (name,))
+
+
+def apply_conventions(root: Command) -> None:
+    """Give every option, argument and command list of the tree the conventional help form."""
+    for _, command in walk(root):
+        if command.short_help is None and command.help:
+            command.short_help = summary(command)
+        for param in command.params:
+            if isinstance(param, TyperArgument) and not isinstance(param, ConventionalArgument):
+                param.__class__ = ConventionalArgument
+            elif isinstance(param, TyperOption):
+                metavar = option_metavar(param)
+                if metavar is not None:
+                    param.metavar = metavar
+
+
+class OddsmithGroup(TyperGroup):
+    """The root `oddsmith` group: applies :func:`apply_conventions` before running."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        apply_conventions(self)
+        return super().main(*args, **kwargs)

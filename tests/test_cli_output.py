@@ -1,0 +1,220 @@
+"""Output that says what each figure is: labelled round results, "± n/a" instead of a zero
+standard error, pull's jokers-wild note, Trigger-Happy as two Shoot Actions in one Activation,
+shots fired apart from probabilities, and text tables folded to the terminal width."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from oddsmith.output import Format, format_frame, plus_minus, stderr_note
+from tests.cli_run import run
+
+
+@pytest.fixture(autouse=True)
+def _terminal_width(monkeypatch):
+    """Text output depends on the terminal width: fix it (tests may set another)."""
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def _widest(text: str) -> int:
+    return max(len(line) for line in text.splitlines())
+
+
+# --- standard errors ---------------------------------------------------------------------------
+
+def test_plus_minus_never_prints_a_zero_standard_error():
+    assert plus_minus(0.5, 0.0123456, 4) == "0.5000 ± 0.0123"
+    assert plus_minus(0.0, 0.0, 6) == "0.000000 ± n/a"
+    assert plus_minus(1.0, 1e-15, 6) == "1.000000 ± n/a"  # rounding noise of an exact 1
+    assert plus_minus(0.3, float("nan"), 4) == "0.3000 ± n/a"
+    tiny = plus_minus(0.25, 4e-8, 6)
+    assert "0.000000" not in tiny.split("±")[1] and tiny.endswith("4e-08")
+
+
+def test_stderr_note_only_when_needed():
+    assert stderr_note("0.5 ± 0.01", 1000) == ""
+    one = stderr_note("1.0 ± n/a", 1)
+    assert "one trial" in one
+    many = " ".join(stderr_note("0.0 ± n/a", 20_000).split())
+    assert "20,000 trials" in many and "0.00015" in many
+
+
+@pytest.mark.parametrize("args", [
+    ("shootout", "law-dogs", "--trials", "1", "--seed", "3"),
+    ("shootout", "law-dogs", "--vs", "outlaws", "--trials", "1", "--seed", "3"),
+    ("lowball", "law-dogs", "--simulate", "--trials", "1", "--seed", "3"),
+    ("lowball", "law-dogs", "--vs", "outlaws", "--trials", "1", "--seed", "3"),
+    ("shadows", "test", "--mc", "--trials", "1", "--seed", "3"),
+    ("shadows", "shoot", "--shooter", "Hero", "--target", "Novice", "--weapon", "Sixgun", "--mc",
+     "--trials", "1", "--seed", "3"),
+])
+def test_one_trial_does_not_look_certain(capsys, args):
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    assert not re.search(r"± 0\.0+\b(?!\d)", out), out
+    assert "± n/a" in out and "one trial" in out
+
+
+def test_simulated_zero_gets_n_a_and_its_bound(capsys):
+    rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1")
+    assert rc == 0
+    assert "Dead Man's Hand  0.000000 ± n/a" in out
+    assert "2,000 trials" in " ".join(out.split())
+
+
+def test_exact_tradeoff_cells_show_no_standard_error(capsys):
+    rc, out, _ = run(capsys, "tradeoff", "law-dogs", "--studs", "0", "--draws", "0-1", "--trials", "2000",
+                     "--seed", "1")
+    assert rc == 0
+    assert "± n/a" not in out  # stud 0 draw 0 is exact; stud 0 draw 1 simulated with real errors
+    assert re.search(r"\d\.\d{4} ± 0\.\d{3}[1-9]", out)
+
+
+# --- labels ------------------------------------------------------------------------------------
+
+def test_round_result_is_a_labelled_table(capsys):
+    rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "5000", "--seed", "2")
+    assert rc == 0
+    block = out.split("Result of the round\n", 1)[1].split("\n\n", 1)[0]
+    rows = block.splitlines()[2:]
+    assert [r.split("  ")[0] for r in rows] == ["A wins (A's kept hand higher)", "B wins (B's kept hand higher)",
+                                               "identical hands (no winner; 1 casualty each)",
+                                               "equal ranks (1 casualty each; within the above)"]
+    assert all("±" in r for r in rows)
+    assert "identical hands 0." not in out  # the old unlabelled run-on line
+
+
+def test_round_json_keeps_its_fields(capsys):
+    rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "2",
+                     "--format", "json")
+    d = json.loads(out)
+    for key in ("p_win", "p_lose", "p_tie", "p_equal_ranks", "p_win_stderr", "p_tie_stderr", "casualties",
+                "distribution", "trials", "exact"):
+        assert key in d
+
+
+def test_pull_value_table_says_why_p_exactly_sums_above_one(capsys):
+    rc, out, _ = run(capsys, "pull", "law-dogs")
+    assert rc == 0
+    total = re.search(r"sums to (\d\.\d{4}), not 1", " ".join(out.split()))
+    assert total and float(total.group(1)) > 1
+    rc, js, _ = run(capsys, "pull", "law-dogs", "--format", "json")
+    d = json.loads(js)
+    assert d["jokers"] == 2
+    assert float(total.group(1)) == pytest.approx(sum(r["p_exactly"] for r in d["rows"]), abs=1e-4)
+    rc, csv, _ = run(capsys, "pull", "law-dogs", "--format", "csv")
+    assert "sums to" not in csv and csv.splitlines()[0].startswith("value,label,cards_of_value")
+
+
+def test_posse_roster_shows_modifiers_as_modifiers(capsys):
+    rc, out, _ = run(capsys, "shadows", "posse", "--view", "roster")
+    assert rc == 0
+    assert "shooting_dice_mod" in out and "shoot_dice" not in out
+    assert re.search(r"Marshal Ezra Cole .*\+1", out)
+    rc, js, _ = run(capsys, "shadows", "posse", "--view", "roster", "--format", "json")
+    assert "shoot_dice" in json.loads(js)["roster"][0]  # JSON keeps its field names
+
+
+def _section(out: str, start: str) -> str:
+    return out.split(start, 1)[1]
+
+
+def test_trigger_happy_is_two_shoot_actions_in_one_activation(capsys):
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran",
+                     "--skill", "Trigger-Happy")
+    assert rc == 0
+    flat = " ".join(out.split())
+    assert "Whole Activation: 2 Shoot Actions with the same Weapon (Trigger-Happy; Action 1: Pistol; " \
+           "Action 2: Pistol)" in flat
+    assert "Whole Action" not in flat and "Shots fired in the Activation" in flat
+    rc, js, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran",
+                    "--skill", "Trigger-Happy", "--weapon", "Sixgun", "--format", "json")
+    d = json.loads(js)
+    assert d["shoot_actions"] == 2 and d["action_scope"] == "activation"
+    assert d["action_weapons"] == ["Sixgun"] * 4 and "shots_fired" in d["action"]
+
+
+def test_a_sixgun_without_trigger_happy_is_one_action(capsys):
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--weapon", "Sixgun")
+    flat = " ".join(out.split())
+    assert "Whole Shoot Action: Sixgun then Sixgun" in flat and "Activation" not in flat
+    rc, js, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--weapon", "Sixgun",
+                    "--format", "json")
+    d = json.loads(js)
+    assert d["shoot_actions"] == 1 and d["action_scope"] == "action"
+
+
+@pytest.mark.parametrize("mc", [False, True])
+def test_shots_fired_is_not_under_the_probability_column(capsys, mc):
+    extra = ["--mc", "--trials", "20000", "--seed", "4"] if mc else []
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--weapon", "Sixgun",
+                     *extra)
+    table = _section(out, "Whole Shoot Action").split("\n\n", 1)[0]
+    assert "shots_fired" not in table
+    m = re.search(r"Shots fired in the Action: (\d\.\d{4})", out)
+    assert m and 1 < float(m.group(1)) < 2
+    assert ("±" in out.split("Shots fired", 1)[1].split("\n")[0]) is mc
+    rc, csv, _ = run(capsys, "shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--weapon", "Sixgun",
+                     "--format", "csv", *extra)
+    assert "shots_fired," in csv  # CSV unchanged
+
+
+# --- folding -----------------------------------------------------------------------------------
+
+def _wide_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"model": ["Marshal Ezra Cole", "Jed Tolliver", "Billy Crane"],
+                       "rank": ["Hero", "Novice", "Novice"], "dice": [3, 4, 5]})
+    for i in range(14):
+        df[f"probability_column_{i}"] = rng.random(3)
+    return df
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_wide_tables_fold_into_blocks_that_fit(width):
+    df = _wide_frame()
+    text = format_frame(df, Format.table, width=width, title="A wide table")
+    assert _widest(text) <= width
+    blocks = text.split("A wide table\n", 1)[1].split("\n\n")
+    assert len(blocks) > 1
+    for block in blocks:  # every block repeats the labels that name a row
+        lines = block.splitlines()
+        assert lines[0].split()[:3] == ["model", "rank", "dice"]
+        assert [ln.split("  ")[0] for ln in lines[2:]] == list(df["model"])
+    shown = [h for b in blocks for h in b.splitlines()[0].split()]
+    for col in df.columns[3:]:  # every figure column once, in order
+        assert shown.count(col) == 1
+    for i, col in enumerate(df.columns[3:]):
+        assert f"{df[col].iloc[0]:.4f}" in text
+
+
+def test_narrow_tables_and_other_formats_do_not_fold():
+    df = _wide_frame()
+    small = df.iloc[:, :4]
+    assert "\n\n" not in format_frame(small, Format.table, width=100)
+    assert format_frame(df, Format.table, width=10_000).count("model") == 1
+    for fmt in (Format.csv, Format.md):
+        assert format_frame(df, fmt, width=60).count("model") == 1
+    assert format_frame(df, Format.csv) == df.to_csv(index=False, lineterminator="\n")
+
+
+@pytest.mark.parametrize("args", [
+    ("shadows", "posse"),
+    ("shadows", "posse", "--view", "fight"),
+    ("shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1"),
+    ("tradeoff", "law-dogs", "--studs", "0-1", "--draws", "0-1", "--trials", "2000", "--seed", "1"),
+    ("lowball", "law-dogs", "--players", "4", "--trials", "2000", "--seed", "1"),
+    ("lowball", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1"),
+    ("pull", "law-dogs"),
+    ("shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--skill", "Trigger-Happy", "--mc",
+     "--trials", "2000", "--seed", "1"),
+])
+def test_commands_fit_a_100_column_terminal(capsys, monkeypatch, args):
+    monkeypatch.setenv("COLUMNS", "100")
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    assert _widest(out) <= 100, max(out.splitlines(), key=len)
