@@ -64,6 +64,7 @@ def latching() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = hook
+        _latched = False
 
 
 def interrupted() -> bool:

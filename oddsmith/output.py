@@ -226,14 +226,15 @@ def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]
     targets = [output_target(p) for p in paths]
     tmps: list[Path] = []
     try:
-        for target in targets:
-            folder = None if target.streamed else target.real.parent
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.real.name}.", suffix=".part", dir=folder)
-            except OSError as exc:
-                raise _cannot(target.path, (exc.strerror or str(exc)).lower()) from None
-            os.close(fd)
-            tmps.append(Path(tmp))
+        with interrupts.deferred():  # Ctrl-C between creating a temporary file and noting it would leak it
+            for target in targets:
+                folder = None if target.streamed else target.real.parent
+                try:
+                    fd, tmp = tempfile.mkstemp(prefix=f".{target.real.name}.", suffix=".part", dir=folder)
+                except OSError as exc:
+                    raise _cannot(target.path, (exc.strerror or str(exc)).lower()) from None
+                tmps.append(Path(tmp))
+                os.close(fd)
         yield list(tmps)
         interrupts.check()
         for tmp, target in zip(tmps, targets):
