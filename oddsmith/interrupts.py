@@ -15,7 +15,10 @@ import contextlib
 import signal
 import sys
 import threading
-from typing import Any, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 #: Exit status of an interrupted command (128 + SIGINT, as shells report it).
 EXIT_STATUS = 130
@@ -50,12 +53,12 @@ def latching() -> Iterator[None]:
     in a shell script) stays ignored, as it does for any program.
     """
     global _latched
-    _latched = False
     previous = signal.getsignal(signal.SIGINT)
     own = threading.current_thread() is threading.main_thread() and previous is signal.default_int_handler
-    if not own:
+    if not own:  # ignored, someone else's handler, or ours already (python -m oddsmith)
         yield
         return
+    _latched = False
     hook = sys.unraisablehook
     signal.signal(signal.SIGINT, _on_sigint)
     sys.unraisablehook = _unraisable(hook)
