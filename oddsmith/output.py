@@ -323,7 +323,10 @@ class Progress:
         self.draw()
 
     def draw(self, *, force: bool = False) -> None:
-        if not self.enabled or Progress._open[:1] != [self]:
+        if Progress._open and Progress._open[0] is not self:  # an inner bar keeps the outer one moving
+            Progress._open[0].draw()
+            return
+        if not self.enabled:
             return
         now = self.clock()
         if now - self.start < self.delay:
@@ -335,7 +338,8 @@ class Progress:
         frac = self.done / self.total
         left = self.time_left()
         eta = "" if left is None else f"  {duration(left)} left"
-        line = f"\r{self.label} [{'#' * int(30 * frac):<30}] {100 * frac:5.1f}%{eta}"
+        pct = f"{100 * frac:5.1f}%" if frac >= 0.01 or frac == 0 else f"{100 * frac:.3f}%"  # hours-long runs move too
+        line = f"\r{self.label} [{'#' * int(30 * frac):<30}] {pct}{eta}"
         pad = max(0, self._width - len(line))
         self._width = len(line)
         sys.stderr.write(line + " " * pad)
