@@ -4,24 +4,24 @@ import os
 import sys
 
 
-def _exit_interrupted(message: bool) -> None:
+def _exit_interrupted(status: int, line: str | None) -> None:
     # os._exit: Python would otherwise end by killing itself with SIGINT (status -2, not 130)
     # when the KeyboardInterrupt passed through some C code on its way, even though it was handled.
-    if message:
-        sys.stderr.write("oddsmith: interrupted\n")
+    if line:
+        sys.stderr.write(line + "\n")
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
-    os._exit(130)
+    os._exit(status)
 
 
 def run() -> None:
     try:
         from oddsmith import interrupts  # the standard library only: loads at once
     except KeyboardInterrupt:
-        _exit_interrupted(message=True)
+        _exit_interrupted(130, "oddsmith: interrupted")
 
     with interrupts.latching():
         try:
@@ -31,10 +31,10 @@ def run() -> None:
         except BaseException as exc:
             # Loading numpy, pandas and typer can turn the KeyboardInterrupt into another error.
             if isinstance(exc, KeyboardInterrupt) or (interrupts.interrupted() and not isinstance(exc, SystemExit)):
-                _exit_interrupted(message=True)
+                _exit_interrupted(interrupts.exit_status(), interrupts.message())
             raise
-    if status == interrupts.EXIT_STATUS:
-        _exit_interrupted(message=False)
+        if interrupts.interrupted():
+            _exit_interrupted(status, None)
     sys.exit(status)
 
 

@@ -67,13 +67,13 @@ def _fail(message: str) -> int:
 
 
 def _interrupted() -> int:
-    sys.stderr.write(interrupts.MESSAGE + "\n")
-    return interrupts.EXIT_STATUS
+    sys.stderr.write(interrupts.message() + "\n")
+    return interrupts.exit_status()
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, map user errors to one line and exit status 2,
-    and Ctrl-C at any moment to one line and exit status 130."""
+    and Ctrl-C at any moment to one line and exit status 130 (SIGTERM: 143)."""
     with interrupts.latching():
         try:
             rv = _main(argv)

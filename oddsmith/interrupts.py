@@ -8,6 +8,9 @@ error (matplotlib's ``ValueError: Invalid bounding box``). So while the CLI
 runs, SIGINT also sets a latch that cannot be lost: the long loops and the
 final rename check it (:func:`check`), and :func:`oddsmith.cli.main` reports
 an interrupt whatever exception the ``KeyboardInterrupt`` became.
+
+SIGTERM (``kill``, ``timeout``) is taken the same way, so that it too leaves no
+temporary file behind: "oddsmith: terminated", exit status 143.
 """
 from __future__ import annotations
 
@@ -21,16 +24,19 @@ if TYPE_CHECKING:
     from typing import Any, Iterator
 
 #: Exit status of an interrupted command (128 + SIGINT, as shells report it).
-EXIT_STATUS = 130
-MESSAGE = "oddsmith: interrupted"
+EXIT_STATUS = 128 + signal.SIGINT
+#: The signals taken, and the line each ends a command with.
+SIGNALS = {signal.SIGINT: "oddsmith: interrupted", signal.SIGTERM: "oddsmith: terminated"}
+MESSAGE = SIGNALS[signal.SIGINT]
 
-_latched = False
+_latched: int | None = None  # the signal that arrived
 _deferring = 0
 
 
-def _on_sigint(signum: int, frame: Any) -> None:
+def _on_signal(signum: int, frame: Any) -> None:
     global _latched
-    _latched = True
+    if _latched is None:
+        _latched = signum
     if not _deferring:
         raise KeyboardInterrupt
 
@@ -38,7 +44,7 @@ def _on_sigint(signum: int, frame: Any) -> None:
 def _unraisable(hook: Any) -> Any:
     def quiet(unraisable: Any) -> None:
         # A KeyboardInterrupt raised in a __del__ or callback: the latch already holds it.
-        if issubclass(unraisable.exc_type, KeyboardInterrupt) and _latched:
+        if issubclass(unraisable.exc_type, KeyboardInterrupt) and _latched is not None:
             return
         hook(unraisable)
 
@@ -47,37 +53,52 @@ def _unraisable(hook: Any) -> Any:
 
 @contextlib.contextmanager
 def latching() -> Iterator[None]:
-    """Latch SIGINT for the duration of one command (main thread only).
+    """Latch SIGINT and SIGTERM for the duration of one command (main thread only).
 
-    A SIGINT that the parent process ignores (``SIG_IGN``, as for ``cmd &``
-    in a shell script) stays ignored, as it does for any program.
+    A signal that the parent process ignores (``SIG_IGN``: a non-interactive
+    shell starts ``cmd &`` with SIGINT ignored) stays ignored, as it does for
+    any program.
     """
     global _latched
-    previous = signal.getsignal(signal.SIGINT)
-    own = threading.current_thread() is threading.main_thread() and previous is signal.default_int_handler
-    if not own:  # ignored, someone else's handler, or ours already (python -m oddsmith)
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    previous = {s: signal.getsignal(s) for s in SIGNALS}
+    mine = [s for s in SIGNALS if previous[s] is defaults[s]]
+    if threading.current_thread() is not threading.main_thread() or not mine:
+        # a thread, every signal ignored or handled elsewhere, or ours already (python -m oddsmith)
         yield
         return
-    _latched = False
+    _latched = None
     hook = sys.unraisablehook
-    signal.signal(signal.SIGINT, _on_sigint)
+    for s in mine:
+        signal.signal(s, _on_signal)
     sys.unraisablehook = _unraisable(hook)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for s in mine:
+            signal.signal(s, previous[s])
         sys.unraisablehook = hook
-        _latched = False
+        _latched = None
 
 
 def interrupted() -> bool:
-    """True once SIGINT arrived during the current command."""
-    return _latched
+    """True once SIGINT (or SIGTERM) arrived during the current command."""
+    return _latched is not None
+
+
+def exit_status() -> int:
+    """130 after SIGINT, 143 after SIGTERM."""
+    return 128 + (_latched or signal.SIGINT)
+
+
+def message() -> str:
+    """The one line an interrupted command ends with."""
+    return SIGNALS.get(_latched or signal.SIGINT, MESSAGE)
 
 
 def check() -> None:
     """Raise ``KeyboardInterrupt`` if SIGINT arrived, even if its exception was swallowed."""
-    if _latched:
+    if _latched is not None:
         raise KeyboardInterrupt
 
 

@@ -101,6 +101,20 @@ def test_interrupt_during_a_long_simulation_after_its_warning(dirs):
     assert list(tmp.iterdir()) == []
 
 
+def test_sigterm_also_leaves_no_temporary_file(dirs):
+    """`timeout` and `kill` send SIGTERM: taken like Ctrl-C, with its own line and status 143."""
+    out, tmp = dirs
+    fifo = out / "pipe"
+    os.mkfifo(fifo)
+    p = Oddsmith("shadows", "advance", "-o", str(fifo), cwd=out, tmpdir=tmp)
+    p.wait_for(lambda: list(tmp.iterdir()))
+    p.proc.send_signal(signal.SIGTERM)
+    assert p.proc.wait(120) == 143
+    p._reader.join(10)
+    assert "".join(p.err) == "oddsmith: terminated\n"
+    assert [x.name for x in out.iterdir()] == ["pipe"] and list(tmp.iterdir()) == []
+
+
 def test_interrupt_while_waiting_for_a_fifo_reader(dirs):
     out, tmp = dirs
     fifo = out / "pipe"
