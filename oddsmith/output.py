@@ -187,6 +187,14 @@ def check_output_path(path: str | os.PathLike[str], *, several_files: bool = Fal
     return target.path
 
 
+def check_output_option(value: Any) -> Any:
+    """The early check as a typer callback of an ``--output`` option: bad places fail while
+    the command line is read, before any work ('-' and no option mean stdout)."""
+    if value is not None and str(value) != "-":
+        check_output_path(value)
+    return value
+
+
 def _keep_mode(tmp: Path, target: OutputTarget) -> None:
     """Give a finished temporary file the mode of the file it replaces, or the mode
     ``open()`` would give a new file (mkstemp makes it 0600)."""

@@ -79,7 +79,7 @@ def dirs(tmp_path):
 
 def test_interrupt_while_the_modules_load(dirs):
     out, tmp = dirs
-    p = Oddsmith("lowball", "law-dogs", "-o", str(out / "x.txt"), cwd=out, tmpdir=tmp)
+    p = Oddsmith("lowball", "law-dogs", "--output", str(out / "x.txt"), cwd=out, tmpdir=tmp)
     time.sleep(0.25)  # the interpreter is up; pandas, numpy and the commands are loading
     assert_interrupted(*p.interrupt())
     assert list(out.iterdir()) == []
@@ -91,7 +91,7 @@ def test_interrupt_during_a_long_simulation_after_its_warning(dirs):
     target = out / "x.json"
     target.write_text("keep\n")
     p = Oddsmith("shootout", "law-dogs", "--trials", HUGE, "--workers", "2", "--format", "json",
-                 "-o", str(target), cwd=out, tmpdir=tmp)
+                 "--output", str(target), cwd=out, tmpdir=tmp)
     p.wait_for(lambda: p.err)
     rc, err = p.interrupt()
     assert err.startswith(f"oddsmith: warning: shootout hands: {int(HUGE):,} trials will take about ")
@@ -106,7 +106,7 @@ def test_sigterm_also_leaves_no_temporary_file(dirs):
     out, tmp = dirs
     fifo = out / "pipe"
     os.mkfifo(fifo)
-    p = Oddsmith("shadows", "advance", "-o", str(fifo), cwd=out, tmpdir=tmp)
+    p = Oddsmith("shadows", "advance", "--output", str(fifo), cwd=out, tmpdir=tmp)
     p.wait_for(lambda: list(tmp.iterdir()))
     p.proc.send_signal(signal.SIGTERM)
     assert p.proc.wait(120) == 143
@@ -119,7 +119,7 @@ def test_interrupt_while_waiting_for_a_fifo_reader(dirs):
     out, tmp = dirs
     fifo = out / "pipe"
     os.mkfifo(fifo)
-    p = Oddsmith("shadows", "advance", "-o", str(fifo), cwd=out, tmpdir=tmp)
+    p = Oddsmith("shadows", "advance", "--output", str(fifo), cwd=out, tmpdir=tmp)
     p.wait_for(lambda: list(tmp.iterdir()))  # the output is staged: now it waits for a reader
     time.sleep(0.3)
     assert_interrupted(*p.interrupt())
@@ -134,7 +134,7 @@ def test_interrupt_during_a_report(dirs, moment):
     out, tmp = dirs
     target = out / "r.md"
     target.write_text("keep\n")
-    p = Oddsmith("report", "deck", "law-dogs", "outlaws", "--trials", "20000", "--seed", "1", "-o", str(target),
+    p = Oddsmith("report", "deck", "law-dogs", "outlaws", "--trials", "20000", "--seed", "1", "--output", str(target),
                  cwd=out, tmpdir=tmp)
     if moment == "writing":
         p.wait_for(lambda: any(x.name.endswith(".part") for x in out.iterdir()))
@@ -192,7 +192,7 @@ def test_an_interrupt_a_library_swallows_or_rewrites_still_ends_the_command(pyth
         raise ValueError("Invalid bounding box")
 
     monkeypatch.setattr(build, "make_report", make_report)
-    assert main(["report", "shadows", "-o", os.devnull]) == 130
+    assert main(["report", "shadows", "--output", os.devnull]) == 130
     err = capsys.readouterr().err
     assert err == "oddsmith: interrupted\n"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

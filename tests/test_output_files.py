@@ -32,7 +32,7 @@ def expected_text(capsys) -> str:
 
 
 def write(capsys, target: os.PathLike | str) -> tuple[int, str]:
-    rc, out, err = run(capsys, *COMMAND, "-o", target)
+    rc, out, err = run(capsys, *COMMAND, "--output", target)
     assert out == ""
     return rc, err
 
@@ -177,7 +177,7 @@ def test_dev_stdout_as_output():
     """`-o /dev/stdout` writes what the command prints without it (stdout a pipe here)."""
     cmd = [sys.executable, "-m", "oddsmith", *COMMAND]
     plain = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
-    through = subprocess.run(cmd + ["-o", "/dev/stdout"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    through = subprocess.run(cmd + ["--output", "/dev/stdout"], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert plain.returncode == through.returncode == 0
     assert through.stdout == plain.stdout and through.stderr == ""
 
@@ -265,7 +265,7 @@ def test_report_with_charts_follows_the_same_rules(tmp_path):
 
 def test_several_file_reports_refuse_a_device_before_any_work(capsys):
     for fmt in ("md", "html", "png", "svg"):
-        rc, out, err = run(capsys, "report", "shadows", "--format", fmt, "-o", "/dev/null")
+        rc, out, err = run(capsys, "report", "shadows", "--format", fmt, "--output", "/dev/null")
         assert rc == 2 and out == ""
         one_line_error(err, "several files")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
@@ -284,3 +284,25 @@ def test_failure_while_writing_leaves_target_and_symlink_untouched(tmp_path):
     assert real.read_text() == "keep\n" and stat.S_IMODE(real.stat().st_mode) == 0o600
     assert (tmp_path / "link.txt").is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]
+
+
+@pytest.mark.parametrize("args", [
+    ("shadows", "test", "--mc", "--trials", "1000"),
+    ("shadows", "shoot", "--mc", "--shooter", "novice", "--trials", "1000"),
+    ("lowball", "law-dogs", "--trials", "1000"),
+    ("shootout", "law-dogs", "--trials", "1000"),
+    ("hand", "AS AC 8S 8C JD"),
+    ("report", "deck", "law-dogs", "--trials", "1000"),
+])
+def test_bad_output_fails_before_any_simulation(tmp_path, monkeypatch, capsys, args):
+    from oddsmith.doomtown import lowball, shootout
+    from oddsmith.shadows import engine
+
+    def no_work(*a, **k):
+        raise AssertionError("simulated before checking --output")
+
+    for module in (engine, lowball, shootout):
+        monkeypatch.setattr(module, "run_chunks", no_work)
+    rc, out, err = run(capsys, *args, "--output", tmp_path)
+    assert rc == 2 and out == ""
+    one_line_error(err, "it is a folder")
