@@ -4,9 +4,9 @@ import os
 import sys
 
 
-def _exit_interrupted(status: int, line: str | None) -> None:
-    # os._exit: Python would otherwise end by killing itself with SIGINT (status -2, not 130)
-    # when the KeyboardInterrupt passed through some C code on its way, even though it was handled.
+def _exit(status: int, line: str | None) -> None:
+    # os._exit: after an interrupt Python would otherwise end by killing itself with SIGINT
+    # (status -2, not 130) when the KeyboardInterrupt passed through some C code on its way.
     if line:
         sys.stderr.write(line + "\n")
     for stream in (sys.stdout, sys.stderr):
@@ -21,21 +21,22 @@ def run() -> None:
     try:
         from oddsmith import interrupts  # the standard library only: loads at once
     except KeyboardInterrupt:
-        _exit_interrupted(130, "oddsmith: interrupted")
+        _exit(130, "oddsmith: interrupted")
 
-    with interrupts.latching():
-        try:
-            from oddsmith.cli import main
+    interrupts.install()  # for the whole process, its exit included
+    try:
+        from oddsmith.cli import main
 
-            status = main()
-        except BaseException as exc:
-            # Loading numpy, pandas and typer can turn the KeyboardInterrupt into another error.
-            if isinstance(exc, KeyboardInterrupt) or (interrupts.interrupted() and not isinstance(exc, SystemExit)):
-                _exit_interrupted(interrupts.exit_status(), interrupts.message())
-            raise
-        if interrupts.interrupted():
-            _exit_interrupted(status, None)
-    sys.exit(status)
+        status = main()
+        interrupts.finishing()  # the work is done and written: Ctrl-C from now on changes nothing
+    except BaseException as exc:
+        # Loading numpy, pandas and typer can turn the KeyboardInterrupt into another error.
+        if isinstance(exc, KeyboardInterrupt) or (interrupts.interrupted() and not isinstance(exc, SystemExit)):
+            _exit(interrupts.exit_status(), interrupts.message())
+        raise
+    # Leave without Python's shutdown, which gives SIGINT back its default action (a Ctrl-C
+    # then would kill the process after its work is done and written) and takes a while.
+    _exit(status, None)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ def _fail(message: str) -> int:
 
 
 def _interrupted() -> int:
+    interrupts.finishing()  # a second Ctrl-C now would only break the one line
     sys.stderr.write(interrupts.message() + "\n")
     return interrupts.exit_status()
 

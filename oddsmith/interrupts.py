@@ -31,14 +31,21 @@ MESSAGE = SIGNALS[signal.SIGINT]
 
 _latched: int | None = None  # the signal that arrived
 _deferring = 0
+_finishing = False
 
 
 def _on_signal(signum: int, frame: Any) -> None:
     global _latched
     if _latched is None:
         _latched = signum
-    if not _deferring:
+    if not _deferring and not _finishing:
         raise KeyboardInterrupt
+
+
+def finishing() -> None:
+    """The command is being ended (its one line printed): further signals change nothing."""
+    global _finishing
+    _finishing = True
 
 
 def _unraisable(hook: Any) -> Any:
@@ -51,34 +58,42 @@ def _unraisable(hook: Any) -> Any:
     return quiet
 
 
-@contextlib.contextmanager
-def latching() -> Iterator[None]:
-    """Latch SIGINT and SIGTERM for the duration of one command (main thread only).
+def install() -> list[int] | None:
+    """Latch SIGINT and SIGTERM from now on (main thread only); returns the signals taken,
+    or None when there is nothing to do.
 
     A signal that the parent process ignores (``SIG_IGN``: a non-interactive
     shell starts ``cmd &`` with SIGINT ignored) stays ignored, as it does for
     any program.
     """
-    global _latched
+    global _latched, _finishing
     defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
-    previous = {s: signal.getsignal(s) for s in SIGNALS}
-    mine = [s for s in SIGNALS if previous[s] is defaults[s]]
+    mine = [s for s in SIGNALS if signal.getsignal(s) is defaults[s]]
     if threading.current_thread() is not threading.main_thread() or not mine:
         # a thread, every signal ignored or handled elsewhere, or ours already (python -m oddsmith)
-        yield
-        return
-    _latched = None
-    hook = sys.unraisablehook
+        return None
+    _latched, _finishing = None, False
     for s in mine:
         signal.signal(s, _on_signal)
-    sys.unraisablehook = _unraisable(hook)
+    sys.unraisablehook = _unraisable(sys.unraisablehook)
+    return mine
+
+
+@contextlib.contextmanager
+def latching() -> Iterator[None]:
+    """:func:`install` for the duration of one command (as :func:`oddsmith.cli.main` runs
+    in a test or a script), then Python's own handling back."""
+    global _latched, _finishing
+    hook = sys.unraisablehook
+    mine = install()
     try:
         yield
     finally:
-        for s in mine:
-            signal.signal(s, previous[s])
-        sys.unraisablehook = hook
-        _latched = None
+        if mine is not None:
+            for s in mine:
+                signal.signal(s, signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL)
+            sys.unraisablehook = hook
+            _latched, _finishing = None, False
 
 
 def interrupted() -> bool:
@@ -103,17 +118,25 @@ def check() -> None:
 
 
 @contextlib.contextmanager
-def deferred() -> Iterator[None]:
-    """Hold SIGINT back while a few quick steps must all happen or none (renaming output files).
-
-    An interrupt that arrived before is raised first; one that arrives inside is raised after.
-    """
+def held() -> Iterator[None]:
+    """Hold SIGINT back (only latch it) while a few quick steps run: cleaning up after an
+    interrupt must not be cut short by the next one."""
     global _deferring
-    check()
     _deferring += 1
     try:
         yield
     finally:
         _deferring -= 1
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT back while a few quick steps must all happen or none (renaming output files).
+
+    An interrupt that arrived before is raised first; one that arrives inside is raised after.
+    """
+    check()
+    with held():
+        yield
     if not _deferring:
         check()

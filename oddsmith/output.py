@@ -254,9 +254,10 @@ def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]
                     _keep_mode(tmp, target)
                     os.replace(tmp, target.real)
     finally:
-        for tmp in tmps:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        with interrupts.held():
+            for tmp in tmps:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
 
 
 @contextlib.contextmanager
