@@ -55,8 +55,10 @@ class Oddsmith:
             assert time.monotonic() < end, "the moment never came"
             time.sleep(0.01)
 
-    def interrupt(self) -> tuple[int, str]:
-        self.proc.send_signal(signal.SIGINT)
+    def interrupt(self, times: int = 1) -> tuple[int, str]:
+        for _ in range(times):  # Ctrl-C pressed again and again while the command stops
+            self.proc.send_signal(signal.SIGINT)
+            time.sleep(0.005)
         rc = self.proc.wait(120)
         self._reader.join(10)
         return rc, "".join(self.err)
@@ -139,10 +141,11 @@ def test_interrupt_while_waiting_for_a_fifo_reader(dirs):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("moment", [1.0, 2.5, "writing"])
-def test_interrupt_during_a_report(dirs, moment):
+@pytest.mark.parametrize("moment, times", [(1.0, 1), (2.5, 1), ("writing", 1), ("writing", 20)])
+def test_interrupt_during_a_report(dirs, moment, times):
     """`report deck law-dogs outlaws -o r.md` (a page, 16 charts): at 1 s and 2.5 s (simulating or
-    drawing), and once its files are being written. An existing r.md stays as it was."""
+    drawing), and once its files are being written, with one Ctrl-C or a burst of them. An
+    existing r.md stays as it was."""
     out, tmp = dirs
     target = out / "r.md"
     target.write_text("keep\n")
@@ -154,7 +157,7 @@ def test_interrupt_during_a_report(dirs, moment):
         time.sleep(moment)
         if p.proc.poll() is not None:
             pytest.skip("the report finished before the moment")
-    assert_interrupted(*p.interrupt())
+    assert_interrupted(*p.interrupt(times))
     assert target.read_text() == "keep\n" and [x.name for x in out.iterdir()] == ["r.md"]
 
 
