@@ -1,5 +1,43 @@
+"""``python -m oddsmith`` and the ``oddsmith`` command: :func:`oddsmith.cli.main`, with Ctrl-C
+while the modules load handled as later (one line, exit status 130)."""
+import os
 import sys
 
-from oddsmith.cli import main
 
-sys.exit(main())
+def _exit(status: int, line: str | None) -> None:
+    # os._exit: after an interrupt Python would otherwise end by killing itself with SIGINT
+    # (status -2, not 130) when the KeyboardInterrupt passed through some C code on its way.
+    if line:
+        sys.stderr.write(line + "\n")
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
+def run() -> None:
+    try:
+        from oddsmith import interrupts  # the standard library only: loads at once
+    except KeyboardInterrupt:
+        _exit(130, "oddsmith: interrupted")
+
+    interrupts.install()  # for the whole process, its exit included
+    try:
+        from oddsmith.cli import main
+
+        status = main()
+        interrupts.finishing()  # the work is done and written: Ctrl-C from now on changes nothing
+    except BaseException as exc:
+        # Loading numpy, pandas and typer can turn the KeyboardInterrupt into another error.
+        if isinstance(exc, KeyboardInterrupt) or (interrupts.interrupted() and not isinstance(exc, SystemExit)):
+            _exit(interrupts.exit_status(), interrupts.message())
+        raise
+    # Leave without Python's shutdown, which gives SIGINT back its default action (a Ctrl-C
+    # then would kill the process after its work is done and written) and takes a while.
+    _exit(status, None)
+
+
+if __name__ == "__main__":
+    run()

@@ -12,7 +12,7 @@ import sys
 import typer
 from typer._click import exceptions as click_exc
 
-from oddsmith import __version__
+from oddsmith import __version__, interrupts
 from oddsmith.commands._help import MAX_HELP_WIDTH, OddsmithGroup
 from oddsmith.errors import OddsmithError
 
@@ -60,14 +60,39 @@ _register_all()
 
 
 def _fail(message: str) -> int:
+    if interrupts.interrupted():  # the error is what Ctrl-C left behind: say only that
+        raise KeyboardInterrupt
     # typer words a bad choice as "Value error, 'x' is not one of ..."; the prefix says nothing.
     message = " ".join(str(message).replace("Value error, ", "").split())
     sys.stderr.write(f"oddsmith: error: {message}\n")
     return 2
 
 
+def _interrupted() -> int:
+    interrupts.finishing()  # a second Ctrl-C now would only break the one line
+    sys.stderr.write(interrupts.message() + "\n")
+    return interrupts.exit_status()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, map user errors to one line and exit status 2."""
+    """Entry point: run the app, map user errors to one line and exit status 2,
+    and Ctrl-C at any moment to one line and exit status 130 (SIGTERM: 143)."""
+    with interrupts.latching():
+        try:
+            rv = _main(argv)
+        except KeyboardInterrupt:
+            return _interrupted()
+        except Exception:
+            if interrupts.interrupted():  # a library turned the KeyboardInterrupt into its own error
+                return _interrupted()
+            raise
+        # typer turns a KeyboardInterrupt into a silent exit status 130.
+        if interrupts.interrupted() or rv == interrupts.EXIT_STATUS:
+            return _interrupted()
+        return rv
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         rv = app(args=argv, prog_name="oddsmith", standalone_mode=False)
     except click_exc.NoArgsIsHelpError as exc:
@@ -79,9 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(exc))
     except click_exc.ClickException as exc:
         return _fail(exc.format_message())
-    except (typer.Abort, KeyboardInterrupt):
-        sys.stderr.write("oddsmith: interrupted\n")
-        return 130
+    except typer.Abort:
+        raise KeyboardInterrupt from None
     except BrokenPipeError:
         return 0
     return rv if isinstance(rv, int) else 0

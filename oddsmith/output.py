@@ -12,17 +12,20 @@ import json
 import math
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import textwrap
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
+from oddsmith import interrupts
 from oddsmith.errors import OddsmithError
 
 
@@ -197,53 +200,159 @@ def stderr_note(text: str, trials: int) -> str:
                 f"{1 - 3 / trials:.6g}) at 95% confidence.")
 
 
-def check_output_path(path: str | os.PathLike[str]) -> Path:
-    """Fail early, before any work, when ``path`` cannot be written."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+@dataclass(frozen=True)
+class OutputTarget:
+    """Where and how one output file is written.
+
+    ``real`` is the file the bytes end in (a symlink chain resolved); a regular
+    file there is replaced atomically and keeps its mode and owner (``existing``);
+    a character device or FIFO is ``streamed``: opened and written, never replaced.
+    """
+
+    path: Path
+    real: Path
+    streamed: bool = False
+    existing: os.stat_result | None = None
+
+
+def _cannot(path: Path, why: str) -> OddsmithError:
+    return OddsmithError(f"cannot write {path}: {why}")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def output_target(path: str | os.PathLike[str]) -> OutputTarget:
+    """Classify ``path`` for writing, or raise the one-line reason it cannot be written."""
+    given = Path(path)
+    if not str(path):
+        raise OddsmithError("cannot write an output file with an empty name")
+    try:
+        st: os.stat_result | None = os.stat(given)  # follows symlinks: what would be written
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise _cannot(given, "a part of its path is a file, not a folder") from None
+    except OSError as exc:  # a symlink loop, a folder we may not enter
+        raise _cannot(given, (exc.strerror or str(exc)).lower()) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise _cannot(given, "it is a folder")
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            if not os.access(given, os.W_OK):
+                raise _cannot(given, "permission denied")
+            return OutputTarget(given, given, streamed=True)
+        if not stat.S_ISREG(st.st_mode):
+            raise _cannot(given, f"it is {_kind(st.st_mode)} (files, FIFOs and devices such as /dev/null can be written)")
+        real = Path(os.path.realpath(given))
+        if not real.is_file():  # an open stream such as /dev/stdout on a deleted file
+            return OutputTarget(given, given, streamed=True)
+        if not os.access(real, os.W_OK):
+            raise _cannot(given, "the file is read-only")
+        existing: os.stat_result | None = st
+    else:
+        # A dangling symlink: the file it names is created.
+        real = Path(os.path.realpath(given)) if given.is_symlink() else given
+        existing = None
+    folder = real.parent if str(real.parent) else Path(".")
+    link = f" (the symlink's target {real})" if real != given else ""
     if not folder.is_dir():
-        raise OddsmithError(f"cannot write {target}: folder {folder} does not exist")
-    if target.is_dir():
-        raise OddsmithError(f"cannot write {target}: it is a folder")
-    if not os.access(folder, os.W_OK):
-        raise OddsmithError(f"cannot write {target}: folder {folder} is not writable")
-    return target
+        raise _cannot(given, f"folder {folder} does not exist{link}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _cannot(given, f"folder {folder} is not writable{link}")
+    return OutputTarget(given, real, existing=existing)
 
 
-def _plain_file_mode(path: Path) -> None:
-    """Give a finished temporary file the mode ``open()`` would (mkstemp makes it 0600)."""
-    mask = os.umask(0)
-    os.umask(mask)
+def check_output_path(path: str | os.PathLike[str], *, several_files: bool = False) -> Path:
+    """Fail early, before any work, when ``path`` cannot be written.
+
+    ``several_files``: the output also writes files named after ``path`` (the
+    charts of a Markdown report, the pages of a PNG report); they cannot sit
+    beside a device or FIFO.
+    """
+    target = output_target(path)
+    if several_files and target.streamed:
+        raise _cannot(target.path, "this output is several files named after it, which cannot go beside "
+                                   "a device or FIFO; give a file name")
+    return target.path
+
+
+def check_output_option(value: Any) -> Any:
+    """The early check as a typer callback of an ``--output`` option: bad places fail while
+    the command line is read, before any work ('-' and no option mean stdout)."""
+    if value is not None and str(value) != "-":
+        check_output_path(value)
+    return value
+
+
+def _keep_mode(tmp: Path, target: OutputTarget) -> None:
+    """Give a finished temporary file the mode of the file it replaces, or the mode
+    ``open()`` would give a new file (mkstemp makes it 0600)."""
+    old = target.existing
+    if old is None:
+        mask = os.umask(0)
+        os.umask(mask)
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, 0o666 & ~mask)
+        return
+    with contextlib.suppress(OSError):  # the owner only where we may (root), before the mode
+        if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            os.chown(tmp, old.st_uid, old.st_gid)
     with contextlib.suppress(OSError):
-        os.chmod(path, 0o666 & ~mask)
+        os.chmod(tmp, stat.S_IMODE(old.st_mode))
+
+
+def _stream(tmp: Path, target: OutputTarget) -> None:
+    # Opening a FIFO waits for its reader; Ctrl-C while waiting stops the command.
+    with open(tmp, "rb") as src, open(target.path, "wb") as dst:
+        shutil.copyfileobj(src, dst)
 
 
 @contextlib.contextmanager
 def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]]:
-    """Yield temporary paths beside ``paths``; move them all into place only on success.
+    """Yield temporary paths to write ``paths`` through; on success they all land at once.
 
-    A missing folder or an unwritable location raises :class:`OddsmithError`
-    before anything is written, and a failure while writing removes every
-    temporary file, so no partial output is ever left behind.
+    A regular file (new, or the final target of a symlink chain) is replaced
+    by a temporary file written beside it, only when everything succeeded, and
+    keeps the replaced file's mode and owner. A character device (``/dev/null``,
+    ``/dev/stdout``) or a FIFO is never replaced: the output is written in the
+    temporary folder first (writers such as the PDF one need to seek) and then
+    copied into it. A path that cannot be written raises :class:`OddsmithError`
+    before anything is written; a failure or Ctrl-C removes every temporary
+    file and leaves every target untouched.
     """
-    targets = [check_output_path(p) for p in paths]
+    targets = [output_target(p) for p in paths]
     tmps: list[Path] = []
     try:
-        for target in targets:
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-            except OSError as exc:
-                raise OddsmithError(f"cannot write {target}: {exc.strerror}") from None
-            os.close(fd)
-            tmps.append(Path(tmp))
-        yield tmps
+        with interrupts.deferred():  # Ctrl-C between creating a temporary file and noting it would leak it
+            for target in targets:
+                folder = None if target.streamed else target.real.parent
+                try:
+                    fd, tmp = tempfile.mkstemp(prefix=f".{target.real.name}.", suffix=".part", dir=folder)
+                except OSError as exc:
+                    raise _cannot(target.path, (exc.strerror or str(exc)).lower()) from None
+                tmps.append(Path(tmp))
+                os.close(fd)
+        yield list(tmps)
+        interrupts.check()
         for tmp, target in zip(tmps, targets):
-            _plain_file_mode(tmp)
-            os.replace(tmp, target)
+            if target.streamed:
+                _stream(tmp, target)
+        with interrupts.deferred():  # every file lands, or (interrupted before) none
+            for tmp, target in zip(tmps, targets):
+                if not target.streamed:
+                    _keep_mode(tmp, target)
+                    os.replace(tmp, target.real)
     finally:
-        for tmp in tmps:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        with interrupts.held():
+            for tmp in tmps:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
 
 
 @contextlib.contextmanager
@@ -263,36 +372,101 @@ def emit(text: str, output: str | os.PathLike[str] | None = None) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+def duration(seconds: float) -> str:
+    """A rough human duration: ``45 s``, ``3 min 05 s``, ``2 h 10 min``, ``12 days``."""
+    s = max(0, int(round(seconds)))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    if s < 86400:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    days = s // 86400
+    return f"{days:,} day{'s' if days != 1 else ''}" + (f" {s % 86400 // 3600} h" if days < 10 else "")
+
+
 class Progress:
-    """A progress bar on stderr that appears only for work longer than a second.
+    """A progress bar with the time left, on stderr, for work longer than ``delay`` seconds.
 
     It draws only when stderr is a terminal (or ``ODDSMITH_PROGRESS=1``), so
-    pipes and log files stay clean.
+    pipes and log files stay clean, and only the outermost bar draws (a
+    report's bar is not broken by the simulations inside it). ``note`` prints
+    a line above the bar (on or off a terminal).
     """
 
-    def __init__(self, total: int, label: str = "", *, delay: float = 1.0) -> None:
+    _open: list["Progress"] = []
+    REDRAW_SECONDS = 0.1
+
+    def __init__(self, total: int, label: str = "", *, delay: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.total = max(int(total), 1)
         self.label = label
         self.done = 0
-        self.start = time.perf_counter()
+        self.clock = clock
+        self.start = clock()
         self.delay = delay
         self.enabled = sys.stderr.isatty() or os.environ.get("ODDSMITH_PROGRESS") == "1"
         self.drawn = False
+        self._last_draw = -math.inf
+        self._width = 0
+        self._last_label = label
+        Progress._open.append(self)
+
+    @property
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def time_left(self) -> float | None:
+        """Seconds left at the speed so far (None before anything is done)."""
+        if self.done <= 0:
+            return None
+        return self.elapsed * (self.total - self.done) / self.done
 
     def advance(self, n: int = 1) -> None:
         self.done = min(self.total, self.done + n)
-        if not self.enabled or time.perf_counter() - self.start < self.delay:
+        self.draw()
+
+    def draw(self, *, force: bool = False) -> None:
+        if Progress._open and Progress._open[0] is not self:  # an inner bar keeps the outer one moving
+            Progress._open[0].draw()
             return
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self.start < self.delay:
+            return
+        if not force and now - self._last_draw < self.REDRAW_SECONDS and self.done < self.total \
+                and self.label == self._last_label:
+            return
+        self._last_draw, self._last_label = now, self.label
         frac = self.done / self.total
-        bar = "#" * int(30 * frac)
-        sys.stderr.write(f"\r{self.label} [{bar:<30}] {100 * frac:5.1f}%")
+        left = self.time_left()
+        eta = "" if left is None else f"  {duration(left)} left"
+        pct = f"{100 * frac:5.1f}%" if frac >= 0.01 or frac == 0 else f"{100 * frac:.3f}%"  # hours-long runs move too
+        line = f"\r{self.label} [{'#' * int(30 * frac):<30}] {pct}{eta}"
+        pad = max(0, self._width - len(line))
+        self._width = len(line)
+        sys.stderr.write(line + " " * pad)
         sys.stderr.flush()
         self.drawn = True
 
+    def note(self, line: str) -> None:
+        """Print ``line`` on stderr above the bar being drawn (this one or an outer one)."""
+        bar = Progress._open[0] if Progress._open and Progress._open[0].drawn else None
+        if bar is not None:
+            sys.stderr.write("\r" + " " * bar._width + "\r")
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+        if bar is not None:
+            bar.draw(force=True)
+
     def close(self) -> None:
+        if self in Progress._open:
+            Progress._open.remove(self)
         if self.drawn:
             sys.stderr.write("\n")
             sys.stderr.flush()
+            self.drawn = False
 
     def __enter__(self) -> "Progress":
         return self

@@ -4,20 +4,38 @@ One ``--seed`` reproduces every figure whatever the number of workers: the
 trials are cut into fixed-size chunks, chunk ``i`` always draws from child
 stream ``i`` of ``SeedSequence(seed)``, and results are combined in chunk
 order. Workers are threads: the kernels release the GIL.
+
+The chunks run on daemon threads even with one worker, so the main thread is
+always free to take Ctrl-C (a kernel call can run for seconds without giving
+Python a chance to run its signal handler); on an interrupt no new chunk
+starts and the command stops at once. A run estimated, from its first
+chunks, to take more than :data:`LONG_RUN_SECONDS` prints one warning line.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
+import queue
+import threading
+import time
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
+from oddsmith import interrupts
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Progress
+from oddsmith.output import Progress, duration
 
 CHUNK_TRIALS = 1 << 16
 BIT_GENERATOR = "PCG64"
+
+#: A run estimated to take longer than this (seconds) prints one warning line.
+LONG_RUN_SECONDS = 60.0
+#: Seconds of running before that estimate is made (the first chunks' speed).
+ESTIMATE_AFTER = 0.5
+#: How often the main thread wakes while it waits for chunks (to take Ctrl-C, redraw).
+POLL_SECONDS = 0.1
+#: The clock of the progress bar and the estimate (tests replace it).
+clock: Callable[[], float] = time.monotonic
 
 T = TypeVar("T")
 
@@ -41,9 +59,16 @@ class SamplingPlan:
             sizes.append(self.trials % self.chunk_trials)
         return sizes
 
+    def chunk_size(self, i: int) -> int:
+        return min(self.chunk_trials, self.trials - i * self.chunk_trials)
+
+    def chunk_generator(self, i: int) -> np.random.PCG64:
+        """Chunk ``i``'s generator: child ``i`` of ``SeedSequence(seed)``, made only when
+        needed (a run of 10^11 trials has 1.5 million chunks)."""
+        return np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(i,)))
+
     def bit_generators(self) -> list[np.random.PCG64]:
-        children = np.random.SeedSequence(self.seed).spawn(self.n_chunks)
-        return [np.random.PCG64(child) for child in children]
+        return [self.chunk_generator(i) for i in range(self.n_chunks)]
 
 
 def resolve_seed(seed: int | None) -> int:
@@ -67,6 +92,38 @@ def check_workers(workers: int) -> int:
     return int(workers)
 
 
+class _Chunks:
+    """Chunk indices handed out to daemon threads; results come back on a queue."""
+
+    def __init__(self, work: Callable[[np.random.PCG64, int], T], plan: SamplingPlan) -> None:
+        self.work, self.plan = work, plan
+        self.next = 0
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.results: queue.SimpleQueue = queue.SimpleQueue()
+
+    def run(self) -> None:
+        while True:
+            with self.lock:
+                i = self.next
+                if self.stopped or i >= self.plan.n_chunks:
+                    return
+                self.next += 1
+            try:
+                self.results.put((i, self.work(self.plan.chunk_generator(i), self.plan.chunk_size(i)), None))
+            except BaseException as exc:  # handed to the main thread, which raises it
+                self.results.put((i, None, exc))
+                return
+
+
+def _estimate(progress: Progress, plan: SamplingPlan, workers: int) -> float:
+    """Seconds the whole run should take, from the speed so far. Before any chunk is
+    done, a lower bound: every running chunk already took as long as the run."""
+    if progress.done:
+        return progress.elapsed * plan.trials / progress.done
+    return progress.elapsed * (plan.n_chunks // max(workers, 1))
+
+
 def run_chunks(
     work: Callable[[np.random.PCG64, int], T],
     plan: SamplingPlan,
@@ -74,24 +131,43 @@ def run_chunks(
     workers: int = 1,
     label: str = "simulating",
 ) -> list[T]:
-    """Run ``work(bit_generator, n_trials)`` once per chunk, results in chunk order."""
-    sizes = plan.chunk_sizes()
-    gens = plan.bit_generators()
-    with Progress(plan.trials, label) as progress:
-        if workers <= 1 or len(sizes) == 1:
-            results: list[T] = []
-            for gen, n in zip(gens, sizes):
-                results.append(work(gen, n))
-                progress.advance(n)
-            return results
-        out: list[T | None] = [None] * len(sizes)
-        with cf.ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(work, g, n): i for i, (g, n) in enumerate(zip(gens, sizes))}
-            for fut in cf.as_completed(futures):
-                i = futures[fut]
-                out[i] = fut.result()
-                progress.advance(sizes[i])
-        return out  # type: ignore[return-value]
+    """Run ``work(bit_generator, n_trials)`` once per chunk, results in chunk order.
+
+    ``work`` runs on ``workers`` daemon threads while the main thread waits in
+    short steps: Ctrl-C stops the run at once (the chunks being computed are
+    abandoned, no new one starts).
+    """
+    chunks = _Chunks(work, plan)
+    out: list[T | None] = [None] * plan.n_chunks
+    warned = False
+    threads = [threading.Thread(target=chunks.run, name=f"oddsmith-chunks-{k}", daemon=True)
+               for k in range(min(workers, plan.n_chunks))]
+    try:
+        with Progress(plan.trials, label, clock=clock) as progress:
+            for t in threads:
+                t.start()
+            left = plan.n_chunks
+            while left:
+                try:
+                    i, result, exc = chunks.results.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    progress.draw()
+                else:
+                    if exc is not None:
+                        raise exc
+                    out[i] = result
+                    left -= 1
+                    progress.advance(plan.chunk_size(i))
+                interrupts.check()
+                if not warned and left and progress.elapsed >= ESTIMATE_AFTER:
+                    total = _estimate(progress, plan, workers)
+                    if total > LONG_RUN_SECONDS:
+                        warned = True
+                        progress.note(f"oddsmith: warning: {label}: {plan.trials:,} trials will take about "
+                                      f"{duration(total)} at this speed (Ctrl-C stops the run)")
+    finally:
+        chunks.stopped = True
+    return out  # type: ignore[return-value]
 
 
 def binomial_stderr(p: np.ndarray | float, n: int) -> np.ndarray | float:

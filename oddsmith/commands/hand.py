@@ -14,7 +14,7 @@ import typer
 from oddsmith.doomtown.cards import parse_hand
 from oddsmith.doomtown.evaluator import evaluate_codes, hand_records, hands_frame
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, check_output_option, dumps_json, emit, format_frame
 from oddsmith.rules.doomtown import key_as_list
 from oddsmith.textinput import read_text
 
@@ -60,7 +60,8 @@ def register(app: typer.Typer) -> None:
         lowball: bool = typer.Option(False, "--lowball", help="Lowball (Gamblin'): lowest hand wins, jokers take the lowest identity."),
         format: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
         ascii: bool = typer.Option(False, "--ascii", help="Write suits as letters (AS) instead of symbols (A♠)."),
-        output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.",
+                                              callback=check_output_option),
     ) -> None:
         """Rank Doomtown draw hands: best hand and best legal hand, cheatin', the five kept.
 

@@ -24,7 +24,7 @@ import typer
 
 from oddsmith.commands._common import readable
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
+from oddsmith.output import Format, check_output_option, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import tables as T
@@ -45,7 +45,7 @@ TRIALS_OPTION = typer.Option(1_000_000, "--trials", "-t", help=TRIALS_HELP)
 SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
 WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 FORMAT_OPTION = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP)
-OUTPUT_OPTION = typer.Option(None, "--output", "-o", help=OUTPUT_HELP)
+OUTPUT_OPTION = typer.Option(None, "--output", "-o", help=OUTPUT_HELP, callback=check_output_option)
 EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)
 
 

@@ -47,7 +47,7 @@ class ReportSettings:
         fmt = document.format_for(output, fmt)
         paper = document.check_paper(paper or DEFAULT_PAPER)
         dpi = document.check_dpi(DEFAULT_DPI if dpi is None else dpi)
-        target = document.check_output(output)
+        target = document.check_output(output, several_files=fmt != "pdf")
         return cls(output=target, fmt=fmt, paper=paper, dpi=dpi, seed=resolve_seed(seed),
                    trials=check_trials(REPORT_TRIALS if trials is None else trials),
                    workers=check_workers(1 if workers is None else workers))

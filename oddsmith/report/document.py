@@ -522,7 +522,7 @@ def write_document(doc: Document, path: str | os.PathLike[str], *, fmt: str | No
     fmt = format_for(path, fmt)
     paper = check_paper(paper)
     dpi = check_dpi(dpi)
-    target = check_output(path)
+    target = check_output(path, several_files=fmt != "pdf")
     with style.report_style():
         if fmt == "pdf":
             return _write_pdf(doc, target, paper)
