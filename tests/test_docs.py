@@ -15,17 +15,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
-#: Pages other branches are writing; a link to one is allowed only while it is missing.
-#: Empty this set once they are merged, so a page that never arrives is caught.
-PENDING = {
-    "docs/doomtown-full-shootouts.md",
-    "docs/shadows-battles.md",
-    "docs/reports.md",
-    "docs/output-and-interrupts.md",
-    "docs/cli-conventions.md",
-    "docs/rules-set-up.md",
-}
-
 FENCE = re.compile(r"^(```|~~~)")
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 INLINE_CODE = re.compile(r"`[^`]*`")
@@ -104,8 +93,7 @@ def test_relative_links_resolve(page):
         dest = (page.parent / path_part).resolve() if path_part else page
         rel = dest.relative_to(ROOT).as_posix() if dest.is_relative_to(ROOT) else str(dest)
         if not dest.exists():
-            if rel not in PENDING:
-                broken.append(f"line {line}: {target} (no file {rel})")
+            broken.append(f"line {line}: {target} (no file {rel})")
             continue
         if anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(f"line {line}: {target} (no heading with anchor #{anchor} in {rel})")
