@@ -135,11 +135,11 @@ def test_lumps_kernel_equals_reference_on_random_posses():
 # --------------------------------------------------------------------------
 
 
-def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100_000) -> None:
+def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100_000, hands: str = "kernel") -> None:
     sa, sb = _setup(a.checked(), "A"), _setup(b.checked(), "B")
     tables = round_win_tables(sa, sb, seed)
     k = full_shootout(a, b, trials=n_kernel, seed=seed, tables=tables)
-    outs = ref.reference_shootouts(a, b, n_ref, seed, *tables)
+    outs = ref.reference_shootouts(a, b, n_ref, seed, *tables, hands=hands)
 
     def close(kernel: float, values: list[float], what: str) -> None:
         x = np.asarray(values, dtype=float)
@@ -163,6 +163,16 @@ def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100
             close(row["p_sent_home"], [f in ("home", "fled") for f in fates], f"{label}{i} sent home")
 
 
+def random_full_side(rng: random.Random, deck, posse: Posse) -> FullSide:
+    if rng.random() < 0.2:
+        return FullSide(deck, posse, automaton=True)
+    return FullSide(deck, posse, shooter=rng.choice(["best", "automaton", "listed"]),
+                    casualties=rng.choice(["automaton", "keep-posse", "save-dudes"]),
+                    flee=rng.choice(["never", "outnumbered", "losses:1", "losses:2"]),
+                    policy=rng.choice(["legal", "greedy", "margin:2"]),
+                    discard=rng.choice(["heuristic", "heuristic", "automaton"]))
+
+
 def test_kernel_agrees_with_reference_fixed_cases(decks):
     d, e = decks
     compare(FullSide(d, parse_posse("stud:2, draw:1 [harrowed], stud:1 + sidekick")),
@@ -182,19 +192,29 @@ def test_kernel_agrees_with_reference_random_cases():
         if case % 3 == 0:  # a small deck: reshuffles happen
             deck_a = deck_a.without("gang")
             deck_a = type(deck_a)(**{**deck_a.__dict__, "cards": deck_a.cards.iloc[:20]})
-
-        def side(deck, posse):
-            if rng.random() < 0.2:
-                return FullSide(deck, posse, automaton=True)
-            return FullSide(deck, posse, shooter=rng.choice(["best", "automaton", "listed"]),
-                            casualties=rng.choice(["automaton", "keep-posse", "save-dudes"]),
-                            flee=rng.choice(["never", "outnumbered", "losses:1", "losses:2"]),
-                            policy=rng.choice(["legal", "greedy", "margin:2"]),
-                            discard=rng.choice(["heuristic", "heuristic", "automaton"]))
-
         pa, pb = random_posse(rng, 4), random_posse(rng, 4)
-        pa = Posse(tuple(d for d in pa.dudes))
-        compare(side(deck_a, pa), side(deck_b, pb), seed=case, n_ref=1200, n_kernel=60_000)
+        compare(random_full_side(rng, deck_a, pa), random_full_side(rng, deck_b, pb), seed=case, n_ref=1200,
+                n_kernel=60_000)
+
+
+def test_kernel_agrees_with_fully_python_reference(decks):
+    """The reference with its hand steps in plain Python too (hands="python": no kernel
+    anywhere in the game it plays) against the kernel: the heuristic under legal, margin:2
+    and greedy, the Automaton, then random posses, decks and policies."""
+    d, e = decks
+    compare(FullSide(d, parse_posse("stud:1, draw:2 [harrowed], draw:1"), policy="legal"),
+            FullSide(e, parse_posse("draw:2, stud:1 + sidekick"), automaton=True), seed=100, n_ref=600,
+            n_kernel=60_000, hands="python")
+    compare(FullSide(d, parse_posse("draw:3, stud:1 [bounty:2]"), policy="margin:2", casualties="save-dudes"),
+            FullSide(e, parse_posse("stud:2, draw:1, draw:1"), policy="greedy", shooter="listed",
+                     flee="outnumbered"), seed=101, n_ref=600, n_kernel=60_000, hands="python")
+    rng = random.Random(88)
+    samples = ["law-dogs", "outlaws", "anarchists", "fearmongers", "entrepreneurs", "first-peoples"]
+    deck_a, deck_b = load_sample(rng.choice(samples)), load_sample(rng.choice(samples))
+    # small posses: the plain-Python hand of 5 + stud cards costs C(5 + stud, 5) fives
+    pa, pb = random_posse(rng, 3), random_posse(rng, 3)
+    compare(random_full_side(rng, deck_a, pa), random_full_side(rng, deck_b, pb), seed=102,
+            n_ref=600, n_kernel=60_000, hands="python")
 
 
 # --------------------------------------------------------------------------
