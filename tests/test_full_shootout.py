@@ -363,6 +363,43 @@ def test_cli_full_table_and_what_if(capsys):
     assert out.splitlines()[0].startswith("change,whose,p_a_wins")
 
 
+@pytest.mark.parametrize("mode", [(), ("--what-if",)])
+def test_cli_full_says_which_deck(capsys, mode):
+    """--full and --what-if say which deck each side used, as every deck command does (by
+    default the deck after set-up, its starting gang in play; --with-gang the full deck)."""
+    base = ["shootout", "law-dogs", "--posse", "stud:1; draw:1", "--vs", "outlaws", "--vs-posse", "stud:1", "--full",
+            *mode, "--trials", "300", "--seed", "2"]
+    outs = {}
+    for fmt in ("table", "md", "csv", "json"):
+        rc, out, err = run(capsys, *base, "--format", fmt)
+        assert rc == 0, err
+        outs[fmt] = out
+    for fmt in ("table", "md"):
+        lines = [x.lstrip("- ") for x in outs[fmt].splitlines() if "Deck used:" in x]
+        assert len(lines) == 2, outs[fmt]
+        assert lines[0].startswith("Deck used: Law Dogs") and "after set-up (starting gang in play: Philip Swinford" \
+            in lines[0]
+        assert lines[1].startswith("Deck used: Outlaws") and "after set-up (starting gang in play: Allie Hensman" \
+            in lines[1]
+    header = outs["csv"].splitlines()[0].split(",")
+    assert header[-2:] == ["deck_state_a", "deck_state_b"]
+    assert "after set-up (starting gang in play: Allie Hensman" in outs["csv"].splitlines()[1]
+    j = json.loads(outs["json"])
+    states = (j["deck_state_a"], j["deck_state_b"]) if mode else (j["a"]["deck_state"], j["b"]["deck_state"])
+    assert "Philip Swinford" in states[0] and "Allie Hensman" in states[1]
+    assert all(x.startswith("after set-up") for x in states)
+    if not mode:
+        rc, out, err = run(capsys, *base, "--format", "json", "--with-gang")
+        assert rc == 0, err
+        assert json.loads(out)["a"]["deck_state"].startswith("full deck (starting gang kept in the draw deck")
+
+
+def test_full_json_deck_state_of_plain_cards():
+    r = full_shootout(FullSide(PLAIN_DECK, parse_posse("stud:1")), FullSide(PLAIN_DECK, parse_posse("draw:1")),
+                      trials=500, seed=1)
+    assert r.to_json()["a"]["deck_state"] == "cards as given (no starting gang)"
+
+
 @pytest.mark.parametrize("posse, message", [
     ("Bakr Andrews", "did you mean 'Baker Andrews'"),
     ("+ Faithful Hound", "Sidekick on nothing"),
