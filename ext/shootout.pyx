@@ -776,6 +776,31 @@ def automaton_keys(const uint8_t[:, ::1] hands, int n, int draws, int64_t[::1] k
             cheat[i] = c
 
 
+def heuristic_discard(hand, int maxd, int margin):
+    """One hand through the discard heuristic (shootout_hand.pxd, ``_heuristic``), for the
+    plain-Python port's tests: (discard positions as a bit mask, kept key of the hand as
+    dealt, cheatin'). ``hand``: 5..15 card codes 0..52, at most 2 jokers."""
+    cdef uint8_t buf[MAXHAND]
+    cdef int n, i, c
+    cdef int64_t key
+    cdef uint32_t mask
+    codes = [int(x) for x in hand]
+    n = len(codes)
+    if not 5 <= n <= MAXHAND:
+        raise ValueError(f"a hand holds 5 to {MAXHAND} cards, not {n}")
+    if any(not 0 <= x <= JOKER for x in codes):
+        raise ValueError(f"card codes are 0..{JOKER} ({JOKER} a joker)")
+    if codes.count(JOKER) > 2:
+        raise ValueError("at most 2 jokers in a hand")
+    if maxd < 0 or not (0 <= margin <= 11 or margin == C_LEGAL):
+        raise ValueError(f"need a draw bonus >= 0 and a margin 0..11 or {C_LEGAL} (legal)")
+    for i in range(n):
+        buf[i] = codes[i]
+    with nogil:
+        mask = _heuristic(buf, n, maxd, margin, &key, &c)
+    return int(mask), int(key), bool(c)
+
+
 def expected_rank(const uint8_t[::1] hand, uint32_t mask, const int32_t[::1] rem, int margin):
     """Exact expected kept rank after discarding ``mask`` and drawing from ``rem``."""
     cdef int r[NCODES]

@@ -11,9 +11,12 @@ every figure the CLI reports accumulated:
 3. ``listed`` shooters, save-dudes against automaton casualties, fleeing losses:1 / outnumbered.
 
 Target: at least 300,000 whole shootouts per CPU second on one core and 200x the reference.
-The reference plays the same game in Python (its five-card building blocks are single calls
-into the one-round kernel, as in the tests). The round-win table is built once per setup and
-timed apart (it is not part of the per-shootout cost).
+The baseline is the fully plain-Python reference (``hands="python"``: the hand steps too, by
+tests/reference_shootout_hand.py's port, hands evaluated by brute force over every five);
+a second line per case gives the reference with its five-card steps as calls into the
+one-round kernel (``hands="kernel"``, what the many-case tests use), for scale. The
+round-win table is built once per setup and timed apart (it is not part of the per-shootout
+cost).
 
 Usage: python scripts/bench_full_shootout.py [--quick]
 """
@@ -43,7 +46,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer shootouts (a smoke run)")
     args = ap.parse_args()
     n_kernel = 200_000 if args.quick else 2_000_000
-    n_ref = 500 if args.quick else 4_000
+    n_ref = 500 if args.quick else 4_000          # reference, five-card steps in the kernel
+    n_python = 60 if args.quick else 600          # fully plain-Python reference
     law, outlaws = load_sample("law-dogs"), load_sample("outlaws")
     posse_a = parse_posse("stud:2, draw:1, stud:1")
     posse_b = parse_posse("draw:2, stud:1, draw:1")
@@ -55,19 +59,23 @@ def main() -> None:
          FullSide(outlaws, posse_b, shooter="listed", casualties="automaton", flee="outnumbered")),
     ]
     print(f"whole shootouts, 3-dude posses ({posse_a.bonus_choices()[0]} ... against {posse_b.bonus_choices()[0]} ...), "
-          f"one core, CPU seconds; kernel {n_kernel:,} shootouts, reference {n_ref:,}")
+          f"one core, CPU seconds; kernel {n_kernel:,} shootouts, plain-Python reference {n_python:,}, "
+          f"kernel-backed reference {n_ref:,}")
     print(f"{'case':<62} {'table s':>8} {'kernel/s':>12} {'reference/s':>12} {'ratio':>7}  P(A wins) kernel / ref")
     for label, a, b in cases:
         sa, sb = _setup(a.checked(), "A"), _setup(b.checked(), "B")
         tables, t_table = cpu(lambda: round_win_tables(sa, sb, 1))
         full_shootout(a, b, trials=20_000, seed=0, tables=tables)  # warm-up
         r, t_kernel = cpu(lambda: full_shootout(a, b, trials=n_kernel, seed=1, tables=tables))
-        outs, t_ref = cpu(lambda: ref.reference_shootouts(a, b, n_ref, 1, *tables))
-        k_rate, r_rate = n_kernel / t_kernel, n_ref / t_ref
-        p_ref = sum(o.winner == 1 for o in outs) / n_ref
-        print(f"{label:<62} {t_table:>8.3f} {k_rate:>12,.0f} {r_rate:>12,.0f} {k_rate / r_rate:>6.0f}x  "
-              f"{r.figure('p_a_wins'):.4f} / {p_ref:.4f}")
-
+        k_rate = n_kernel / t_kernel
+        for what, hands, n in (("plain Python", "python", n_python), ("kernel hand steps", "kernel", n_ref)):
+            outs, t_ref = cpu(lambda: ref.reference_shootouts(a, b, n, 1, *tables, hands=hands))
+            r_rate = n / t_ref
+            p_ref = sum(o.winner == 1 for o in outs) / n
+            name = label if hands == "python" else f"  (reference: {what})"
+            table = f"{t_table:.3f}" if hands == "python" else ""
+            print(f"{name:<62} {table:>8} {k_rate:>12,.0f} {r_rate:>12,.1f} "
+                  f"{k_rate / r_rate:>6.0f}x  {r.figure('p_a_wins'):.4f} / {p_ref:.4f} ± {(p_ref * (1 - p_ref) / n) ** 0.5:.4f}")
 
 if __name__ == "__main__":
     main()

@@ -3,10 +3,13 @@
 It plays the game of ``ext/full_shootout.pyx`` step by step, with Python's ``random``:
 Rulebook "Shootout Sequence" steps 3-11, "Ending a Shootout", "9. Take Your Lumps",
 "10. Flight or Fight", "Where Cards Go", and the policies as oddsmith.rules.doomtown
-defines them. Only the five-card building blocks come from the one-round kernel
-(``oddsmith._ext.shootout``: the kept key under the hand-keeping policy, the discard
-heuristic's choice, the Automaton's hand), which tests/test_shootout.py checks against
-the brute-force evaluator; everything a whole shootout adds is written out here.
+defines them. The five-card steps (keep five under the hand-keeping policy, the discard
+heuristic's choice, the Automaton's hand) come, with ``hands="python"``, from the
+plain-Python port tests/reference_shootout_hand.py, so nothing is taken from the
+kernels; with ``hands="kernel"`` (faster, for the many-case statistical tests) they are
+single calls into the one-round kernel (``oddsmith._ext.shootout``), which
+tests/test_reference_shootout_hand.py checks equal to the port card for card.
+Everything a whole shootout adds is written out here either way.
 """
 from __future__ import annotations
 
@@ -15,11 +18,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import reference_shootout_hand as hand_step
 from oddsmith._ext import shootout as one_round
 from oddsmith.doomtown.full_shootout import NB, FullSide, _setup
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP, CasualtyPolicy, FleeKind, ShooterPolicy
 
 STANDING, ACED, DISCARDED, HOME, FLED = "standing", "aced", "discarded", "home", "fled"
+HANDS = ("python", "kernel")
+"""Where the five-card steps come from: the plain-Python port or the one-round kernel."""
 
 
 @dataclass
@@ -133,9 +139,11 @@ def maximin(mine: list[tuple[int, int]], theirs: list[tuple[int, int]], pwin: np
     return best
 
 
-def play_hand(side: Side, stud: int, draw: int, rng: random.Random) -> int:
+def play_hand(side: Side, stud: int, draw: int, rng: random.Random, hands: str = "kernel") -> int:
     """Draw 5 + stud, use the draw bonus, keep five; every card then goes to the discard pile."""
     hand = [c for c in (draw_card(side, rng) for _ in range(5 + stud)) if c is not None]
+    if hands == "python":
+        return play_hand_python(side, hand, draw, rng)
     n = len(hand)
     key_out = np.zeros(1, dtype=np.int64)
     cheat = np.zeros(1, dtype=np.uint8)
@@ -158,6 +166,20 @@ def play_hand(side: Side, stud: int, draw: int, rng: random.Random) -> int:
     for c in hand:
         discard(side, c)
     return int(key_out[0])
+
+
+def play_hand_python(side: Side, hand: list[int], draw: int, rng: random.Random) -> int:
+    """play_hand's five-card steps by the plain-Python port (tests/reference_shootout_hand.py)."""
+    if draw > 0 and side.automaton_hand:
+        revealed = [c for c in (draw_card(side, rng) for _ in range(draw)) if c is not None]
+        key, _ = hand_step.automaton_key(hand, revealed)
+        for c in hand + revealed:
+            discard(side, c)
+        return key
+    key = hand_step.draw_step(hand, draw, side.margin, lambda: draw_card(side, rng), lambda c: discard(side, c))
+    for c in hand:
+        discard(side, c)
+    return key
 
 
 # --- 9. Take Your Lumps ---------------------------------------------------------
@@ -303,7 +325,7 @@ def new_shootout(template: Side, cards: list[int], rng: random.Random) -> Side:
 
 
 def play_shootout(a0: Side, cards_a: list[int], b0: Side, cards_b: list[int], pw_a: np.ndarray, pw_b: np.ndarray,
-                  rng_a: random.Random, rng_b: random.Random) -> Outcome:
+                  rng_a: random.Random, rng_b: random.Random, hands: str = "kernel") -> Outcome:
     a, b = new_shootout(a0, cards_a, rng_a), new_shootout(b0, cards_b, rng_b)
     rounds, capped, fled = 0, False, [False, False]
     while True:
@@ -314,8 +336,8 @@ def play_shootout(a0: Side, cards_a: list[int], b0: Side, cards_b: list[int], pw
         opts_a, opts_b = options(a), options(b)
         bonus_a = maximin(opts_a, opts_b, pw_a, True) if a.shooter_policy is ShooterPolicy.BEST else opts_a[0]
         bonus_b = maximin(opts_b, opts_a, pw_b, False) if b.shooter_policy is ShooterPolicy.BEST else opts_b[0]
-        key_a = play_hand(a, *bonus_a, rng_a)
-        key_b = play_hand(b, *bonus_b, rng_b)
+        key_a = play_hand(a, *bonus_a, rng_a, hands)
+        key_b = play_hand(b, *bonus_b, rng_b, hands)
         rank_a, rank_b = key_a >> 20, key_b >> 20
         # 8. Determine Casualties
         if rank_a == rank_b:
@@ -346,9 +368,12 @@ def play_shootout(a0: Side, cards_a: list[int], b0: Side, cards_b: list[int], pw
                    b.bounty_paid, a.bounty_paid, a.lost, b.lost, (a.reshuffled, b.reshuffled))
 
 
-def reference_shootouts(a: FullSide, b: FullSide, n: int, seed: int, pw_a: np.ndarray, pw_b: np.ndarray) -> list[Outcome]:
-    """``n`` whole shootouts by the reference."""
+def reference_shootouts(a: FullSide, b: FullSide, n: int, seed: int, pw_a: np.ndarray, pw_b: np.ndarray,
+                        hands: str = "kernel") -> list[Outcome]:
+    """``n`` whole shootouts by the reference; ``hands`` (HANDS): where the five-card steps come from."""
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {HANDS}, not {hands!r}")
     sa, cards_a = make_side(a, "A")
     sb, cards_b = make_side(b, "B")
     rng_a, rng_b = random.Random(seed), random.Random(seed + 7919)
-    return [play_shootout(sa, cards_a, sb, cards_b, pw_a, pw_b, rng_a, rng_b) for _ in range(n)]
+    return [play_shootout(sa, cards_a, sb, cards_b, pw_a, pw_b, rng_a, rng_b, hands) for _ in range(n)]

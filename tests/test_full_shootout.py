@@ -135,11 +135,11 @@ def test_lumps_kernel_equals_reference_on_random_posses():
 # --------------------------------------------------------------------------
 
 
-def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100_000) -> None:
+def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100_000, hands: str = "kernel") -> None:
     sa, sb = _setup(a.checked(), "A"), _setup(b.checked(), "B")
     tables = round_win_tables(sa, sb, seed)
     k = full_shootout(a, b, trials=n_kernel, seed=seed, tables=tables)
-    outs = ref.reference_shootouts(a, b, n_ref, seed, *tables)
+    outs = ref.reference_shootouts(a, b, n_ref, seed, *tables, hands=hands)
 
     def close(kernel: float, values: list[float], what: str) -> None:
         x = np.asarray(values, dtype=float)
@@ -163,6 +163,16 @@ def compare(a: FullSide, b: FullSide, seed: int, n_ref: int, n_kernel: int = 100
             close(row["p_sent_home"], [f in ("home", "fled") for f in fates], f"{label}{i} sent home")
 
 
+def random_full_side(rng: random.Random, deck, posse: Posse) -> FullSide:
+    if rng.random() < 0.2:
+        return FullSide(deck, posse, automaton=True)
+    return FullSide(deck, posse, shooter=rng.choice(["best", "automaton", "listed"]),
+                    casualties=rng.choice(["automaton", "keep-posse", "save-dudes"]),
+                    flee=rng.choice(["never", "outnumbered", "losses:1", "losses:2"]),
+                    policy=rng.choice(["legal", "greedy", "margin:2"]),
+                    discard=rng.choice(["heuristic", "heuristic", "automaton"]))
+
+
 def test_kernel_agrees_with_reference_fixed_cases(decks):
     d, e = decks
     compare(FullSide(d, parse_posse("stud:2, draw:1 [harrowed], stud:1 + sidekick")),
@@ -182,19 +192,29 @@ def test_kernel_agrees_with_reference_random_cases():
         if case % 3 == 0:  # a small deck: reshuffles happen
             deck_a = deck_a.without("gang")
             deck_a = type(deck_a)(**{**deck_a.__dict__, "cards": deck_a.cards.iloc[:20]})
-
-        def side(deck, posse):
-            if rng.random() < 0.2:
-                return FullSide(deck, posse, automaton=True)
-            return FullSide(deck, posse, shooter=rng.choice(["best", "automaton", "listed"]),
-                            casualties=rng.choice(["automaton", "keep-posse", "save-dudes"]),
-                            flee=rng.choice(["never", "outnumbered", "losses:1", "losses:2"]),
-                            policy=rng.choice(["legal", "greedy", "margin:2"]),
-                            discard=rng.choice(["heuristic", "heuristic", "automaton"]))
-
         pa, pb = random_posse(rng, 4), random_posse(rng, 4)
-        pa = Posse(tuple(d for d in pa.dudes))
-        compare(side(deck_a, pa), side(deck_b, pb), seed=case, n_ref=1200, n_kernel=60_000)
+        compare(random_full_side(rng, deck_a, pa), random_full_side(rng, deck_b, pb), seed=case, n_ref=1200,
+                n_kernel=60_000)
+
+
+def test_kernel_agrees_with_fully_python_reference(decks):
+    """The reference with its hand steps in plain Python too (hands="python": no kernel
+    anywhere in the game it plays) against the kernel: the heuristic under legal, margin:2
+    and greedy, the Automaton, then random posses, decks and policies."""
+    d, e = decks
+    compare(FullSide(d, parse_posse("stud:1, draw:2 [harrowed], draw:1"), policy="legal"),
+            FullSide(e, parse_posse("draw:2, stud:1 + sidekick"), automaton=True), seed=100, n_ref=600,
+            n_kernel=60_000, hands="python")
+    compare(FullSide(d, parse_posse("draw:3, stud:1 [bounty:2]"), policy="margin:2", casualties="save-dudes"),
+            FullSide(e, parse_posse("stud:2, draw:1, draw:1"), policy="greedy", shooter="listed",
+                     flee="outnumbered"), seed=101, n_ref=600, n_kernel=60_000, hands="python")
+    rng = random.Random(88)
+    samples = ["law-dogs", "outlaws", "anarchists", "fearmongers", "entrepreneurs", "first-peoples"]
+    deck_a, deck_b = load_sample(rng.choice(samples)), load_sample(rng.choice(samples))
+    # small posses: the plain-Python hand of 5 + stud cards costs C(5 + stud, 5) fives
+    pa, pb = random_posse(rng, 3), random_posse(rng, 3)
+    compare(random_full_side(rng, deck_a, pa), random_full_side(rng, deck_b, pb), seed=102,
+            n_ref=600, n_kernel=60_000, hands="python")
 
 
 # --------------------------------------------------------------------------
@@ -341,6 +361,43 @@ def test_cli_full_table_and_what_if(capsys):
                        "--format", "csv")
     assert rc == 0, err
     assert out.splitlines()[0].startswith("change,whose,p_a_wins")
+
+
+@pytest.mark.parametrize("mode", [(), ("--what-if",)])
+def test_cli_full_says_which_deck(capsys, mode):
+    """--full and --what-if say which deck each side used, as every deck command does (by
+    default the deck after set-up, its starting gang in play; --with-gang the full deck)."""
+    base = ["shootout", "law-dogs", "--posse", "stud:1; draw:1", "--vs", "outlaws", "--vs-posse", "stud:1", "--full",
+            *mode, "--trials", "300", "--seed", "2"]
+    outs = {}
+    for fmt in ("table", "md", "csv", "json"):
+        rc, out, err = run(capsys, *base, "--format", fmt)
+        assert rc == 0, err
+        outs[fmt] = out
+    for fmt in ("table", "md"):
+        lines = [x.lstrip("- ") for x in outs[fmt].splitlines() if "Deck used:" in x]
+        assert len(lines) == 2, outs[fmt]
+        assert lines[0].startswith("Deck used: Law Dogs") and "after set-up (starting gang in play: Philip Swinford" \
+            in lines[0]
+        assert lines[1].startswith("Deck used: Outlaws") and "after set-up (starting gang in play: Allie Hensman" \
+            in lines[1]
+    header = outs["csv"].splitlines()[0].split(",")
+    assert header[-2:] == ["deck_state_a", "deck_state_b"]
+    assert "after set-up (starting gang in play: Allie Hensman" in outs["csv"].splitlines()[1]
+    j = json.loads(outs["json"])
+    states = (j["deck_state_a"], j["deck_state_b"]) if mode else (j["a"]["deck_state"], j["b"]["deck_state"])
+    assert "Philip Swinford" in states[0] and "Allie Hensman" in states[1]
+    assert all(x.startswith("after set-up") for x in states)
+    if not mode:
+        rc, out, err = run(capsys, *base, "--format", "json", "--with-gang")
+        assert rc == 0, err
+        assert json.loads(out)["a"]["deck_state"].startswith("full deck (starting gang kept in the draw deck")
+
+
+def test_full_json_deck_state_of_plain_cards():
+    r = full_shootout(FullSide(PLAIN_DECK, parse_posse("stud:1")), FullSide(PLAIN_DECK, parse_posse("draw:1")),
+                      trials=500, seed=1)
+    assert r.to_json()["a"]["deck_state"] == "cards as given (no starting gang)"
 
 
 @pytest.mark.parametrize("posse, message", [

@@ -43,6 +43,7 @@ from oddsmith.commands._common import (
     with_deck_state,
 )
 from oddsmith.doomtown import shootout as S
+from oddsmith.doomtown.deck import Deck, deck_state_of
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
@@ -239,11 +240,22 @@ def _full_long(r: Any) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["section", "item", "figure", "value", "stderr"])
 
 
+def _with_side_states(df: pd.DataFrame, a: Any, b: Any) -> pd.DataFrame:
+    """The CSV form of which decks were used: ``deck_state_a`` and ``deck_state_b`` columns."""
+    return df.assign(deck_state_a=deck_state_of(a.deck), deck_state_b=deck_state_of(b.deck))
+
+
+def _side_deck_lines(a: Any, b: Any, fmt: Format) -> str:
+    """``Deck used: ...`` for each side's deck (table and Markdown)."""
+    decks = [s.deck for s in (a, b) if isinstance(s.deck, Deck)]
+    return deck_state_lines(decks, fmt) if decks else ""
+
+
 def _render_full(r: Any, fmt: Format) -> str:
     if fmt is Format.json:
         return dumps_json({"command": "shootout", "mode": "full", **r.to_json()})
     if fmt is Format.csv:
-        return format_frame(_full_long(r), fmt)
+        return format_frame(_with_side_states(_full_long(r), r.a, r.b), fmt)
     md = fmt is Format.md
     sub = (lambda t: f"### {t}") if md else (lambda t: t)
     title = f"Whole shootouts, {r.trials:,} simulated, seed {r.seed}"
@@ -263,21 +275,24 @@ def _render_full(r: Any, fmt: Format) -> str:
              note + "\n",
              format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
              format_frame(readable(dudes, False, 4), fmt,
-                          title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)"))]
+                          title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)")),
+             _side_deck_lines(r.a, r.b, fmt)]
     return "\n".join(parts)
 
 
-def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str:
+def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any], a: Any, b: Any) -> str:
     if fmt is Format.json:
-        return dumps_json({"command": "shootout", "mode": "what-if", **meta, "rows": df})
+        states = {"deck_state_a": deck_state_of(a.deck), "deck_state_b": deck_state_of(b.deck)}
+        return dumps_json({"command": "shootout", "mode": "what-if", **meta, **states, "rows": df})
     if fmt is Format.csv:
-        return format_frame(df, fmt)
+        return format_frame(_with_side_states(df, a, b), fmt)
     title = (f"What is +1 worth? Side A's P(win the shootout) and dudes lost, one change at a time; "
              f"{meta['trials']:,} shootouts per row, seed {meta['seed']} (common random numbers)")
     key = ("whose A: a change to A's posse; B: the same taken from B's posse. delta: the change from the first "
            "row, ± the standard error of the paired difference.")
     shown = readable(df, False, 4)
-    return (f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n"
+    return ((f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n\n"
+            + _side_deck_lines(a, b, fmt))
 
 
 def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optional[str], pol: Any, vpol: Any,
@@ -301,7 +316,7 @@ def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optio
         n = trials if trials is not None else F.DEFAULT_WHAT_IF_TRIALS
         df = F.what_if(side_a, side_b, trials=n, seed=seed, workers=workers)
         emit(_render_what_if(df, fmt, {"trials": n, "seed": seed, "a": side_a.checked().name,
-                                       "b": side_b.checked().name}), output)
+                                       "b": side_b.checked().name}, side_a, side_b), output)
         return
     n = trials if trials is not None else F.DEFAULT_TRIALS
     emit(_render_full(F.full_shootout(side_a, side_b, trials=n, seed=seed, workers=workers), fmt), output)

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from oddsmith import _ext
-from oddsmith.doomtown.deck import deck_label, kernel_codes
+from oddsmith.doomtown.deck import deck_label, deck_state_of, kernel_codes
 from oddsmith.doomtown.posse import Posse, PosseDude, Sidekick
 from oddsmith.doomtown.shootout import AUTOMATON_POLICY, Policy, parse_policy
 from oddsmith.errors import OddsmithError
@@ -334,8 +334,9 @@ class FullShootout:
     def to_json(self) -> dict[str, Any]:
         """The issue 8 contract: p_a_wins, p_b_wins, p_nobody, p_a_fled, p_b_fled, rounds_mean,
         rounds (n -> p), dudes, bounty_a, bounty_b, p_reshuffle, trials, seed, stderr (every
-        probability and mean), plus cap_hits, p_cap, dudes_lost_a/b, the sides' policies and
-        the cards taken out of each deck as in play."""
+        probability and mean), plus cap_hits, p_cap, dudes_lost_a/b, and per side (``a``, ``b``)
+        its deck, ``deck_state`` (which deck: after set-up or full), policies and the cards
+        taken out of its deck as in play."""
         fig = {r.figure: float(r.value) for r in self.summary.itertuples()}
         se = {r.figure: float(r.stderr) for r in self.summary.itertuples()}
         dudes, dudes_se = [], []
@@ -357,8 +358,9 @@ class FullShootout:
         out["seed"] = int(self.seed)
         out["stderr"] = {**se, "rounds": {int(r.rounds): float(r.stderr) for r in self.rounds.itertuples() if r.p > 0},
                          "dudes": dudes_se}
-        out["a"] = {"deck": self.a.name, "policies": self.a.policy_text, "in_play_removed": list(self.removed[0])}
-        out["b"] = {"deck": self.b.name, "policies": self.b.policy_text, "in_play_removed": list(self.removed[1])}
+        for key, side, removed in (("a", self.a, self.removed[0]), ("b", self.b, self.removed[1])):
+            out[key] = {"deck": side.name, "deck_state": deck_state_of(side.deck), "policies": side.policy_text,
+                        "in_play_removed": list(removed)}
         return out
 
 
