@@ -364,9 +364,10 @@ def test_cli_full_table_and_what_if(capsys):
 
 
 @pytest.mark.parametrize("mode", [(), ("--what-if",)])
-def test_cli_full_says_which_deck(capsys, mode):
+def test_cli_full_says_which_deck(capsys, monkeypatch, mode):
     """--full and --what-if say which deck each side used, as every deck command does (by
     default the deck after set-up, its starting gang in play; --with-gang the full deck)."""
+    monkeypatch.setenv("COLUMNS", "400")  # one line per deck: notes fold to the terminal's width
     base = ["shootout", "law-dogs", "--posse", "stud:1; draw:1", "--vs", "outlaws", "--vs-posse", "stud:1", "--full",
             *mode, "--trials", "300", "--seed", "2"]
     outs = {}
