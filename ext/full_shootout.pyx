@@ -21,9 +21,9 @@ and policy code (from ``oddsmith.rules.doomtown``) before calling in. Rules foll
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
+from card_stream cimport cs_bitgen, cs_shuffle
 from shootout_hand cimport _automaton_key, _heuristic, _kept_key
 
 DEF MAXD = 16                  # dudes per posse
@@ -122,39 +122,13 @@ cdef struct Side:
     bitgen_t* bg
 
 
-cdef bitgen_t* _bitgen(object bit_generator) except NULL:
-    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-
-
-cdef inline uint32_t _below(bitgen_t* bg, uint32_t bound) noexcept nogil:
-    """Uniform integer in [0, bound): Lemire's multiply-and-reject."""
-    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * bound
-    cdef uint32_t low = <uint32_t>m, threshold
-    if low < bound:
-        threshold = (<uint32_t>(-bound)) % bound
-        while low < threshold:
-            m = <uint64_t>bg.next_uint32(bg.state) * bound
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef inline void _shuffle(uint8_t* cards, int n, bitgen_t* bg) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1):
-        j = i + <int>_below(bg, <uint32_t>(n - i))
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-
-
 cdef inline void _reset(Side* sd) noexcept nogil:
     """A shuffled deck with the play hand (its top five cards) set aside ("4. Draw!"). The
     whole deck is shuffled up front, not card by card as drawn: a side that draws one card
     more (one more stud, say) then meets the same sequence of cards, shifted, which keeps the
     what-if comparisons on common random numbers."""
     memcpy(sd.deck, sd.init, sd.ninit)
-    _shuffle(sd.deck, sd.ninit, sd.bg)
+    cs_shuffle(sd.deck, sd.ninit, sd.bg)
     sd.top = 5 if sd.ninit >= 5 else sd.ninit
     sd.ndeck = sd.ninit
     _reset_posse(sd)
@@ -188,7 +162,7 @@ cdef inline int _draw(Side* sd, uint8_t* card) noexcept nogil:
         sd.ndeck = sd.ndisc
         sd.top = 0
         sd.ndisc = 0
-        _shuffle(sd.deck, sd.ndeck, sd.bg)
+        cs_shuffle(sd.deck, sd.ndeck, sd.bg)
         sd.reshuffled = 1
     card[0] = sd.deck[sd.top]
     sd.top += 1
@@ -571,7 +545,7 @@ cdef int _side_init(Side* sd, const uint8_t[::1] deck, const int32_t[:, ::1] dud
     sd.flee_k = policy[3]
     sd.margin = policy[4]
     sd.mode = policy[5]
-    sd.bg = _bitgen(bit_generator) if bit_generator is not None else NULL
+    sd.bg = cs_bitgen(bit_generator) if bit_generator is not None else NULL
     return 0
 
 
@@ -657,7 +631,7 @@ def sample_keys(const uint8_t[::1] deck, int stud, int draw, int margin, int mod
     memcpy(sd.init, &deck[0], sd.ninit)
     sd.margin = margin
     sd.mode = mode
-    sd.bg = _bitgen(bit_generator)
+    sd.bg = cs_bitgen(bit_generator)
     with bit_generator.lock:
       with nogil:
         for t in range(keys.shape[0]):

@@ -20,9 +20,9 @@ second exact path to check the first.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
+from card_stream cimport cs_below, cs_bitgen
 from doomtown_hand cimport dt_binom, dt_low5, dt_is_legal
 
 cdef enum:
@@ -47,33 +47,16 @@ cdef inline int _rank(uint32_t key) noexcept nogil:
     return <int>(key >> 20)
 
 
-cdef inline uint32_t _bounded(bitgen_t* bg, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
-    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>(-n)) % n
-        while low < threshold:
-            m = <uint64_t>bg.next_uint32(bg.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
 cdef inline void _draw5(uint8_t* deck, int n, bitgen_t* bg) noexcept nogil:
     """Partial Fisher-Yates: deck[0:5] becomes a uniform 5-card draw. The deck stays a
     permutation of itself, so it need not be reset between draws."""
     cdef int i, j
     cdef uint8_t t
     for i in range(HAND):
-        j = i + <int>_bounded(bg, <uint32_t>(n - i))
+        j = i + <int>cs_below(bg, <uint32_t>(n - i))
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-
-
-cdef bitgen_t* _bitgen(object bit_generator) except NULL:
-    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
 
 # ---------------------------------------------------------------------------
@@ -280,7 +263,7 @@ cdef void _deck_loop(uint8_t* cards, int n, bitgen_t* bg, Py_ssize_t trials, int
 def simulate_deck(const uint8_t[::1] deck, object bit_generator, Py_ssize_t trials, int64_t[::1] out):
     """``trials`` lowball hands from ``deck`` (codes, at most 256). out[r] += hands of rank r
     (1..11), out[12] += cheatin' hands."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef uint8_t cards[MAXDECK]
     cdef int n = deck.shape[0]
     memcpy(cards, &deck[0], n)
@@ -340,7 +323,7 @@ def simulate_matchup(
     out[24] A cheatin', out[25] B cheatin', out[26] A lower, out[27] B lower, out[28] identical.
     Identical hands are discarded and both redraw (fresh deals) until one is lower:
     out[29] A wins, out[30] B wins, out[31] redraws. Returns -1 if a round never resolved."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef uint8_t a[MAXDECK]
     cdef uint8_t b[MAXDECK]
     cdef int na = deck_a.shape[0], nb = deck_b.shape[0]
@@ -417,7 +400,7 @@ def simulate_table(
     fresh hand, then the table is compared again): out[p, 13] lowest, out[p, 14] second
     lowest. out_table[0] deals with identical hands, out_table[1] redraws. Returns -1 if a
     deal never resolved."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef int np_ = decks.shape[0]
     cdef uint8_t cards[MAXPLAYERS][MAXDECK]
     cdef int p, status

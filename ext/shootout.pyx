@@ -26,13 +26,13 @@ array stays a permutation, so it is never reset between trials.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 from doomtown_hand cimport (
     DtCounts, DtHand, DT_ALL_VALUES, DT_BIT, DT_JOKER, dt_best_key, dt_binom, dt_count, dt_hibit, dt_lobit,
     dt_legal_as_well, dt_legal_counts, dt_max_key, dt_popcount, dt_select, dt_straight_lows,
 )
+from card_stream cimport cs_bitgen
 from shootout_hand cimport _automaton_key, _heuristic, _keep, _kept_key
 
 DEF JOKER = 52
@@ -92,10 +92,6 @@ cdef inline void _deal(uint8_t* deck, int size, int k, bitgen_t* bg) noexcept no
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-
-
-cdef bitgen_t* _bitgen(object bit_generator) except NULL:
-    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
 
 # ---------------------------------------------------------------------------
@@ -683,7 +679,7 @@ def simulate_hands(const uint8_t[::1] deck, int stud, int draw, int margin, int 
                    object bit_generator, Py_ssize_t trials, int64_t[::1] out):
     """``trials`` shootout hands: out[rank * 2 + cheatin'] += 1 per kept hand;
     out[24] += cards discarded."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef _Side sd
     cdef Py_ssize_t t
     cdef int cheat
@@ -703,7 +699,7 @@ def simulate_rounds(const uint8_t[::1] deck_a, int stud_a, int draw_a, int margi
     """``trials`` shootout rounds, each side drawing from its own deck (Rulebook "Shootout
     Sequence" steps 4, 7, 8): higher key wins, identical keys tie; the loser suffers the
     rank difference, equal ranks cost each side 1. Layout: RND_* constants."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef _Side a
     cdef _Side b
     cdef Py_ssize_t t
@@ -827,7 +823,7 @@ def discard_gap(const uint8_t[::1] deck, int stud, int draw, int margin, object 
                 uint32_t[::1] heuristic_mask, uint32_t[::1] search_mask):
     """For ``hands`` dealt hands: exact expected kept rank under the heuristic's discards,
     under the search reference's, and with no discard at all."""
-    cdef bitgen_t* bg = _bitgen(bit_generator)
+    cdef bitgen_t* bg = cs_bitgen(bit_generator)
     cdef _Side sd
     cdef Py_ssize_t t
     cdef int i
