@@ -240,7 +240,7 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
         "Δcasualties": [f"{v:+.3f} ± {e:.3f}" for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
         "pp/$": 100 * table["d_p_win_per_dollar"], "Δcas/$": table["d_casualties_b_per_dollar"],
     })
-    title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over the Dollar Limit)"
+    title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
     sk = result.skipped
     if fmt is Format.table:
         parts = [_wrap(head, "  ") + "\n", format_frame(view, fmt, title=_wrap(title), float_digits=3)]
