@@ -171,7 +171,8 @@ def register(app: typer.Typer) -> None:
         turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
         targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
         activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
-        trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", help="Battles per purchase (the same seed for each)."),
+        trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials",
+                                   help="Battles per purchase (the same battles for each: common random numbers)."),
         seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
         workers: int = typer.Option(1, "--workers", help=WORKERS_HELP),
         top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
@@ -237,7 +238,8 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
         "model": table["model"], "item": table["item"],
         "$": [f"{c}*" if over else f"{c}" for c, over in zip(table["cost"], table["over_limit"])],
         "ΔP(win) pp": [_pp(v, e) for v, e in zip(table["d_p_win"], table["d_p_win_stderr"])],
-        "Δcasualties": [f"{v:+.3f} ± {e:.3f}" for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
+        "Δcasualties": [f"{v:+.3f} ± {e:.3f}"
+                        for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
         "pp/$": 100 * table["d_p_win_per_dollar"], "Δcas/$": table["d_casualties_b_per_dollar"],
     })
     title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
