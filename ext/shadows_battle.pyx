@@ -10,10 +10,11 @@ Tests, Bottle Checks), for up to ``turns`` Game Turns. Every rule number
 comes in from the rules model through the wrapper (oddsmith.shadows.battle);
 every model and weapon comes in as plain integers (MODEL_COLUMNS,
 WEAPON_COLUMNS), weapons sorted best first. Counts of outcomes are added
-into an int64 array (OUT_COLUMNS) so chunks from oddsmith.sampling add up.
+into an int64 array (OUT_COLUMNS) so chunks from oddsmith.sampling add up. Each game draws from its own
+streams keyed off the chunk's bit generator (trial_streams), so that a changed posse replays the same games.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t
 
 from numpy.random cimport bitgen_t
 
@@ -80,6 +81,10 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "pad")
+PAIRED_FIGURES = ("a_wins", "casualties_b")
+PAIR_SUMS = ("x", "y", "xy", "xx", "yy")
+"""pair_out = for each PAIRED_FIGURES (x: the recorded run's per-game value, y: this run's) the sums PAIR_SUMS."""
+RECORD_COLUMNS = PAIRED_FIGURES
 MAX_MODELS = MAXM
 MAX_WEAPONS = MAXW
 N_OUT = NHEAD + 4 * MAXM
@@ -102,7 +107,12 @@ ctypedef struct Setup:
 
 
 ctypedef struct Game:
-    DiceStream st
+    DiceStream st                # dice, Roll-Offs and random models of this trial
+    DiceStream cards             # Deck shuffles of this trial
+    uint64_t dice_seed           # the trial's dice key: each round and Recovery Phase re-keys g.st from it
+    uint64_t *dice_key
+    int turn
+    int acts[NSIDE][MAXM]        # Shoot Actions begun this Game Turn, for re-keying the dice per Action
     int on[NSIDE][MAXM]
     int downed[NSIDE][MAXM]
     int shaken[NSIDE][MAXM]
@@ -148,6 +158,21 @@ _init_keys()
 def card_keys():
     """The kernel's activation keys per card id (for the wrapper's check against the rules model)."""
     return [CARD_KEY[c] for c in range(NCARDS)]
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """The SplitMix64 output function (Steele, Lea & Flood 2014)."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline void dice_segment(Game *g, uint64_t tag) noexcept nogil:
+    """Re-key the trial's dice stream for one stretch of play (a round of cards, a side's Recovery Phase), so that
+    two runs on one seed roll the same dice there whatever the earlier stretches drew (common random numbers)."""
+    g.dice_key[0] = mix64(g.dice_seed + tag * <uint64_t>0x9E3779B97F4A7C15)
+    g.st.buf = 0
+    g.st.left = 0
 
 
 cdef inline uint32_t roll_range(DiceStream *st, uint32_t r) noexcept nogil:
@@ -242,7 +267,7 @@ cdef inline void draw_hand(Game *g, int s, int k) noexcept nogil:
                 g.deck[s][j] = g.disc[s][j]
             g.deck_n[s] = g.disc_n[s]
             g.disc_n[s] = 0
-            shuffle(&g.st, &g.deck[s][0], g.deck_n[s])
+            shuffle(&g.cards, &g.deck[s][0], g.deck_n[s])
         g.deck_n[s] -= 1
         g.hand[s][g.hand_n[s]] = g.deck[s][g.deck_n[s]]
         g.hand_n[s] += 1
@@ -397,6 +422,9 @@ cdef void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *again) 
     cdef int w, a, b, t
     if not standing(g, s, m):
         return
+    # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
+    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    g.acts[s][m] += 1
     if g.dyn[s][m] > 0 and p.opt[O_DISTANCE] >= 0 and p.opt[O_DISTANCE] <= p.opt[O_DYN_RANGE] * 1000:
         t = choose_target(p, g, 1 - s)
         if t >= 0:
@@ -530,7 +558,7 @@ cdef inline int all_done(Setup *p, Game *g) noexcept nogil:
 
 cdef int action_phase(Setup *p, Game *g, int turn) noexcept nogil:
     """Rounds of revealed cards until no cards remain or every model is Done; returns which side Activated first."""
-    cdef int s, first = -1, order0, k
+    cdef int s, first = -1, order0, k, rnd = 0
     cdef int plays[NSIDE]
     cdef int card[NSIDE]
     cdef int left[NSIDE]
@@ -548,6 +576,8 @@ cdef int action_phase(Setup *p, Game *g, int turn) noexcept nogil:
             plays[s] = left[s] > 0 and not (lone[s] and left[1 - s] > 0)
         if not plays[0] and not plays[1]:
             break
+        rnd += 1
+        dice_segment(g, <uint64_t>turn * 256 + rnd)
         for s in range(NSIDE):
             if plays[s]:
                 card[s] = g.hand[s][g.hand_pos[s]]
@@ -631,8 +661,10 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
     return 1 if succ == 0 else 0
 
 
-cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
+cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
+    """One game; adds its counts into ``out``; res[0] = 1 if side A wins, res[1] = side B's Casualties."""
     cdef int s, m, c, turn, k, on_table, boss_on, first, events = 0, turns = 0, cas_a = 0, cas_b = 0
+    cdef int win_a = 0
     cdef int bottled[NSIDE]
     cdef int wiped[NSIDE]
     cdef int out_[NSIDE]
@@ -650,7 +682,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
             g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
         for c in range(NCARDS):
             g.deck[s][c] = c
-        shuffle(&g.st, &g.deck[s][0], NCARDS)
+        shuffle(&g.cards, &g.deck[s][0], NCARDS)
         g.deck_n[s] = NCARDS
         g.disc_n[s] = 0
         g.vp[s] = 0
@@ -658,6 +690,10 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
         wiped[s] = 0
     for turn in range(1, p.opt[O_TURNS] + 1):
         turns = turn
+        g.turn = turn
+        for s in range(NSIDE):
+            for m in range(MAXM):
+                g.acts[s][m] = 0
         g.dust = 0
         g.event_this_turn = 0
         for s in range(NSIDE):
@@ -679,6 +715,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
                 out[C_EVENT_T1] += 1
         events += g.event_this_turn
         for s in range(NSIDE):
+            dice_segment(g, <uint64_t>turn * 256 + 250 + s)
             bottled[s] = recovery_and_bottle(p, g, s, start[s])
             on_table = 0
             for m in range(p.n[s]):
@@ -693,17 +730,18 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
     if out_[0] and out_[1]:
         out[C_DRAW] += 1
     elif out_[1]:
-        out[C_A_WINS] += 1
+        win_a = 1
     elif out_[0]:
         out[C_B_WINS] += 1
     else:
         out[C_BY_VP] += 1
         if g.vp[0] > g.vp[1]:
-            out[C_A_WINS] += 1
+            win_a = 1
         elif g.vp[1] > g.vp[0]:
             out[C_B_WINS] += 1
         else:
             out[C_DRAW] += 1
+    out[C_A_WINS] += win_a
     if bottled[0] and not wiped[0]:
         out[C_A_BOTTLES] += 1
     if bottled[1] and not wiped[1]:
@@ -720,6 +758,8 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
     out[C_CAS_A2] += cas_a * cas_a
     out[C_CAS_B] += cas_b
     out[C_CAS_B2] += cas_b * cas_b
+    res[0] = win_a
+    res[1] = cas_b
     out[C_EVENTS] += events
     out[C_EVENTS2] += events * events
     out[C_EVENTS_TURNS] += events * turns
@@ -734,6 +774,50 @@ cdef void play_game(Setup *p, Game *g, int64_t *out) noexcept nogil:
                 out[NHEAD + 2 * MAXM + s * MAXM + m] += 1
 
 
+# ---------------------------------------------------------------------------
+# One pair of streams per game, so that two runs on one seed play game t on the same dice and cards
+# ---------------------------------------------------------------------------
+
+cdef uint64_t splitmix64(void *state) noexcept nogil:
+    """SplitMix64 (Steele, Lea & Flood 2014): a cheap stream from one 64-bit key drawn off the chunk's PCG64."""
+    cdef uint64_t *x = <uint64_t *>state
+    cdef uint64_t z
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(x[0])
+
+
+ctypedef struct TrialStreams:
+    bitgen_t *chunk
+    uint64_t key[2]
+    bitgen_t gen[2]
+
+
+cdef void trials_open(TrialStreams *ts, bitgen_t *chunk) noexcept nogil:
+    cdef int i
+    ts.chunk = chunk
+    for i in range(2):
+        ts.key[i] = 0
+        ts.gen[i].state = &ts.key[i]
+        ts.gen[i].next_uint64 = splitmix64
+        ts.gen[i].next_uint32 = NULL
+        ts.gen[i].next_double = NULL
+        ts.gen[i].next_raw = NULL
+
+
+cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
+    """Game t of a chunk draws its dice and its cards from two streams keyed by the chunk's draws 2t and 2t+1,
+    whatever the games before it drew; the dice are re-keyed from the game's key at every round of cards, every
+    model's Shoot Action and every Recovery Phase (dice_segment). So two runs on one seed, a posse and the same
+    posse with one purchase, play game t on the same cards and the same dice for every model and stretch of play
+    the purchase leaves alone (common random numbers: the paired differences of oddsmith.shadows.value)."""
+    g.dice_seed = ts.chunk.next_uint64(ts.chunk.state)
+    g.dice_key = &ts.key[0]
+    ts.key[0] = g.dice_seed
+    ts.key[1] = ts.chunk.next_uint64(ts.chunk.state)
+    stream_open(&g.st, &ts.gen[0])
+    stream_open(&g.cards, &ts.gen[1])
+
+
 cdef bitgen_t *_bitgen(object bit_generator) except NULL:
     return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
@@ -741,8 +825,14 @@ cdef bitgen_t *_bitgen(object bit_generator) except NULL:
 def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
               const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
               const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
-              const int32_t[::1] dynamite_failed, int64_t trials, int64_t[::1] out):
-    """Play ``trials`` games and add their counts into ``out`` (N_OUT: HEAD_COLUMNS, then per-model counts)."""
+              const int32_t[::1] dynamite_failed, int64_t trials, int64_t[::1] out, int8_t[:, ::1] record=None,
+              const int8_t[:, ::1] paired=None, int64_t[::1] pair_out=None):
+    """Play ``trials`` games and add their counts into ``out`` (N_OUT: HEAD_COLUMNS, then per-model counts).
+
+    ``record`` (trials x RECORD_COLUMNS): each game's outcome is written there. ``paired`` (such a record of
+    another posse on the same bit generator state) with ``pair_out`` (len(PAIRED_FIGURES) * len(PAIR_SUMS)): the
+    sums of x, y, xy, x², y² over the games are added into ``pair_out`` (x: paired's game t, y: this run's game t).
+    """
     if models.shape[0] != NSIDE or models.shape[1] != MAXM or models.shape[2] != NMC \
             or weapons.shape[0] != NSIDE or weapons.shape[1] != MAXM or weapons.shape[2] != MAXW \
             or weapons.shape[3] != NWC or n_models.shape[0] != NSIDE or order.shape[0] != NSIDE \
@@ -750,6 +840,17 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
             or damage.shape[0] != MAX_TABLE or event_codes.shape[0] != 16 or dynamite_failed.shape[0] != 8 \
             or out.shape[0] != N_OUT:
         raise ValueError("mc_battle: bad shapes")
+    if trials < 0 or (record is not None and (record.shape[0] != trials or record.shape[1] != 2)) \
+            or (paired is None) != (pair_out is None) \
+            or (paired is not None and (paired.shape[0] != trials or paired.shape[1] != 2 or pair_out.shape[0] != 10)):
+        raise ValueError("mc_battle: bad record, paired or pair_out")
+    cdef int8_t *rec = &record[0, 0] if record is not None and trials > 0 else NULL
+    cdef const int8_t *base = &paired[0, 0] if paired is not None and trials > 0 else NULL
+    cdef int64_t *po = &pair_out[0] if pair_out is not None else NULL
+    cdef int res[2]
+    cdef int k
+    cdef int64_t x, y
+    cdef TrialStreams ts
     cdef Setup p
     cdef Game g
     cdef int s, m, w, c
@@ -785,10 +886,23 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     for c in range(8):
         p.dyn_fail[c] = dynamite_failed[c]
     copy_rule_tables(save_table, damage, p.stab, p.dmg)
-    stream_open(&g.st, _bitgen(bit_generator))
+    trials_open(&ts, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
-            play_game(&p, &g, &out[0])
+            trial_streams(&ts, &g)
+            play_game(&p, &g, &out[0], res)
+            if rec != NULL:
+                rec[2 * t] = <int8_t>res[0]
+                rec[2 * t + 1] = <int8_t>res[1]
+            if base != NULL:
+                for k in range(2):
+                    x = base[2 * t + k]
+                    y = res[k]
+                    po[5 * k] += x
+                    po[5 * k + 1] += y
+                    po[5 * k + 2] += x * y
+                    po[5 * k + 3] += x * x
+                    po[5 * k + 4] += y * y
 
 
 def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_die, int64_t trials, int64_t[::1] out):
@@ -800,12 +914,13 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
     cdef int s, c, k, a, b
     cdef int64_t t
     stream_open(&g.st, _bitgen(bit_generator))
+    stream_open(&g.cards, _bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             for s in range(NSIDE):
                 for c in range(NCARDS):
                     g.deck[s][c] = c
-                shuffle(&g.st, &g.deck[s][0], NCARDS)
+                shuffle(&g.cards, &g.deck[s][0], NCARDS)
                 g.deck_n[s] = NCARDS
                 g.disc_n[s] = 0
             draw_hand(&g, 0, hand_a)

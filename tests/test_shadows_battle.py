@@ -333,6 +333,107 @@ def test_value_ranks_purchases_and_lists_the_rest(samples):
     assert par.equals(t)
 
 
+def _with_skill(posse: P.Posse, i: int, skill: str) -> P.Posse:
+    models = list(posse.models)
+    models[i] = replace(models[i], skills=models[i].skills + (R.SKILLS[skill],))
+    return replace(posse, models=tuple(models))
+
+
+def test_paired_runs_line_up_game_by_game(samples):
+    """The changed runs replay the base's games: over two chunks, for 1 or 2 workers, the base is the plain battle
+    on the seed, the sums of x are the base's counts and the sums of y each changed run's own counts."""
+    a, b = samples
+    a, b = replace(a, models=a.models[:3]), replace(b, models=b.models[:3])
+    base = B.prepare(a, b)
+    changed = [B.prepare(_with_skill(a, 0, "Tough"), b, base.options, check=False),
+               B.prepare(_with_skill(a, 1, "Deadeye"), b, base.options, check=False)]
+    trials = B.CHUNK_TRIALS + 4_000
+    one = B.run_paired(base, changed, trials, seed=8, workers=1)
+    two = B.run_paired(base, changed, trials, seed=8, workers=2)
+    assert np.array_equal(one.base, B.run_counts(base, trials, seed=8))
+    assert np.array_equal(one.base, two.base)
+    win, cas = (B._K.HEAD_COLUMNS.index(k) for k in ("a_wins", "casualties_b"))
+    cas_sq = B._K.HEAD_COLUMNS.index("casualties_b_sq")
+    for j, st in enumerate(changed):
+        assert np.array_equal(one.pairs[j], two.pairs[j]) and np.array_equal(one.counts[j], two.counts[j])
+        assert np.array_equal(one.counts[j], B.run_counts(st, trials, seed=8))
+        x, y, xy, xx, yy, cx, cy, cxy, cxx, cyy = one.pairs[j].tolist()
+        assert (x, xx, y, yy) == (one.base[win], one.base[win], one.counts[j][win], one.counts[j][win])
+        assert (cx, cxx, cy, cyy) == (one.base[cas], one.base[cas_sq], one.counts[j][cas], one.counts[j][cas_sq])
+        # the same games: far more games agree than two independent runs would
+        p0, p1 = x / trials, y / trials
+        agree = (trials - x - y + 2 * xy) / trials
+        assert agree > p0 * p1 + (1 - p0) * (1 - p1) + 0.1
+
+
+def test_paired_no_change_is_exactly_zero(samples):
+    a, b = samples
+    base = B.prepare(replace(a, models=a.models[:4]), b)
+    runs = B.run_paired(base, [base], 3_000, seed=2)
+    assert np.array_equal(runs.counts[0], runs.base)
+    for fig in B._K.PAIRED_FIGURES:
+        assert runs.difference(0, fig) == (0.0, 0.0)
+
+
+def test_paired_kernel_checks_its_buffers(samples):
+    a, b = samples
+    st = B.prepare(a, b)
+    args = (st.models, st.weapons, st.n_models, st.order, st.opts, B.E.SAVE_TABLE_ARRAY, B.E.DAMAGE_ARRAY,
+            B._event_codes(), B._dynamite_codes(), 10, np.zeros(B._K.N_OUT, dtype=np.int64))
+    gen = np.random.PCG64(1)
+    with pytest.raises(ValueError, match="record"):
+        B._K.mc_battle(gen, *args, record=np.zeros((9, 2), dtype=np.int8))
+    with pytest.raises(ValueError, match="paired"):
+        B._K.mc_battle(gen, *args, paired=np.zeros((10, 2), dtype=np.int8))
+    with pytest.raises(ValueError, match="paired"):
+        B._K.mc_battle(gen, *args, paired=np.zeros((10, 2), dtype=np.int8), pair_out=np.zeros(9, dtype=np.int64))
+
+
+def test_paired_stderr_matches_the_spread_across_seeds(samples):
+    """30 seeds: the sd of the 30 estimated changes agrees with the mean paired standard error (the sd of 30
+    normal draws is within about +-13% of the truth per sd; the band is over 3 of those), and a small change has a
+    paired error well under the independent runs' bound."""
+    a, b = samples
+    a, b = replace(a, models=a.models[:4]), replace(b, models=b.models[:4])
+    base = B.prepare(a, b)
+    changes = {"Trigger-Happy": _with_skill(a, 0, "Trigger-Happy"), "Tough": _with_skill(a, 1, "Tough")}
+    setups = [B.prepare(c, b, base.options, check=False) for c in changes.values()]
+    trials, seeds = 1_000, range(100, 130)
+    est = {(j, f): [] for j in range(len(setups)) for f in B._K.PAIRED_FIGURES}
+    ses = {k: [] for k in est}
+    indep = {k: [] for k in est}
+    for sd in seeds:
+        runs = B.run_paired(base, setups, trials, sd)
+        s0 = B.summarise(base, runs.base, trials)[0].set_index("figure")
+        for j, st in enumerate(setups):
+            s1 = B.summarise(st, runs.counts[j], trials)[0].set_index("figure")
+            for f, fig in zip(B._K.PAIRED_FIGURES, ("p_a_wins", "casualties_b")):
+                d, se = runs.difference(j, f)
+                assert d == pytest.approx(s1.loc[fig, "value"] - s0.loc[fig, "value"], abs=1e-12)
+                est[j, f].append(d)
+                ses[j, f].append(se)
+                indep[j, f].append(math.hypot(s0.loc[fig, "stderr"], s1.loc[fig, "stderr"]))
+    for k in est:
+        spread = float(np.std(est[k], ddof=1))
+        se = float(np.mean(ses[k]))
+        assert 0.6 < spread / se < 1.5, (k, spread, se)
+    for f in B._K.PAIRED_FIGURES:   # Trigger-Happy on one model: a small change
+        assert np.mean(ses[0, f]) < 0.5 * np.mean(indep[0, f])
+
+
+def test_value_errors_are_paired(samples):
+    a, b = samples
+    small = replace(a, models=a.models[:3])
+    res = V.value(small, b, trials=1_500, seed=9)
+    plain = B.battle(small, b, trials=1_500, seed=9)
+    assert np.array_equal(res.base.counts, plain.counts)
+    indep = math.hypot(plain.stderr("p_a_wins"), plain.stderr("p_a_wins"))
+    t = res.table
+    assert (t["d_p_win_stderr"] >= 0).all() and (t["d_casualties_b_stderr"] >= 0).all()
+    assert t["d_p_win_stderr"].median() < 0.8 * indep
+    assert "paired" in res.to_json()["stderr_note"]
+
+
 # ---------------------------------------------------------------------------
 # The CLI
 # ---------------------------------------------------------------------------

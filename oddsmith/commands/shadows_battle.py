@@ -16,6 +16,7 @@ same keys, ``models`` (per model ``p_casualty``, ``p_downed_at_end`` and their
 from __future__ import annotations
 
 import enum
+import textwrap
 from pathlib import Path
 from typing import Optional
 
@@ -170,7 +171,8 @@ def register(app: typer.Typer) -> None:
         turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
         targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
         activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
-        trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", "-t", help="Battles per purchase (the same seed for each)."),
+        trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", "-t",
+                                   help="Battles per purchase (the same battles for each: common random numbers)."),
         seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
         workers: int = typer.Option(1, "--workers", "-w", help=WORKERS_HELP),
         top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
@@ -190,6 +192,34 @@ def register(app: typer.Typer) -> None:
         emit(render_value(result, fmt, top), output)
 
 
+TEXT_WIDTH = 80
+"""Prose lines of ``value`` are wrapped to this width so the output fits an 80-column terminal."""
+
+
+def _wrap(text: str, indent: str = "") -> str:
+    return "\n".join(textwrap.fill(line, TEXT_WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+                     for line in text.splitlines())
+
+
+def _pp(value: float, se: float) -> str:
+    return f"{100 * value:+.1f} ± {100 * se:.1f}"
+
+
+def _skipped_lines(sk: pd.DataFrame, n_models: int) -> str:
+    """One bullet per reason, the items it covers (with how many models when not all of them); purchases a rule
+    forbids, by item with the models (the rule's own words are in the JSON, CSV and Markdown output)."""
+    out = []
+    banned = sk["reason"].str.startswith("not allowed")
+    for reason, grp in sk[~banned].groupby("reason", sort=True):
+        counts = grp.groupby(["kind", "item"], sort=True).size()
+        items = [item if k == n_models else f"{item} ({k} of {n_models} models)" for (_, item), k in counts.items()]
+        out.append(_wrap(f"- {reason}: {', '.join(items)}", "  "))
+    if banned.any():
+        per_item = [f"{item} for {', '.join(grp['model'])}" for item, grp in sk[banned].groupby("item", sort=True)]
+        out.append(_wrap(f"- not allowed by the posse-building rules: {'; '.join(per_item)}", "  "))
+    return "\n".join(out) + "\n"
+
+
 def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     table = result.table.head(top) if top else result.table
     if fmt is Format.json:
@@ -201,21 +231,28 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     base = result.base
     head = (_head(base.setup, result.trials, result.seed).replace("Battle:", "Value per $:", 1)
             + f"\nas it is: P(A wins) {_pm(base['p_a_wins'], base.stderr('p_a_wins'))}, enemy Casualties "
-              f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}; every purchase replayed on the same seed "
-              f"(standard errors of the changes as if independent: an upper bound)")
+              f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}\n"
+              "every purchase replays the same battles (common random numbers); ± is the paired standard error "
+              "of the change, from the per-battle differences")
     view = pd.DataFrame({
-        "model": table["model"], "item": table["item"], "kind": table["kind"], "$": table["cost"],
-        "ΔP(win) ± se": [_pm(v, e) for v, e in zip(table["d_p_win"], table["d_p_win_stderr"])],
-        "Δcasualties ± se": [_pm(v, e, 3) for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
-        "ΔP(win)/$": table["d_p_win_per_dollar"], "Δcasualties/$": table["d_casualties_b_per_dollar"],
-        "over limit": table["over_limit"],
+        "model": table["model"], "item": table["item"],
+        "$": [f"{c}*" if over else f"{c}" for c, over in zip(table["cost"], table["over_limit"])],
+        "ΔP(win) pp": [_pp(v, e) for v, e in zip(table["d_p_win"], table["d_p_win_stderr"])],
+        "Δcasualties": [f"{v:+.3f} ± {e:.3f}"
+                        for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
+        "pp/$": 100 * table["d_p_win_per_dollar"], "Δcas/$": table["d_casualties_b_per_dollar"],
     })
-    parts = [head + "\n" if fmt is Format.table else f"## {head}\n",
-             format_frame(view, fmt, title="Purchases, best ΔP(win) per $ first")]
+    title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
     sk = result.skipped
-    if not sk.empty:
-        summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
-        parts.append(format_frame(summary, fmt, title="Not valued"))
+    if fmt is Format.table:
+        parts = [_wrap(head, "  ") + "\n", format_frame(view, fmt, title=_wrap(title), float_digits=3)]
+        if not sk.empty:
+            parts.append("Not valued\n" + _skipped_lines(sk, len(base.setup.a.posse.models)))
+    else:
+        parts = [f"## {head}\n", format_frame(view, fmt, title=title, float_digits=3)]
+        if not sk.empty:
+            summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
+            parts.append(format_frame(summary, fmt, title="Not valued"))
     if base.notes:
         parts.append("Notes:\n" + "\n".join(f"- {n}" for n in base.notes) + "\n")
     return "\n".join(parts)

@@ -132,6 +132,32 @@ SHADOWS_TERMS = (
          "Injury (Old Wound, One-Eyed, Limp, Weakened), 6 Laid-Up (misses the rest of this Campaign Phase), "
          "7-10: the table lists nothing, read as no Injury (Rulebook \"Injury Phase\")."),
     Term("range band", "Short, Medium or Long range of a weapon: Short Range +1 die, Long Range -1 die."),
+    Term("battle", "Two posses trading fire across open ground, simulated Game Turn by Game Turn for up to 8 "
+         "Turns: each draws cards, Activates its models to Shoot, then makes Recovery Tests and Bottle Checks. "
+         "No movement, terrain, Fights or Arcane Powers (Rulebook \"Anatomy of a Game\")."),
+    Term("activation, Solo, Dual", "Each card a posse plays Activates its models: Solo, one model makes two "
+         "Actions; Dual, two models make one each. Cards go black before red, higher value first, Jokers last; "
+         "equal values Roll-Off. The pages' policy (auto): Dual while the posse has more models to act than cards "
+         "left, else Solo; the most dangerous model acts first and shoots the most dangerous enemy standing "
+         "(Rulebook \"Activations\")."),
+    Term("Event", "Both posses reveal the exact same card: one Unexpected Event that Game Turn, rolled on the "
+         "events table. The battle applies the ones open ground allows (Rulebook \"Unexpected Events\")."),
+    Term("Bottle Out", "A posse that fails its Bottle Check leaves the table at once; it loses the battle (both "
+         "in the same Turn: a draw). A posse with no model left standing is wiped out."),
+    Term("Victory Points (VP)", "Earned for each enemy made a Casualty by your attacks: Novice 1, Veteran 2, Hero "
+         "3. If neither posse Bottles Out in 8 Turns, more VP wins and equal VP is a draw (Rulebook \"Victory "
+         "Points (VP)\")."),
+    Term("A wins, draw, B wins", "How a battle ends: the other posse Bottled Out or was wiped out, or had fewer "
+         "Victory Points after the last Turn. The three add up to 100 %."),
+    Term("value per $, ΔP(win) per $", "What one purchase (a Skill, Weapon or Gear for one model) changes: the "
+         "posse's P(win) with it minus without it, in pp, divided by its price in $ (Rulebook \"Item Price "
+         "List\", \"Add Skills\"). Δ enemy Casualties is the change in the enemies it puts out of the game."),
+    Term("over $ limit", "The posse with this purchase would cost more than the Dollar Limit: valued anyway, "
+         "since the question is what the next dollar buys."),
+    Term("common random numbers, paired standard error", "Every purchase replays the same battles as the posse "
+         "without it (the same cards, and the same dice wherever the purchase changes nothing), so chance "
+         "mostly cancels in the difference. Its ± comes from the spread of the per-battle differences, which "
+         "is smaller than the two figures' own errors combined."),
 )
 
 SECTIONS: dict[str, tuple[str, tuple[Term, ...]]] = {

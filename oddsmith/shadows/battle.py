@@ -30,6 +30,7 @@ Turn the side with more Victory Points wins. The battle is Monte Carlo in the
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import functools
 import math
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ import pandas as pd
 
 from oddsmith import _ext
 from oddsmith.errors import OddsmithError
+from oddsmith.output import Progress
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, check_trials, check_workers, resolve_seed,
                                run_chunks)
@@ -493,6 +495,69 @@ def run_counts(setup: BattleSetup, trials: int, seed: int, workers: int = 1, lab
         return out
 
     return np.sum(np.stack(run_chunks(work, plan, workers=workers, label=label)), axis=0)
+
+
+def _chunk_bit_generator(seed: int, chunk: int) -> np.random.PCG64:
+    """A fresh copy of chunk ``chunk``'s bit generator of ``SamplingPlan(seed, ...)`` (its SeedSequence child)."""
+    return np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk,)))
+
+
+@dataclass(frozen=True)
+class PairedRuns:
+    """A base battle and changed ones played on the same games (common random numbers).
+
+    ``base``: the base run's kernel counts (the same as ``run_counts`` on the seed); ``counts[j]``: changed run j's;
+    ``pairs[j]``: for each of PAIRED_FIGURES the sums PAIR_SUMS over the games of x (the base's value in a game)
+    and y (changed run j's in the same game)."""
+
+    base: np.ndarray
+    counts: list[np.ndarray]
+    pairs: list[np.ndarray]
+    trials: int
+
+    def difference(self, j: int, figure: str) -> tuple[float, float]:
+        """Mean of y - x over the games and its standard error from the spread of the per-game differences."""
+        k = _K.PAIRED_FIGURES.index(figure)
+        x, y, xy, xx, yy = (int(v) for v in self.pairs[j][5 * k: 5 * k + 5])
+        return _mean_se(y - x, yy - 2 * xy + xx, self.trials)
+
+
+def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, seed: int, workers: int = 1,
+               label: str = "battles") -> PairedRuns:
+    """Play ``base`` and every ``changed`` setup on the same games, chunk by chunk.
+
+    Game t of chunk i draws from streams keyed by chunk i's bit generator (the kernel's per-game streams), so a
+    changed posse plays game t on the base's dice and cards up to the first roll the change alters. The base run
+    records each game's outcome for one chunk at a time (memory: one chunk), and each changed run adds the sums of
+    the paired products; the sums are integers, so the figures are the same for any ``workers``."""
+    plan = SamplingPlan(seed=seed, trials=trials)
+    ev, dy = _event_codes(), _dynamite_codes()
+    base_counts = np.zeros(_K.N_OUT, dtype=np.int64)
+    counts = [np.zeros(_K.N_OUT, dtype=np.int64) for _ in changed]
+    pairs = [np.zeros(len(_K.PAIRED_FIGURES) * len(_K.PAIR_SUMS), dtype=np.int64) for _ in changed]
+
+    def play(setup: BattleSetup, chunk: int, n: int, out: np.ndarray, **kw) -> None:
+        _K.mc_battle(_chunk_bit_generator(seed, chunk), setup.models, setup.weapons, setup.n_models, setup.order,
+                     setup.opts, E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
+
+    with Progress(trials * (1 + len(changed)), label) as progress, \
+            cf.ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the kernel releases the GIL
+        for i, n in enumerate(plan.chunk_sizes()):
+            record = np.zeros((n, len(_K.RECORD_COLUMNS)), dtype=np.int8)
+            play(base, i, n, base_counts, record=record)
+            progress.advance(n)
+
+            def work(j: int, i: int = i, n: int = n, record: np.ndarray = record) -> None:
+                play(changed[j], i, n, counts[j], paired=record, pair_out=pairs[j])
+
+            if workers <= 1:
+                for j in range(len(changed)):
+                    work(j)
+                    progress.advance(n)
+            else:
+                for _ in pool.map(work, range(len(changed))):
+                    progress.advance(n)
+    return PairedRuns(base_counts, counts, pairs, trials)
 
 
 def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.DataFrame, pd.DataFrame]:

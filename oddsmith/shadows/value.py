@@ -3,23 +3,23 @@
 For each model of posse A and each purchase it could legally make (the
 posse-building rules of :mod:`oddsmith.shadows.posse`; the Dollar Limit is
 only flagged, since the question is what the next dollar buys), the battle
-of :mod:`oddsmith.shadows.battle` is played again with the same seed and
-trials (common random numbers) and compared with the posse as it is: the
-change in P(posse A wins) and in the expected enemy Casualties, per $ spent
-("Item Price List"; Skills: "Add Skills"). Items the rulebook text gives no
+of :mod:`oddsmith.shadows.battle` is played again on the same games (common
+random numbers: game t draws the same cards, and the same dice for every
+model and stretch of play the purchase leaves alone) and compared with the
+posse as it is: the change in P(posse A wins) and in the expected enemy
+Casualties, per $ spent ("Item Price List"; Skills: "Add Skills"). The
+standard error of each change comes from the spread of the per-game
+differences (paired), not from the two runs' own errors. Items the rulebook text gives no
 price for use the posse file's house ``[prices]`` or are skipped and listed;
 items this abstraction gives no effect are listed too, not simulated.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from oddsmith.output import Progress
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 from oddsmith.shadows import battle as B
@@ -67,8 +67,8 @@ class ValueResult:
                                     "casualties_b": self.base.stderr("casualties_b")}},
                 "purchases": self.table, "skipped": self.skipped, "trials": self.trials, "seed": self.seed,
                 "common_random_numbers": True,
-                "stderr_note": "standard errors of the changes treat the two runs as independent (an upper bound "
-                               "under common random numbers)"}
+                "stderr_note": "standard errors of the changes are paired: each purchase replays the same games as "
+                               "the posse as it is, and the error is sd(per-game difference) / sqrt(trials)"}
 
 
 def _with_model(posse: P.Posse, i: int, model: P.PosseModel) -> P.Posse:
@@ -130,42 +130,28 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
 
 def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = None, *,
           trials: int = DEFAULT_TRIALS, seed: int | None = None, workers: int = 1) -> ValueResult:
-    """ΔP(win) and Δ expected enemy Casualties per $ of every purchase, on common random numbers, ranked."""
+    """ΔP(win) and Δ expected enemy Casualties per $ of every purchase, on common random numbers, ranked.
+
+    ``base`` is the same battle as ``battle.battle(posse_a, posse_b, options, trials=trials, seed=seed)``; the
+    standard errors of the changes are those of the paired per-game differences."""
     trials = check_trials(int(trials))
     workers = check_workers(int(workers))
     sd = resolve_seed(seed)
-    base = B.battle(posse_a, posse_b, options, trials=trials, seed=sd, workers=workers)
+    base_setup = B.prepare(posse_a, posse_b, options)
     cands, skipped = candidates(posse_a)
-    rows = []
-    p0, c0 = base["p_a_wins"], base["casualties_b"]
-    s0, sc0 = base.stderr("p_a_wins"), base.stderr("casualties_b")
-    setups = [B.prepare(c.posse, posse_b, base.setup.options, check=False)  # legal but for the Dollar Limit
+    setups = [B.prepare(c.posse, posse_b, base_setup.options, check=False)  # legal but for the Dollar Limit
               for c in cands]
-
-    def play(setup: B.BattleSetup) -> pd.DataFrame:
-        # one chunk plan per purchase, all on the base seed: the figures do not depend on ``workers``
-        return B.summarise(setup, B.run_counts(setup, trials, sd, 1), trials)[0].set_index("figure")
-
-    with Progress(len(setups), "purchases") as progress:
-        if workers <= 1 or len(setups) <= 1:
-            summaries = []
-            for st in setups:
-                summaries.append(play(st))
-                progress.advance(1)
-        else:
-            with cf.ThreadPoolExecutor(max_workers=workers) as pool:  # the kernel releases the GIL
-                summaries = []
-                for summary in pool.map(play, setups):
-                    summaries.append(summary)
-                    progress.advance(1)
-    for c, s in zip(cands, summaries):
-        dp = float(s.loc["p_a_wins", "value"]) - p0
-        dc = float(s.loc["casualties_b", "value"]) - c0
+    runs = B.run_paired(base_setup, setups, trials, sd, workers, label="purchases")
+    summary, models = B.summarise(base_setup, runs.base, trials)
+    base = B.BattleResult(base_setup, summary, models, B.activation_table(base_setup), trials, sd, runs.base)
+    rows = []
+    for j, c in enumerate(cands):
+        dp, sp = runs.difference(j, "a_wins")
+        dc, sc = runs.difference(j, "casualties_b")
         rows.append({
             "model": posse_a.models[c.model_index].name, "rank": posse_a.models[c.model_index].rank.label,
             "item": c.item, "kind": c.kind, "cost": c.cost,
-            "d_p_win": dp, "d_p_win_stderr": math.hypot(float(s.loc["p_a_wins", "stderr"]), s0),
-            "d_casualties_b": dc, "d_casualties_b_stderr": math.hypot(float(s.loc["casualties_b", "stderr"]), sc0),
+            "d_p_win": dp, "d_p_win_stderr": sp, "d_casualties_b": dc, "d_casualties_b_stderr": sc,
             "d_p_win_per_dollar": dp / c.cost if c.cost else np.nan,
             "d_casualties_b_per_dollar": dc / c.cost if c.cost else np.nan,
             "over_limit": P.dollar_limit_violation(c.posse) is not None,
