@@ -58,6 +58,19 @@ class ActivationOption(str, enum.Enum):
     solo = "solo"
 
 
+# Options `battle` and `value` both take, declared once (as commands/shadows_dice.py does).
+POSSE_ARGUMENT = typer.Argument(..., help=POSSE_HELP)
+VS_OPTION = typer.Option(..., "--vs", help=VS_HELP)
+RANGE_OPTION = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP)
+COVER_OPTION = typer.Option(False, "--cover", help=COVER_HELP)
+VS_COVER_OPTION = typer.Option(False, "--vs-cover", help=VS_COVER_HELP)
+TURNS_OPTION = typer.Option(8, "--turns", help=TURNS_HELP)
+TARGETS_OPTION = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP)
+ACTIVATION_OPTION = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP)
+SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
+
+
 def load_posse_arg(spec: str, what: str = "POSSE") -> P.Posse:
     """A posse file, or a sample posse by name; one clear error otherwise."""
     path = Path(spec)
@@ -126,10 +139,16 @@ def render_battle(result: B.BattleResult, fmt: Format) -> str:
     return "\n".join(parts)
 
 
-def _options(range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
-             activation: ActivationOption) -> B.BattleOptions:
-    return B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
+def _prepare(posse: str, vs: str, range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
+             activation: ActivationOption, trials: int, workers: int, output: Optional[Path]
+             ) -> tuple[P.Posse, P.Posse, B.BattleOptions]:
+    """Check the options both commands share, then load the two posses (bad input: one clear error, nothing written)."""
+    check_output(output)
+    check_trials(trials)
+    check_workers(workers)
+    opts = B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
                             activation=activation.value)
+    return load_posse_arg(posse), load_posse_arg(vs, "--vs"), opts
 
 
 def register(app: typer.Typer) -> None:
@@ -137,57 +156,47 @@ def register(app: typer.Typer) -> None:
 
     @app.command("battle")
     def battle_cmd(
-        posse: str = typer.Argument(..., help=POSSE_HELP),
-        vs: str = typer.Option(..., "--vs", help=VS_HELP),
-        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
-        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
-        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
-        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
-        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
-        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        posse: str = POSSE_ARGUMENT,
+        vs: str = VS_OPTION,
+        range_: str = RANGE_OPTION,
+        cover: bool = COVER_OPTION,
+        vs_cover: bool = VS_COVER_OPTION,
+        turns: int = TURNS_OPTION,
+        targets: TargetsOption = TARGETS_OPTION,
+        activation: ActivationOption = ACTIVATION_OPTION,
         trials: int = typer.Option(B.DEFAULT_TRIALS, "--trials", "-t", help="Battles to simulate."),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", "-w", help=WORKERS_HELP),
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """Posse against posse on open ground, turn by turn: who wins, who Bottles Out, who falls."""
-        check_output(output)
-        check_trials(trials)
-        check_workers(workers)
-        opts = _options(range_, cover, vs_cover, turns, targets, activation)
-        a = load_posse_arg(posse)
-        b = load_posse_arg(vs, "--vs")
+        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
         result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_battle(result, fmt), output)
 
     @app.command("value")
     def value_cmd(
-        posse: str = typer.Argument(..., help=POSSE_HELP),
-        vs: str = typer.Option(..., "--vs", help=VS_HELP),
-        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
-        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
-        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
-        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
-        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
-        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        posse: str = POSSE_ARGUMENT,
+        vs: str = VS_OPTION,
+        range_: str = RANGE_OPTION,
+        cover: bool = COVER_OPTION,
+        vs_cover: bool = VS_COVER_OPTION,
+        turns: int = TURNS_OPTION,
+        targets: TargetsOption = TARGETS_OPTION,
+        activation: ActivationOption = ACTIVATION_OPTION,
         trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", "-t",
                                    help="Battles per purchase (the same battles for each: common random numbers)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", "-w", help=WORKERS_HELP),
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
         top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """What each $ buys: every Skill, Weapon and Gear a model could buy, by the change in P(win) per $."""
-        check_output(output)
-        check_trials(trials)
-        check_workers(workers)
         if top < 0:
             raise OddsmithError(f"--top must be 0 or more, got {top}")
-        opts = _options(range_, cover, vs_cover, turns, targets, activation)
-        a = load_posse_arg(posse)
-        b = load_posse_arg(vs, "--vs")
+        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
         result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_value(result, fmt, top), output)
 
