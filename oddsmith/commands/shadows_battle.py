@@ -60,7 +60,7 @@ class ActivationOption(str, enum.Enum):
 
 # Options `battle` and `value` both take, declared once (as commands/shadows_dice.py does).
 POSSE_ARGUMENT = typer.Argument(..., help=POSSE_HELP)
-VS_OPTION = typer.Option(..., "--vs", help=VS_HELP)
+VS_OPTION = typer.Option(..., "--vs", metavar="POSSE", help=VS_HELP)  # a posse here, not a Doomtown deck
 RANGE_OPTION = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP)
 COVER_OPTION = typer.Option(False, "--cover", help=COVER_HELP)
 VS_COVER_OPTION = typer.Option(False, "--vs-cover", help=VS_COVER_HELP)
