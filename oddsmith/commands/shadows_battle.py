@@ -16,7 +16,6 @@ same keys, ``models`` (per model ``p_casualty``, ``p_downed_at_end`` and their
 from __future__ import annotations
 
 import enum
-import textwrap
 from pathlib import Path
 from typing import Optional
 
@@ -26,7 +25,7 @@ import typer
 from oddsmith.commands._common import check_output
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, fold_lines, format_frame
 from oddsmith.sampling import check_trials, check_workers
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
@@ -128,15 +127,21 @@ def render_battle(result: B.BattleResult, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(_tidy(result), fmt)
     head = _head(result.setup, result.trials, result.seed)
-    parts = [head + "\n" if fmt is Format.table else f"## {head}\n"]
+    parts = [fold_lines(head) + "\n" if fmt is Format.table else f"## {head}\n"]
     parts.append(format_frame(_summary_view(result), fmt, title="Outcome (p_draw: both out in one Turn, or equal "
                                                                 "Victory Points after the last Turn)"))
     parts.append(format_frame(_models_view(result), fmt, title="Models"))
     parts.append(format_frame(result.activation, fmt, float_digits=6,
                               title="Turn 1 exactly, by card counting (both Decks full, best card first)"))
     if result.notes:
-        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in result.notes) + "\n")
+        parts.append(_notes(result.notes, fmt))
     return "\n".join(parts)
+
+
+def _notes(notes: list[str], fmt: Format) -> str:
+    """The Notes list (a text table's bullets wrapped to the terminal)."""
+    bullets = [fold_lines(f"- {n}") if fmt is Format.table else f"- {n}" for n in notes]
+    return "Notes:\n" + "\n".join(bullets) + "\n"
 
 
 def _prepare(posse: str, vs: str, range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
@@ -201,15 +206,6 @@ def register(app: typer.Typer) -> None:
         emit(render_value(result, fmt, top), output)
 
 
-TEXT_WIDTH = 80
-"""Prose lines of ``value`` are wrapped to this width so the output fits an 80-column terminal."""
-
-
-def _wrap(text: str, indent: str = "") -> str:
-    return "\n".join(textwrap.fill(line, TEXT_WIDTH, subsequent_indent=indent, break_on_hyphens=False)
-                     for line in text.splitlines())
-
-
 def _pp(value: float, se: float) -> str:
     return f"{100 * value:+.1f} ± {100 * se:.1f}"
 
@@ -222,10 +218,10 @@ def _skipped_lines(sk: pd.DataFrame, n_models: int) -> str:
     for reason, grp in sk[~banned].groupby("reason", sort=True):
         counts = grp.groupby(["kind", "item"], sort=True).size()
         items = [item if k == n_models else f"{item} ({k} of {n_models} models)" for (_, item), k in counts.items()]
-        out.append(_wrap(f"- {reason}: {', '.join(items)}", "  "))
+        out.append(fold_lines(f"- {reason}: {', '.join(items)}"))
     if banned.any():
         per_item = [f"{item} for {', '.join(grp['model'])}" for item, grp in sk[banned].groupby("item", sort=True)]
-        out.append(_wrap(f"- not allowed by the posse-building rules: {'; '.join(per_item)}", "  "))
+        out.append(fold_lines(f"- not allowed by the posse-building rules: {'; '.join(per_item)}"))
     return "\n".join(out) + "\n"
 
 
@@ -254,7 +250,7 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
     sk = result.skipped
     if fmt is Format.table:
-        parts = [_wrap(head, "  ") + "\n", format_frame(view, fmt, title=_wrap(title), float_digits=3)]
+        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=title, float_digits=3)]
         if not sk.empty:
             parts.append("Not valued\n" + _skipped_lines(sk, len(base.setup.a.posse.models)))
     else:
@@ -263,5 +259,5 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
             summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
             parts.append(format_frame(summary, fmt, title="Not valued"))
     if base.notes:
-        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in base.notes) + "\n")
+        parts.append(_notes(base.notes, fmt))
     return "\n".join(parts)
