@@ -13,7 +13,6 @@ WEAPON_COLUMNS), weapons sorted best first. Counts of outcomes are added
 into an int64 array (OUT_COLUMNS) so chunks from oddsmith.sampling add up. Each game draws from its own
 streams keyed off the chunk's bit generator (trial_streams), so that a changed posse replays the same games.
 """
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t
 
 from numpy.random cimport bitgen_t
@@ -175,19 +174,6 @@ cdef inline void dice_segment(Game *g, uint64_t tag) noexcept nogil:
     g.st.left = 0
 
 
-cdef inline uint32_t roll_range(DiceStream *st, uint32_t r) noexcept nogil:
-    """Uniform 0..r-1 (Lemire's multiply-shift with rejection)."""
-    cdef uint64_t m = <uint64_t>stream_u32(st) * r
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < r:
-        threshold = (<uint32_t>(-r)) % r
-        while low < threshold:
-            m = <uint64_t>stream_u32(st) * r
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
 cdef inline int roll_test(DiceStream *st, int D, int T, int n, int reading, int free_rr, int one_face,
                           int *one) noexcept nogil:
     """One Test ("Tests"): Successes of n dice, maximum-face re-rolls on the lowest failing die (reading B: a
@@ -195,28 +181,10 @@ cdef inline int roll_test(DiceStream *st, int D, int T, int n, int reading, int 
     shows ``one_face``."""
     cdef int faces[MAX_DICE]
     cdef char rr[MAX_DICE]
-    cdef int i, x, idx, tokens = free_rr, s = 0
+    cdef int i, s = 0
     if n > MAX_DICE:
         n = MAX_DICE
-    for i in range(n):
-        x = roll_die(st, D)
-        faces[i] = x
-        rr[i] = 0
-        if x == D:
-            tokens += 1
-    while tokens > 0:
-        idx = -1
-        for i in range(n):
-            if not rr[i] and faces[i] < T and (idx < 0 or faces[i] < faces[idx]):
-                idx = i
-        if idx < 0:
-            break
-        x = roll_die(st, D)
-        faces[idx] = x
-        rr[idx] = 1
-        tokens -= 1
-        if reading == 1 and x == D:
-            tokens += 1
+    roll_and_reroll(st, D, T, n, reading, free_rr, faces, rr)
     one[0] = 0
     for i in range(n):
         if faces[i] >= T:
@@ -818,10 +786,6 @@ cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
     stream_open(&g.cards, &ts.gen[1])
 
 
-cdef bitgen_t *_bitgen(object bit_generator) except NULL:
-    return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-
-
 def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
               const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
               const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
@@ -886,7 +850,7 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     for c in range(8):
         p.dyn_fail[c] = dynamite_failed[c]
     copy_rule_tables(save_table, damage, p.stab, p.dmg)
-    trials_open(&ts, _bitgen(bit_generator))
+    trials_open(&ts, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             trial_streams(&ts, &g)
@@ -913,8 +877,8 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
     cdef Game g
     cdef int s, c, k, a, b
     cdef int64_t t
-    stream_open(&g.st, _bitgen(bit_generator))
-    stream_open(&g.cards, _bitgen(bit_generator))
+    stream_open(&g.st, stream_bitgen(bit_generator))
+    stream_open(&g.cards, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             for s in range(NSIDE):

@@ -1,14 +1,15 @@
 # cython: language_level=3
 """Helpers shared by the Shadows of the West exact and Monte Carlo kernels.
 
-Only ctypedefs and ``cdef inline`` functions: cimported by shadows_exact.pyx
-and shadows_mc.pyx, no runtime module of its own.
+Only ctypedefs and ``cdef inline`` functions: cimported by shadows_exact.pyx,
+shadows_mc.pyx and shadows_battle.pyx, no runtime module of its own.
 
 Exact counts are unsigned 128-bit integers: every probability of the exact
 engine is ``count / scale`` with ``scale`` a product of die sizes (a Test of
 n dice of D faces has scale D**(2n): each die is rolled at most twice).
 """
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 cdef extern from *:
@@ -126,6 +127,11 @@ ctypedef struct DiceStream:
     int left          # 32-bit halves left in buf
 
 
+cdef inline bitgen_t *stream_bitgen(object bit_generator) except NULL:
+    """The C state of a numpy BitGenerator (from its capsule), for :func:`stream_open`."""
+    return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
 cdef inline void stream_open(DiceStream *st, bitgen_t *rng) noexcept nogil:
     """Start a dice stream on a numpy bit generator (no buffered bits yet)."""
     st.rng = rng
@@ -143,14 +149,50 @@ cdef inline uint32_t stream_u32(DiceStream *st) noexcept nogil:
     return v
 
 
-cdef inline int roll_die(DiceStream *st, uint32_t faces) noexcept nogil:
-    """Uniform 1..faces, exactly (Lemire's multiply-shift with rejection)."""
-    cdef uint64_t m = <uint64_t>stream_u32(st) * faces
+cdef inline uint32_t roll_range(DiceStream *st, uint32_t r) noexcept nogil:
+    """Uniform 0..r-1, exactly (Lemire's multiply-shift with rejection)."""
+    cdef uint64_t m = <uint64_t>stream_u32(st) * r
     cdef uint32_t low = <uint32_t>m
     cdef uint32_t threshold
-    if low < faces:
-        threshold = (<uint32_t>(-faces)) % faces
+    if low < r:
+        threshold = (<uint32_t>(-r)) % r
         while low < threshold:
-            m = <uint64_t>stream_u32(st) * faces
+            m = <uint64_t>stream_u32(st) * r
             low = <uint32_t>m
-    return <int>(m >> 32) + 1
+    return <uint32_t>(m >> 32)
+
+
+cdef inline int roll_die(DiceStream *st, uint32_t faces) noexcept nogil:
+    """Uniform 1..faces, exactly."""
+    return <int>roll_range(st, faces) + 1
+
+
+cdef inline void roll_and_reroll(DiceStream *st, int D, int T, int n, int reading, int free_rr,
+                                 int *faces, char *rerolled) noexcept nogil:
+    """Roll a Test's n dice, then its maximum-face re-rolls ("Tests").
+
+    Each die showing its maximum grants one re-roll, spent on the lowest failing die not yet re-rolled;
+    reading B: a maximum on a re-roll grants another; ``free_rr`` extra re-rolls (Skills, Gear) are spent
+    the same way. Fills ``faces[0:n]`` and ``rerolled[0:n]`` (1: the die was re-rolled; Bless / Curse
+    leave those dice alone). Draws: the n dice in order, then each re-roll in turn.
+    """
+    cdef int i, x, idx, tokens = free_rr
+    for i in range(n):
+        x = roll_die(st, D)
+        faces[i] = x
+        rerolled[i] = 0
+        if x == D:
+            tokens += 1
+    while tokens > 0:
+        idx = -1
+        for i in range(n):
+            if not rerolled[i] and faces[i] < T and (idx < 0 or faces[i] < faces[idx]):
+                idx = i
+        if idx < 0:
+            break
+        x = roll_die(st, D)
+        faces[idx] = x
+        rerolled[idx] = 1
+        tokens -= 1
+        if reading == READING_B and x == D:
+            tokens += 1

@@ -9,12 +9,9 @@ maximum-face re-rolls on the lowest failing die first (reading B: a maximum
 on a re-roll grants another), then Bless / Curse on the dice not re-rolled.
 Rules numbers come in as arguments.
 """
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
 from libc.string cimport memset
 from libc.stdlib cimport malloc, free
-
-from numpy.random cimport bitgen_t
 
 from shadows_common cimport *
 
@@ -31,26 +28,8 @@ cdef inline void sim_test(DiceStream *st, int D, int T, int one_face, int n, int
     """One Test: roll, maximum-face re-rolls (lowest failing die first), then Bless / Curse."""
     cdef int faces[MAX_DICE]
     cdef char rr[MAX_DICE]
-    cdef int i, x, idx, tokens = free_rr, s = 0, h = 0, o = 0
-    for i in range(n):
-        x = roll_die(st, D)
-        faces[i] = x
-        rr[i] = 0
-        if x == D:
-            tokens += 1
-    while tokens > 0:
-        idx = -1
-        for i in range(n):
-            if not rr[i] and faces[i] < T and (idx < 0 or faces[i] < faces[idx]):
-                idx = i
-        if idx < 0:
-            break
-        x = roll_die(st, D)
-        faces[idx] = x
-        rr[idx] = 1
-        tokens -= 1
-        if reading == READING_B and x == D:
-            tokens += 1
+    cdef int i, x, s = 0, h = 0, o = 0
+    roll_and_reroll(st, D, T, n, reading, free_rr, faces, rr)
     if mode == MODE_BLESS:
         for i in range(n):
             if not rr[i] and faces[i] < T:
@@ -72,11 +51,6 @@ cdef inline void sim_test(DiceStream *st, int D, int T, int one_face, int n, int
     one[0] = o
 
 
-cdef bitgen_t *_bitgen(object bit_generator) except NULL:
-    capsule = bit_generator.capsule
-    return <bitgen_t *>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-
 def mc_test(object bit_generator, int D, int T, int one_face, int n, int reading, int mode, int rerolls,
             int64_t trials, int64_t[::1] out):
     """Add the counts of (successes, highest die, any die showing ``one_face``) of ``trials`` Tests.
@@ -88,24 +62,11 @@ def mc_test(object bit_generator, int D, int T, int one_face, int n, int reading
     cdef DiceStream st
     cdef int64_t t
     cdef int s, h, o
-    stream_open(&st, _bitgen(bit_generator))
+    stream_open(&st, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             sim_test(&st, D, T, one_face, n, reading, mode, rerolls, &s, &h, &o)
             out[(s * (D + 1) + h) * 2 + o] += 1
-
-
-cdef inline uint32_t roll_range(DiceStream *st, uint32_t r) noexcept nogil:
-    """Uniform 0..r-1, exactly (Lemire's multiply-shift with rejection)."""
-    cdef uint64_t m = <uint64_t>stream_u32(st) * r
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < r:
-        threshold = (<uint32_t>(-r)) % r
-        while low < threshold:
-            m = <uint64_t>stream_u32(st) * r
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
 
 
 cdef enum:
@@ -190,7 +151,7 @@ def mc_successes(object bit_generator, int D, int T, int n, int reading, int64_t
                 free(chain[i][j])
         free(table)
         raise MemoryError()
-    stream_open(&st, _bitgen(bit_generator))
+    stream_open(&st, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             if R:
@@ -267,7 +228,7 @@ def mc_shot(object bit_generator, const int64_t[::1] p, const int32_t[::1] save_
     cdef int cancel = <int>p[5], tdie = <int>p[6], tshaken = <int>p[7], smod = <int>p[8], smode = <int>p[9]
     cdef int jdie = <int>p[10], jrr = <int>p[11]
     copy_rule_tables(save_table, damage, stab, dm)
-    stream_open(&st, _bitgen(bit_generator))
+    stream_open(&st, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             sim_test(&st, D, T, one_face, n, reading, mode, rr, &s, &h, &o)
@@ -300,7 +261,7 @@ def mc_shot_sequence(object bit_generator, const int64_t[::1] target, const int6
     cdef int i, s, h, o, e, code, state, mask, fired, w
     cdef int K = <int>target[0], start = <int>target[3]
     copy_rule_tables(save_table, damage, stab, dm)
-    stream_open(&st, _bitgen(bit_generator))
+    stream_open(&st, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             state = start
@@ -345,7 +306,7 @@ def mc_fight(object bit_generator, const int64_t[::1] att, const int64_t[::1] df
     cdef int i, sa, ha, oa, sd, hd, od, na, nd, side, k, code, ns, nh, no
     cdef const int64_t *lp
     copy_rule_tables(save_table, damage, stab, dm)
-    stream_open(&st, _bitgen(bit_generator))
+    stream_open(&st, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
             na = <int>att[1]

@@ -159,9 +159,16 @@ def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, 
         out += [line(header, cols), "  ".join("-" * widths[i] for i in cols)] + [line(r, cols) for r in rows]
     text = "\n".join(out) + "\n"
     if title:
-        title = "\n".join(textwrap.fill(t, width=max(limit, 40), subsequent_indent="  ") if t else t
-                          for t in title.splitlines())
+        title = fold_lines(title, width=limit, break_on_hyphens=True)
     return (title + "\n" + text) if title else text
+
+
+def fold_lines(text: str, indent: str = "  ", *, width: int | None = None, break_on_hyphens: bool = False) -> str:
+    """Each line of a heading or list wrapped to ``width`` (default :func:`table_width`, at least 40), its
+    continuation lines indented; unlike :func:`note`, the line breaks already there are kept."""
+    limit = max(table_width() if width is None else width, 40)
+    return "\n".join(textwrap.fill(t, width=limit, subsequent_indent=indent, break_on_hyphens=break_on_hyphens)
+                     if t else t for t in text.splitlines())
 
 
 NO_STDERR = "n/a"

@@ -61,6 +61,19 @@ def test_every_value_has_a_conventional_metavar(capsys, monkeypatch, path):
             assert re.search(r"^  [A-Z]+(\.\.\.)?  ", out, re.M), out
 
 
+SHADOWS_VS = [(path, param) for path, cmd in COMMANDS if "shadows" in path for param in cmd.params
+              if {"--vs", "--vs-posse"} & set(getattr(param, "opts", []))]
+
+
+def test_shadows_vs_options_are_posses(capsys, monkeypatch):
+    """In Dracula's America the opponent is a posse, never a Doomtown deck."""
+    assert {" ".join(p) for p, _ in SHADOWS_VS} >= {"shadows battle", "shadows value"}
+    for path, param in SHADOWS_VS:
+        out = _help(capsys, monkeypatch, 200, path)
+        assert param.metavar == "POSSE", (path, param.opts)
+        assert f"{max(param.opts, key=len)} POSSE" in out and " DECK" not in out, (path, out)
+
+
 @pytest.mark.parametrize("columns", [80, 200])
 @pytest.mark.parametrize("path", [p for p, _ in GROUPS], ids=lambda p: " ".join(p) or "oddsmith")
 def test_group_listings_show_whole_summaries(capsys, monkeypatch, columns, path):

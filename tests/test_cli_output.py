@@ -202,6 +202,13 @@ def test_narrow_tables_and_other_formats_do_not_fold():
     assert format_frame(df, Format.csv) == df.to_csv(index=False, lineterminator="\n")
 
 
+# Long posse names make long headings: they wrap like every other note, at any width.
+SHADOWS_BATTLES = [
+    ("shadows", "battle", "twilight-order", "--vs", "dark-confederacy", "--cover", "--trials", "1000", "--seed", "1"),
+    ("shadows", "value", "twilight-order", "--vs", "dark-confederacy", "--vs-cover", "--trials", "100", "--seed", "1"),
+]
+
+
 @pytest.mark.parametrize("args", [
     ("shadows", "posse"),
     ("shadows", "posse", "--view", "fight"),
@@ -212,9 +219,20 @@ def test_narrow_tables_and_other_formats_do_not_fold():
     ("pull", "law-dogs"),
     ("shadows", "shoot", "--shooter", "Hero", "--target", "Veteran", "--skill", "Trigger-Happy", "--mc",
      "--trials", "2000", "--seed", "1"),
+    *SHADOWS_BATTLES,
 ])
 def test_commands_fit_a_100_column_terminal(capsys, monkeypatch, args):
     monkeypatch.setenv("COLUMNS", "100")
     rc, out, err = run(capsys, *args)
     assert rc == 0, err
     assert _widest(out) <= 100, max(out.splitlines(), key=len)
+
+
+@pytest.mark.parametrize("args", SHADOWS_BATTLES, ids=lambda a: a[1])
+def test_shadows_battles_fit_an_80_column_terminal(capsys, monkeypatch, args):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    assert _widest(out) <= 80, max(out.splitlines(), key=len)
+    assert out.startswith(("Battle: A The Order of the Silver Nail", "Value per $: A The Order of the Silver Nail"))
+    assert "\n  " in out.split("\n\n", 1)[0]  # the heading wrapped, its continuation indented

@@ -8,7 +8,8 @@ added later included - shows the conventions of docs/cli-conventions.md:
 
 * option values as TEXT, INTEGER, FLOAT, PATH, FILE (``--output``), DECK
   (``--vs``), POSSE (``--posse``, ``--vs-posse``) or ``[a|b|c]`` for a choice;
-  a metavar given in the option itself wins;
+  a metavar given in the option itself wins (the Shadows commands' ``--vs``,
+  a posse, says POSSE that way);
 * arguments by their name in capitals (``DECK``, ``[POSSE]`` when optional,
   ``DECK...`` when repeatable), without a type after them;
 * in a group's command list, the first paragraph of each command's help whole.

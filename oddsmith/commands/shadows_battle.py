@@ -16,7 +16,6 @@ same keys, ``models`` (per model ``p_casualty``, ``p_downed_at_end`` and their
 from __future__ import annotations
 
 import enum
-import textwrap
 from pathlib import Path
 from typing import Optional
 
@@ -26,7 +25,7 @@ import typer
 from oddsmith.commands._common import check_output
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, fold_lines, format_frame
 from oddsmith.sampling import check_trials, check_workers
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
@@ -56,6 +55,19 @@ class ActivationOption(str, enum.Enum):
     auto = "auto"
     dual = "dual"
     solo = "solo"
+
+
+# Options `battle` and `value` both take, declared once (as commands/shadows_dice.py does).
+POSSE_ARGUMENT = typer.Argument(..., help=POSSE_HELP)
+VS_OPTION = typer.Option(..., "--vs", metavar="POSSE", help=VS_HELP)  # a posse here, not a Doomtown deck
+RANGE_OPTION = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP)
+COVER_OPTION = typer.Option(False, "--cover", help=COVER_HELP)
+VS_COVER_OPTION = typer.Option(False, "--vs-cover", help=VS_COVER_HELP)
+TURNS_OPTION = typer.Option(8, "--turns", help=TURNS_HELP)
+TARGETS_OPTION = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP)
+ACTIVATION_OPTION = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP)
+SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 
 
 def load_posse_arg(spec: str, what: str = "POSSE") -> P.Posse:
@@ -115,21 +127,33 @@ def render_battle(result: B.BattleResult, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(_tidy(result), fmt)
     head = _head(result.setup, result.trials, result.seed)
-    parts = [head + "\n" if fmt is Format.table else f"## {head}\n"]
+    parts = [fold_lines(head) + "\n" if fmt is Format.table else f"## {head}\n"]
     parts.append(format_frame(_summary_view(result), fmt, title="Outcome (p_draw: both out in one Turn, or equal "
                                                                 "Victory Points after the last Turn)"))
     parts.append(format_frame(_models_view(result), fmt, title="Models"))
     parts.append(format_frame(result.activation, fmt, float_digits=6,
                               title="Turn 1 exactly, by card counting (both Decks full, best card first)"))
     if result.notes:
-        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in result.notes) + "\n")
+        parts.append(_notes(result.notes, fmt))
     return "\n".join(parts)
 
 
-def _options(range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
-             activation: ActivationOption) -> B.BattleOptions:
-    return B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
+def _notes(notes: list[str], fmt: Format) -> str:
+    """The Notes list (a text table's bullets wrapped to the terminal)."""
+    bullets = [fold_lines(f"- {n}") if fmt is Format.table else f"- {n}" for n in notes]
+    return "Notes:\n" + "\n".join(bullets) + "\n"
+
+
+def _prepare(posse: str, vs: str, range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
+             activation: ActivationOption, trials: int, workers: int, output: Optional[Path]
+             ) -> tuple[P.Posse, P.Posse, B.BattleOptions]:
+    """Check the options both commands share, then load the two posses (bad input: one clear error, nothing written)."""
+    check_output(output)
+    check_trials(trials)
+    check_workers(workers)
+    opts = B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
                             activation=activation.value)
+    return load_posse_arg(posse), load_posse_arg(vs, "--vs"), opts
 
 
 def register(app: typer.Typer) -> None:
@@ -137,68 +161,49 @@ def register(app: typer.Typer) -> None:
 
     @app.command("battle")
     def battle_cmd(
-        posse: str = typer.Argument(..., help=POSSE_HELP),
-        vs: str = typer.Option(..., "--vs", help=VS_HELP),
-        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
-        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
-        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
-        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
-        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
-        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        posse: str = POSSE_ARGUMENT,
+        vs: str = VS_OPTION,
+        range_: str = RANGE_OPTION,
+        cover: bool = COVER_OPTION,
+        vs_cover: bool = VS_COVER_OPTION,
+        turns: int = TURNS_OPTION,
+        targets: TargetsOption = TARGETS_OPTION,
+        activation: ActivationOption = ACTIVATION_OPTION,
         trials: int = typer.Option(B.DEFAULT_TRIALS, "--trials", "-t", help="Battles to simulate."),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", "-w", help=WORKERS_HELP),
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """Posse against posse on open ground, turn by turn: who wins, who Bottles Out, who falls."""
-        check_output(output)
-        check_trials(trials)
-        check_workers(workers)
-        opts = _options(range_, cover, vs_cover, turns, targets, activation)
-        a = load_posse_arg(posse)
-        b = load_posse_arg(vs, "--vs")
+        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
         result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_battle(result, fmt), output)
 
     @app.command("value")
     def value_cmd(
-        posse: str = typer.Argument(..., help=POSSE_HELP),
-        vs: str = typer.Option(..., "--vs", help=VS_HELP),
-        range_: str = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP),
-        cover: bool = typer.Option(False, "--cover", help=COVER_HELP),
-        vs_cover: bool = typer.Option(False, "--vs-cover", help=VS_COVER_HELP),
-        turns: int = typer.Option(8, "--turns", help=TURNS_HELP),
-        targets: TargetsOption = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP),
-        activation: ActivationOption = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP),
+        posse: str = POSSE_ARGUMENT,
+        vs: str = VS_OPTION,
+        range_: str = RANGE_OPTION,
+        cover: bool = COVER_OPTION,
+        vs_cover: bool = VS_COVER_OPTION,
+        turns: int = TURNS_OPTION,
+        targets: TargetsOption = TARGETS_OPTION,
+        activation: ActivationOption = ACTIVATION_OPTION,
         trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", "-t",
                                    help="Battles per purchase (the same battles for each: common random numbers)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help=SEED_HELP),
-        workers: int = typer.Option(1, "--workers", "-w", help=WORKERS_HELP),
+        seed: Optional[int] = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
         top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """What each $ buys: every Skill, Weapon and Gear a model could buy, by the change in P(win) per $."""
-        check_output(output)
-        check_trials(trials)
-        check_workers(workers)
         if top < 0:
             raise OddsmithError(f"--top must be 0 or more, got {top}")
-        opts = _options(range_, cover, vs_cover, turns, targets, activation)
-        a = load_posse_arg(posse)
-        b = load_posse_arg(vs, "--vs")
+        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
         result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_value(result, fmt, top), output)
-
-
-TEXT_WIDTH = 80
-"""Prose lines of ``value`` are wrapped to this width so the output fits an 80-column terminal."""
-
-
-def _wrap(text: str, indent: str = "") -> str:
-    return "\n".join(textwrap.fill(line, TEXT_WIDTH, subsequent_indent=indent, break_on_hyphens=False)
-                     for line in text.splitlines())
 
 
 def _pp(value: float, se: float) -> str:
@@ -213,10 +218,10 @@ def _skipped_lines(sk: pd.DataFrame, n_models: int) -> str:
     for reason, grp in sk[~banned].groupby("reason", sort=True):
         counts = grp.groupby(["kind", "item"], sort=True).size()
         items = [item if k == n_models else f"{item} ({k} of {n_models} models)" for (_, item), k in counts.items()]
-        out.append(_wrap(f"- {reason}: {', '.join(items)}", "  "))
+        out.append(fold_lines(f"- {reason}: {', '.join(items)}"))
     if banned.any():
         per_item = [f"{item} for {', '.join(grp['model'])}" for item, grp in sk[banned].groupby("item", sort=True)]
-        out.append(_wrap(f"- not allowed by the posse-building rules: {'; '.join(per_item)}", "  "))
+        out.append(fold_lines(f"- not allowed by the posse-building rules: {'; '.join(per_item)}"))
     return "\n".join(out) + "\n"
 
 
@@ -245,7 +250,7 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
     sk = result.skipped
     if fmt is Format.table:
-        parts = [_wrap(head, "  ") + "\n", format_frame(view, fmt, title=_wrap(title), float_digits=3)]
+        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=title, float_digits=3)]
         if not sk.empty:
             parts.append("Not valued\n" + _skipped_lines(sk, len(base.setup.a.posse.models)))
     else:
@@ -254,5 +259,5 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
             summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
             parts.append(format_frame(summary, fmt, title="Not valued"))
     if base.notes:
-        parts.append("Notes:\n" + "\n".join(f"- {n}" for n in base.notes) + "\n")
+        parts.append(_notes(base.notes, fmt))
     return "\n".join(parts)

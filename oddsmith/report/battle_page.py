@@ -13,7 +13,7 @@ import pandas as pd
 
 from oddsmith.report import charts, style
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Notes, Page, Sampling, Table
+from oddsmith.report.document import Chart, Notes, Page, Sampling, Table, build_pages
 from oddsmith.sampling import SamplingPlan
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
@@ -135,11 +135,4 @@ def battle_pages(plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Pa
     """The battle pages of the Shadows sheets: the matchups, then what each $ buys for two sample posses."""
     builders = [("Shadows: battles", partial(matchup_page, plan, workers))]
     builders += [(f"Shadows: value {a}", partial(value_page, a, b, plan, workers)) for a, b in VALUE_PAIRS]
-    pages = []
-    for label, build in builders:
-        if steps:
-            steps.step(label)
-        pages.append(build())
-        if steps:
-            steps.done_step()
-    return pages
+    return build_pages(builders, steps)

@@ -222,6 +222,18 @@ class Page:
                 yield b.title, b.data, b.distributions
 
 
+def build_pages(builders: Sequence[tuple[str, Callable[[], Page]]], steps=None) -> list[Page]:
+    """Build each page in turn, ``steps`` (a report's progress bar, optional) naming the one being built."""
+    pages = []
+    for label, build in builders:
+        if steps:
+            steps.step(label)
+        pages.append(build())
+        if steps:
+            steps.done_step()
+    return pages
+
+
 def in_part(pages: Sequence[Page], part: str) -> list[Page]:
     """Put ``pages`` in ``part`` (pages that name a part of their own keep it)."""
     for page in pages:

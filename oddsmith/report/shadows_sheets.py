@@ -18,7 +18,7 @@ import pandas as pd
 
 from oddsmith.report import charts
 from oddsmith.report.charts import pct
-from oddsmith.report.document import Chart, Distribution, Notes, Page, Table
+from oddsmith.report.document import Chart, Distribution, Notes, Page, Table, build_pages
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import campaign, tables
 from oddsmith.shadows import engine as E
@@ -290,21 +290,9 @@ def shadows_pages(posse=None, *, steps=None) -> list[Page]:
                 ("Shadows: shooting a Shaken target", partial(shooting_page, target_shaken=True)),
                 ("Shadows: saves", saves_page), ("Shadows: fights", fight_page),
                 ("Shadows: recovery and bottle", recovery_bottle_page), ("Shadows: advance", advance_page)]
-    pages: list[Page] = []
-    for label, build in builders:
-        if steps:
-            steps.step(label)
-        pages.append(build())
-        if steps:
-            steps.done_step()
     if posse is not None:
-        for model in posse.models:
-            if steps:
-                steps.step(f"posse: {model.name}")
-            pages.append(model_page(posse, model))
-            if steps:
-                steps.done_step()
-    return pages
+        builders += [(f"posse: {model.name}", partial(model_page, posse, model)) for model in posse.models]
+    return build_pages(builders, steps)
 
 
 # ---------------------------------------------------------------------------- posse models
