@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from oddsmith.output import Format, format_frame, plus_minus, stderr_note
+from oddsmith.output import Format, format_frame, label_columns, plus_minus, stderr_note
 from tests.cli_run import run
 
 
@@ -200,6 +200,56 @@ def test_narrow_tables_and_other_formats_do_not_fold():
     for fmt in (Format.csv, Format.md):
         assert format_frame(df, fmt, width=60).count("model") == 1
     assert format_frame(df, Format.csv) == df.to_csv(index=False, lineterminator="\n")
+
+
+def _blocks(text: str) -> list[list[str]]:
+    """The blocks of a folded table: lists of lines (header, rule, rows)."""
+    return [b.splitlines() for b in text.strip("\n").split("\n\n")]
+
+
+def test_label_columns_are_the_columns_before_the_first_figure_or_the_declared_ones():
+    df = _wide_frame()
+    assert label_columns(df) == ["model", "rank", "dice"]
+    df["flag"] = [True, False, True]
+    assert label_columns(df[["model", "flag", "probability_column_0", "dice"]]) == ["model", "flag"]
+    assert label_columns(df[["model", "rank", "flag"]]) == ["model"]  # no figures: the first column
+    assert label_columns(df, ["model"]) == ["model"]
+    with pytest.raises(ValueError, match="nope"):
+        label_columns(df, ["nope"])
+    text = format_frame(df, Format.table, width=80, keys=["model", "rank"])
+    for block in _blocks(text):
+        assert block[0].split()[:2] == ["model", "rank"]
+    assert sum(block[0].split().count("dice") for block in _blocks(text)) == 1  # shown once, as a figure
+
+
+@pytest.mark.parametrize("width", ["80", "100"])
+def test_posse_fight_blocks_repeat_every_column_that_tells_rows_apart(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", width)
+    rc, out, _ = run(capsys, "shadows", "posse", "--faction", "twilight", "--view", "fight")
+    assert rc == 0
+    table = out.split("other columns: probabilities\n", 1)[1]
+    blocks = _blocks(table)
+    assert len(blocks) > 1
+    keys = ["model", "rank", "form", "defender", "charging"]
+    for block in blocks:
+        assert block[0].split()[:5] == keys
+        spans = [m.span() for m in re.finditer(r"-+", block[1])][:5]
+        labels = {tuple(ln[a:b].strip() for a, b in spans) for ln in block[2:]}
+        assert len(labels) == len(block) - 2 == 42  # no two rows look alike
+    assert all(b[0].split().count("attacker_dice") == 0 for b in blocks[1:])  # dice counts are figures
+
+
+def test_hand_blocks_repeat_the_hand_and_nothing_else(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COLUMNS", "100")
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS AC 8S 8C JD\n6D 6C 6S 6S QD KD 2H\n")
+    for args in (["AS", "AC", "8S", "8C", "JD"], ["6D", "6C", "6S", "6S", "QD", "KD", "2H"], ["--input", str(hands)]):
+        rc, out, _ = run(capsys, "hand", *args)
+        blocks = _blocks(out)
+        assert len(blocks) == 2
+        assert blocks[1][0].split()[0] == "cards" and "cheatin" not in blocks[1][0] and "hand" not in blocks[1][0].split()
+        shown = [h for b in blocks for h in b[0].split()]
+        assert shown.count("cheatin") == 1 and shown.count("cards") == 2
 
 
 @pytest.mark.parametrize("args", [
