@@ -192,9 +192,11 @@ def plus_minus(value: float, se: float | None, digits: int = 6) -> str:
     return f"{text} ± {shown}"
 
 
-def note(text: str) -> str:
-    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline."""
-    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40)) + "\n"
+def note(text: str, indent: str = "") -> str:
+    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline;
+    ``indent`` starts its continuation lines (a hanging indent)."""
+    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40), subsequent_indent=indent,
+                         break_on_hyphens=False) + "\n"  # keep-posse, --trials stay whole
 
 
 def stderr_note(text: str, trials: int) -> str:

@@ -257,26 +257,28 @@ def _render_full(r: Any, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(_with_side_states(_full_long(r), r.a, r.b), fmt)
     md = fmt is Format.md
-    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    sub = str  # format_frame makes a Markdown title a "###" heading itself
     title = f"Whole shootouts, {r.trials:,} simulated, seed {r.seed}"
     lines = [f"## {title}" if md else title, ""]
     for label, side, removed in (("A (leader)", r.a, r.removed[0]), ("B (mark)", r.b, r.removed[1])):
         posse = ", ".join(d.name for d in side.posse.dudes)
         out = f"; in play, out of the deck: {', '.join(removed)}" if removed else ""
-        lines.append(("- " if md else "") + f"{label}: {side.name}: {posse}; {side.policy_text}{out}")
+        side_line = f"{label}: {side.name}: {posse}; {side.policy_text}{out}"
+        # a Markdown bullet is one line for the renderer to wrap; a terminal gets it wrapped, indented
+        lines.append(f"- {side_line}" if md else note(side_line, indent="    ").rstrip("\n"))
     summary = r.summary.assign(figure=r.summary["figure"].map(_FULL_FIGURES)).rename(columns={"stderr": "value_stderr"})
-    note = ("Figures ± one standard error. "
-            + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
-               if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
+    key = ("Figures ± one standard error. "
+           + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
+              if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
     rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
     dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
-    parts = ["\n".join(lines) + "\n",
-             format_frame(readable(summary, False, 4), fmt),
-             note + "\n",
-             format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
-             format_frame(readable(dudes, False, 4), fmt,
-                          title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)")),
-             _side_deck_lines(r.a, r.b, fmt)]
+    tables = [format_frame(readable(summary, False, 4), fmt),
+              format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
+              format_frame(readable(dudes, False, 4), fmt,
+                           title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)"))]
+    parts = ["\n".join(lines) + "\n", tables[0],
+             (note(key) if not md else key + "\n") + stderr_note("".join(tables), r.trials),
+             *tables[1:], _side_deck_lines(r.a, r.b, fmt)]
     return "\n".join(parts)
 
 
