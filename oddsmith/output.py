@@ -199,6 +199,16 @@ def note(text: str, indent: str = "") -> str:
                          break_on_hyphens=False) + "\n"  # keep-posse, --trials stay whole
 
 
+def fact_lines(facts: Sequence[tuple[str, str]]) -> str:
+    """``name  value`` lines with the values aligned, each wrapped to :func:`table_width`
+    under its own value column (a hanging indent), ending in a newline."""
+    width = max((len(k) for k, _ in facts), default=0) + 2
+    room = max(table_width(), 40)
+    return "".join(textwrap.fill(" ".join(str(v).split()) or "-", width=max(room, width + 20),
+                                 initial_indent=k.ljust(width), subsequent_indent=" " * width,
+                                 break_on_hyphens=False) + "\n" for k, v in facts)
+
+
 def stderr_note(text: str, trials: int) -> str:
     """The note that explains "± n/a" when ``text`` shows one (else "")."""
     if f"± {NO_STDERR}" not in text:

@@ -268,3 +268,29 @@ def test_commands_fit_a_100_column_terminal(capsys, monkeypatch, args):
     rc, out, err = run(capsys, *args)
     assert rc == 0, err
     assert _widest(out) <= 100, max(out.splitlines(), key=len)
+
+
+# --- key/value facts ---------------------------------------------------------------------------
+
+def test_fact_lines_wrap_under_their_value_column(monkeypatch):
+    from oddsmith.output import fact_lines
+    monkeypatch.setenv("COLUMNS", "60")
+    text = fact_lines([("deck", "Law Dogs"), ("deck used", "after set-up (starting gang in play: " + "; ".join(
+        f"Dude Number-{i}" for i in range(8)) + "), 49 cards")])
+    lines = text.splitlines()
+    assert lines[0] == "deck       Law Dogs" and lines[1].startswith("deck used  after set-up")
+    assert len(lines) > 3 and all(len(x) <= 60 for x in lines)
+    assert all(x.startswith(" " * 11) and x[11] != " " for x in lines[2:])
+    assert "Number-7)," in text.split()  # hyphenated names stay whole
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_deck_show_fits_the_terminal(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    rc, out, _ = run(capsys, "deck", "show", "law-dogs")
+    assert rc == 0
+    assert _widest(out) <= width, max(out.splitlines(), key=len)
+    head = out.split("\n\n", 1)[0]
+    used = head.split("deck used", 1)[1].split("\noutfit", 1)[0]
+    assert " ".join(used.split()) == ('after set-up (starting gang in play: Philip Swinford; Rob Wilby; Tommy Harden; '
+                                      '"Thunder Boy" Nabbe; Hattie DeLorre), 49 cards')
