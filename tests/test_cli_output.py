@@ -83,9 +83,15 @@ def test_round_result_is_a_labelled_table(capsys):
     rows = block.splitlines()[2:]
     assert [r.split("  ")[0] for r in rows] == ["A wins (A's kept hand higher)", "B wins (B's kept hand higher)",
                                                "identical hands (no winner; 1 casualty each)",
-                                               "equal ranks (1 casualty each; within the above)"]
+                                               "equal ranks: 1 casualty each (tie-break wins above + identical hands)"]
     assert all("±" in r for r in rows)
     assert "identical hands 0." not in out  # the old unlabelled run-on line
+    # what the equal-ranks row counts: the identical hands and the tie-breaks won inside A wins / B wins
+    rc, js, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "5000", "--seed", "2",
+                    "--format", "json")
+    j = json.loads(js)
+    assert j["p_tie"] <= j["p_equal_ranks"] <= j["p_tie"] + j["p_win"] + j["p_lose"]
+    assert j["p_equal_ranks"] > 10 * j["p_tie"]  # most equal ranks are tie-breaks won, not identical hands
 
 
 def test_round_json_keeps_its_fields(capsys):

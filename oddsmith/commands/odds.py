@@ -145,7 +145,7 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
         "outcome": ["A wins (A's kept hand higher)",
                     "B wins (B's kept hand higher)",
                     "identical hands (no winner; 1 casualty each)",
-                    "equal ranks (1 casualty each; within the above)"],
+                    "equal ranks: 1 casualty each (tie-break wins above + identical hands)"],
         "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
         "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
