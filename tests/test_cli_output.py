@@ -300,3 +300,38 @@ def test_deck_show_fits_the_terminal(capsys, monkeypatch, width):
     used = head.split("deck used", 1)[1].split("\noutfit", 1)[0]
     assert " ".join(used.split()) == ('after set-up (starting gang in play: Philip Swinford; Rob Wilby; Tommy Harden; '
                                       '"Thunder Boy" Nabbe; Hattie DeLorre), 49 cards')
+
+
+# --- which deck was used -----------------------------------------------------------------------
+
+def test_deck_state_lines_list_each_deck_once_by_what_it_is():
+    from oddsmith.commands._common import deck_state_lines
+    from oddsmith.doomtown.deck import load_deck
+    a, again = load_deck("balanced"), load_deck("balanced")  # two objects, the same deck
+    assert a is not again
+    assert deck_state_lines([a, again]).count("Deck used:") == 1
+    fewer = load_deck("balanced", without=["8H"])
+    assert deck_state_lines([a, fewer, again]).count("Deck used:") == 2  # other cards: another deck
+    full, set_up = load_deck("law-dogs", with_gang=True), load_deck("law-dogs")
+    assert deck_state_lines([full, set_up]).count("Deck used:") == 2  # another state
+
+
+def test_tradeoff_against_itself_says_deck_used_once_after_a_blank_line(capsys):
+    rc, out, _ = run(capsys, "tradeoff", "balanced", "--vs", "balanced", "--studs", "0", "--draws", "0",
+                     "--trials", "2000", "--seed", "1")
+    assert rc == 0
+    assert out.count("Deck used:") == 1
+    assert "\n\nDeck used: balanced deck, 54 cards" in out
+
+
+def test_tradeoff_blocks_repeat_deck_vs_stud_draw_and_explain_n_a(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, "tradeoff", "balanced", "--studs", "1-2", "--draws", "1", "--trials", "2000",
+                     "--seed", "1")
+    assert rc == 0
+    blocks = _blocks(out.split("seed 1\n\n", 1)[1].split("\nlow_p_win:", 1)[0])
+    assert len(blocks) > 2
+    for block in blocks:
+        assert block[0].split()[:4] == ["deck", "vs", "stud", "draw"]
+    assert sum(b[0].split().count("exact") for b in blocks) == 1
+    assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 2,000" in out

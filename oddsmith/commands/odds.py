@@ -202,10 +202,12 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn)\nlow_p_cheatin: P(lowball hand "
            "cheatin')\nmean_rank: mean kept shootout rank\np_full_house_or_better: P(kept rank >= 7)")
     states = meta["deck_states"]
+    table = format_frame(shown, fmt, keys=["deck", "vs", "stud", "draw"])  # what tells the rows apart
+    why_na = stderr_note(table, meta["trials"])
     if fmt is Format.md:
         key = "\n".join("- " + line for line in key.splitlines())
-        return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n\n{states}"
-    return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n{states}"
+        return f"## {title}\n\n{how}\n\n{table}\n{key}\n\n" + (why_na + "\n" if why_na else "") + states
+    return f"{title}\n{how}\n\n{table}\n{key}\n{why_na}\n{states}"
 
 
 # --------------------------------------------------------------------------
