@@ -532,3 +532,15 @@ def test_cli_full_explains_n_a_and_wraps_its_side_lines(capsys, monkeypatch, wid
     bullets = [x for x in md.splitlines() if x.startswith("- ")]
     assert bullets[0].startswith("- A (leader):") and bullets[1].startswith("- B (mark):")
     assert "### ###" not in md and "### Rounds played" in md and "± n/a: " in md
+
+
+def test_cli_what_if_fits_the_terminal_and_explains_n_a(capsys, monkeypatch):
+    """The first row's deltas are zero in every trial ("± n/a"): the note says why; title, key
+    and the wide table fit the terminal."""
+    monkeypatch.setenv("COLUMNS", "100")
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "Tommy Harden", "--vs", "outlaws",
+                       "--vs-posse", "Allie Hensman", "--full", "--what-if", "--trials", "500", "--seed", "3")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 100
+    assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 500 trials" in out
+    assert out.startswith("What is +1 worth?") and "\nwhose A: a change" in out

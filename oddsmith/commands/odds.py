@@ -294,9 +294,11 @@ def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any], a: Any,
              f"{meta['trials']:,} shootouts per row, seed {meta['seed']} (common random numbers)")
     key = ("whose A: a change to A's posse; B: the same taken from B's posse. delta: the change from the first "
            "row, ± the standard error of the paired difference.")
-    shown = readable(df, False, 4)
-    return ((f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n\n"
-            + _side_deck_lines(a, b, fmt))
+    table = format_frame(readable(df, False, 4), fmt)
+    why_na = stderr_note(table, meta["trials"])
+    if fmt is Format.md:
+        return f"## {title}\n\n{table}\n{key}\n\n" + (why_na + "\n" if why_na else "") + _side_deck_lines(a, b, fmt)
+    return note(title) + "\n" + table + "\n" + note(key) + why_na + "\n" + _side_deck_lines(a, b, fmt)
 
 
 def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optional[str], pol: Any, vpol: Any,
