@@ -84,8 +84,6 @@ def _text_rows(df: pd.DataFrame, float_digits: int) -> tuple[list[str], list[lis
 
 # Width a table is folded to when neither COLUMNS nor a terminal says otherwise (pipes, files).
 DEFAULT_TABLE_WIDTH = 100
-# Leading label columns repeated in each block of a folded table take at most this share of the width.
-KEY_SHARE = 0.6
 
 
 def table_width() -> int:
@@ -93,25 +91,36 @@ def table_width() -> int:
     return shutil.get_terminal_size((DEFAULT_TABLE_WIDTH, 24)).columns
 
 
-def _is_label(df: pd.DataFrame, col: Any) -> bool:
-    """A column that can name its row (model, rank, deck, stud...): text, flags and whole numbers,
-    not figures; the leading ones are repeated in every folded block."""
-    return not pd.api.types.is_float_dtype(df[col]) and not str(col).endswith("± se")
+def label_columns(df: pd.DataFrame, keys: Sequence[Any] | None = None) -> list[Any]:
+    """The columns that tell the rows of ``df`` apart, repeated in every block of a folded table.
 
-
-def _fold(header: list[str], widths: list[int], labels: list[bool], width: int) -> list[list[int]]:
-    """Column indices of each block: the leading label columns in all, the others packed to ``width``."""
-    keys: list[int] = []
-    used = 0
-    for i, is_label in enumerate(labels[:-1]):
-        if not is_label or (keys and used + widths[i] + 2 > KEY_SHARE * width):
+    ``keys`` when the caller names them; otherwise every column before the first
+    figure (a float column or a "± se" one): text, flags and whole numbers such
+    as model, rank, deck, stud. A table without figures is told apart by its
+    first column."""
+    if keys is not None:
+        missing = [k for k in keys if k not in df.columns]
+        if missing:
+            raise ValueError(f"label columns {missing} are not in the table")
+        return list(keys)
+    labels: list[Any] = []
+    for col in df.columns:
+        if pd.api.types.is_float_dtype(df[col]) or str(col).endswith("± se"):
             break
-        keys.append(i)
-        used += widths[i] + 2
+        labels.append(col)
+    if len(labels) == len(df.columns):
+        labels = list(df.columns[:1])
+    return labels
+
+
+def _fold(widths: list[int], keys: list[int], width: int) -> list[list[int]]:
+    """Column indices of each block: every label column in all, the others packed to ``width``."""
+    used = sum(widths[i] + 2 for i in keys)
+    rest = [i for i in range(len(widths)) if i not in keys]
     blocks: list[list[int]] = []
     current: list[int] = []
     room = used
-    for i in range(len(keys), len(header)):
+    for i in rest:
         if current and room + widths[i] > width:
             blocks.append(keys + current)
             current, room = [], used
@@ -122,13 +131,13 @@ def _fold(header: list[str], widths: list[int], labels: list[bool], width: int) 
 
 
 def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, title: str | None = None,
-                 width: int | None = None) -> str:
+                 width: int | None = None, keys: Sequence[Any] | None = None) -> str:
     """Render a tidy DataFrame as an aligned text table, CSV, Markdown or JSON records.
 
     A text table wider than ``width`` (default :func:`table_width`) is folded
-    into stacked blocks of columns, each repeating the leading label columns
-    (model, rank, deck, ...), so that no line is wider than the terminal
-    unless a single column is. CSV, JSON and Markdown are never folded."""
+    into stacked blocks of columns, each repeating the label columns that
+    tell the rows apart (``keys``, else :func:`label_columns`), so that no
+    line is wider than the terminal unless the labels and one column are. CSV, JSON and Markdown are never folded."""
     fmt = Format(fmt)
     if fmt is Format.json:
         return dumps_json(df)
@@ -151,7 +160,7 @@ def format_frame(df: pd.DataFrame, fmt: Format | str, *, float_digits: int = 4, 
     everything = list(range(len(header)))
     total = sum(widths) + 2 * (len(widths) - 1)
     blocks = [everything] if total <= limit or len(header) < 2 else \
-        _fold(header, widths, [_is_label(df, c) for c in df.columns], limit)
+        _fold(widths, [list(df.columns).index(k) for k in label_columns(df, keys)], limit)
     out: list[str] = []
     for cols in blocks:
         if out:
@@ -190,9 +199,21 @@ def plus_minus(value: float, se: float | None, digits: int = 6) -> str:
     return f"{text} ± {shown}"
 
 
-def note(text: str) -> str:
-    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline."""
-    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40)) + "\n"
+def note(text: str, indent: str = "") -> str:
+    """A prose note under a table, wrapped to :func:`table_width`, ending in a newline;
+    ``indent`` starts its continuation lines (a hanging indent)."""
+    return textwrap.fill(" ".join(text.split()), width=max(table_width(), 40), subsequent_indent=indent,
+                         break_on_hyphens=False) + "\n"  # keep-posse, --trials stay whole
+
+
+def fact_lines(facts: Sequence[tuple[str, str]]) -> str:
+    """``name  value`` lines with the values aligned, each wrapped to :func:`table_width`
+    under its own value column (a hanging indent), ending in a newline."""
+    width = max((len(k) for k, _ in facts), default=0) + 2
+    room = max(table_width(), 40)
+    return "".join(textwrap.fill(" ".join(str(v).split()) or "-", width=max(room, width + 20),
+                                 initial_indent=k.ljust(width), subsequent_indent=" " * width,
+                                 break_on_hyphens=False) + "\n" for k, v in facts)
 
 
 def stderr_note(text: str, trials: int) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from oddsmith.output import Format, format_frame, plus_minus, stderr_note
+from oddsmith.output import Format, format_frame, label_columns, plus_minus, stderr_note
 from tests.cli_run import run
 
 
@@ -83,9 +83,15 @@ def test_round_result_is_a_labelled_table(capsys):
     rows = block.splitlines()[2:]
     assert [r.split("  ")[0] for r in rows] == ["A wins (A's kept hand higher)", "B wins (B's kept hand higher)",
                                                "identical hands (no winner; 1 casualty each)",
-                                               "equal ranks (1 casualty each; within the above)"]
+                                               "equal ranks: 1 casualty each (tie-break wins above + identical hands)"]
     assert all("±" in r for r in rows)
     assert "identical hands 0." not in out  # the old unlabelled run-on line
+    # what the equal-ranks row counts: the identical hands and the tie-breaks won inside A wins / B wins
+    rc, js, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "5000", "--seed", "2",
+                    "--format", "json")
+    j = json.loads(js)
+    assert j["p_tie"] <= j["p_equal_ranks"] <= j["p_tie"] + j["p_win"] + j["p_lose"]
+    assert j["p_equal_ranks"] > 10 * j["p_tie"]  # most equal ranks are tie-breaks won, not identical hands
 
 
 def test_round_json_keeps_its_fields(capsys):
@@ -209,6 +215,56 @@ SHADOWS_BATTLES = [
 ]
 
 
+def _blocks(text: str) -> list[list[str]]:
+    """The blocks of a folded table: lists of lines (header, rule, rows)."""
+    return [b.splitlines() for b in text.strip("\n").split("\n\n")]
+
+
+def test_label_columns_are_the_columns_before_the_first_figure_or_the_declared_ones():
+    df = _wide_frame()
+    assert label_columns(df) == ["model", "rank", "dice"]
+    df["flag"] = [True, False, True]
+    assert label_columns(df[["model", "flag", "probability_column_0", "dice"]]) == ["model", "flag"]
+    assert label_columns(df[["model", "rank", "flag"]]) == ["model"]  # no figures: the first column
+    assert label_columns(df, ["model"]) == ["model"]
+    with pytest.raises(ValueError, match="nope"):
+        label_columns(df, ["nope"])
+    text = format_frame(df, Format.table, width=80, keys=["model", "rank"])
+    for block in _blocks(text):
+        assert block[0].split()[:2] == ["model", "rank"]
+    assert sum(block[0].split().count("dice") for block in _blocks(text)) == 1  # shown once, as a figure
+
+
+@pytest.mark.parametrize("width", ["80", "100"])
+def test_posse_fight_blocks_repeat_every_column_that_tells_rows_apart(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", width)
+    rc, out, _ = run(capsys, "shadows", "posse", "--faction", "twilight", "--view", "fight")
+    assert rc == 0
+    table = out.split("other columns: probabilities\n", 1)[1]
+    blocks = _blocks(table)
+    assert len(blocks) > 1
+    keys = ["model", "rank", "form", "defender", "charging"]
+    for block in blocks:
+        assert block[0].split()[:5] == keys
+        spans = [m.span() for m in re.finditer(r"-+", block[1])][:5]
+        labels = {tuple(ln[a:b].strip() for a, b in spans) for ln in block[2:]}
+        assert len(labels) == len(block) - 2 == 42  # no two rows look alike
+    assert all(b[0].split().count("attacker_dice") == 0 for b in blocks[1:])  # dice counts are figures
+
+
+def test_hand_blocks_repeat_the_hand_and_nothing_else(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COLUMNS", "100")
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS AC 8S 8C JD\n6D 6C 6S 6S QD KD 2H\n")
+    for args in (["AS", "AC", "8S", "8C", "JD"], ["6D", "6C", "6S", "6S", "QD", "KD", "2H"], ["--input", str(hands)]):
+        rc, out, _ = run(capsys, "hand", *args)
+        blocks = _blocks(out)
+        assert len(blocks) == 2
+        assert blocks[1][0].split()[0] == "cards" and "cheatin" not in blocks[1][0] and "hand" not in blocks[1][0].split()
+        shown = [h for b in blocks for h in b[0].split()]
+        assert shown.count("cheatin") == 1 and shown.count("cards") == 2
+
+
 @pytest.mark.parametrize("args", [
     ("shadows", "posse"),
     ("shadows", "posse", "--view", "fight"),
@@ -236,3 +292,64 @@ def test_shadows_battles_fit_an_80_column_terminal(capsys, monkeypatch, args):
     assert _widest(out) <= 80, max(out.splitlines(), key=len)
     assert out.startswith(("Battle: A The Order of the Silver Nail", "Value per $: A The Order of the Silver Nail"))
     assert "\n  " in out.split("\n\n", 1)[0]  # the heading wrapped, its continuation indented
+
+
+# --- key/value facts ---------------------------------------------------------------------------
+
+def test_fact_lines_wrap_under_their_value_column(monkeypatch):
+    from oddsmith.output import fact_lines
+    monkeypatch.setenv("COLUMNS", "60")
+    text = fact_lines([("deck", "Law Dogs"), ("deck used", "after set-up (starting gang in play: " + "; ".join(
+        f"Dude Number-{i}" for i in range(8)) + "), 49 cards")])
+    lines = text.splitlines()
+    assert lines[0] == "deck       Law Dogs" and lines[1].startswith("deck used  after set-up")
+    assert len(lines) > 3 and all(len(x) <= 60 for x in lines)
+    assert all(x.startswith(" " * 11) and x[11] != " " for x in lines[2:])
+    assert "Number-7)," in text.split()  # hyphenated names stay whole
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_deck_show_fits_the_terminal(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    rc, out, _ = run(capsys, "deck", "show", "law-dogs")
+    assert rc == 0
+    assert _widest(out) <= width, max(out.splitlines(), key=len)
+    head = out.split("\n\n", 1)[0]
+    used = head.split("deck used", 1)[1].split("\noutfit", 1)[0]
+    assert " ".join(used.split()) == ('after set-up (starting gang in play: Philip Swinford; Rob Wilby; Tommy Harden; '
+                                      '"Thunder Boy" Nabbe; Hattie DeLorre), 49 cards')
+
+
+# --- which deck was used -----------------------------------------------------------------------
+
+def test_deck_state_lines_list_each_deck_once_by_what_it_is():
+    from oddsmith.commands._common import deck_state_lines
+    from oddsmith.doomtown.deck import load_deck
+    a, again = load_deck("balanced"), load_deck("balanced")  # two objects, the same deck
+    assert a is not again
+    assert deck_state_lines([a, again]).count("Deck used:") == 1
+    fewer = load_deck("balanced", without=["8H"])
+    assert deck_state_lines([a, fewer, again]).count("Deck used:") == 2  # other cards: another deck
+    full, set_up = load_deck("law-dogs", with_gang=True), load_deck("law-dogs")
+    assert deck_state_lines([full, set_up]).count("Deck used:") == 2  # another state
+
+
+def test_tradeoff_against_itself_says_deck_used_once_after_a_blank_line(capsys):
+    rc, out, _ = run(capsys, "tradeoff", "balanced", "--vs", "balanced", "--studs", "0", "--draws", "0",
+                     "--trials", "2000", "--seed", "1")
+    assert rc == 0
+    assert out.count("Deck used:") == 1
+    assert "\n\nDeck used: balanced deck, 54 cards" in out
+
+
+def test_tradeoff_blocks_repeat_deck_vs_stud_draw_and_explain_n_a(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, "tradeoff", "balanced", "--studs", "1-2", "--draws", "1", "--trials", "2000",
+                     "--seed", "1")
+    assert rc == 0
+    blocks = _blocks(out.split("seed 1\n\n", 1)[1].split("\nlow_p_win:", 1)[0])
+    assert len(blocks) > 2
+    for block in blocks:
+        assert block[0].split()[:4] == ["deck", "vs", "stud", "draw"]
+    assert sum(b[0].split().count("exact") for b in blocks) == 1
+    assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 2,000" in out

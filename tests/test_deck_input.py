@@ -607,7 +607,8 @@ def run(args, capsys):
     return cli_runner()(capsys, *args)
 
 
-def test_cli_deck_show_table(capsys):
+def test_cli_deck_show_table(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per fact: long facts wrap to the terminal's width
     rc, out, err = run(["deck", "show", "law-dogs", "--with-gang", "--without", "gang"], capsys)
     assert rc == 0 and err == ""
     assert "valued cards             47 in the draw deck, 52 listed" in out and "removed" not in out

@@ -508,3 +508,39 @@ def test_posse_flags_and_sidekicks():
 def test_posse_flag_errors(text, message):
     with pytest.raises(OddsmithError, match=message):
         parse_posse(text)
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_cli_full_explains_n_a_and_wraps_its_side_lines(capsys, monkeypatch, width):
+    """A figure that came out the same in every trial shows "± n/a" and the note that says why;
+    the long "A (leader): ..." lines fold to the terminal, whole words kept; Markdown keeps
+    one bullet per side and one "###" per heading."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    base = ["shootout", "law-dogs", "--posse", "Philip Swinford; Tommy Harden", "--vs", "outlaws",
+            "--vs-posse", "Allie Hensman; Ike Clanton", "--full", "--trials", "500", "--seed", "1"]
+    rc, out, err = run(capsys, *base)
+    assert rc == 0, err
+    assert "± n/a" in out and "± n/a: the figure came out the same in every one of the 500 trials" in out
+    assert max(len(x) for x in out.splitlines()) <= width
+    head = out.split("\n\n")[1].splitlines()
+    assert head[0].startswith("A (leader): Law Dogs") and len(head) > 2
+    assert any(x.startswith("B (mark): Outlaws") for x in head)
+    assert all(x.startswith(("A (leader)", "B (mark)", "    ")) for x in head)
+    assert "keep-posse," in " ".join(head).split()  # not broken at its hyphen
+    rc, md, err = run(capsys, *base, "--format", "md")
+    assert rc == 0, err
+    bullets = [x for x in md.splitlines() if x.startswith("- ")]
+    assert bullets[0].startswith("- A (leader):") and bullets[1].startswith("- B (mark):")
+    assert "### ###" not in md and "### Rounds played" in md and "± n/a: " in md
+
+
+def test_cli_what_if_fits_the_terminal_and_explains_n_a(capsys, monkeypatch):
+    """The first row's deltas are zero in every trial ("± n/a"): the note says why; title, key
+    and the wide table fit the terminal."""
+    monkeypatch.setenv("COLUMNS", "100")
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "Tommy Harden", "--vs", "outlaws",
+                       "--vs-posse", "Allie Hensman", "--full", "--what-if", "--trials", "500", "--seed", "3")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 100
+    assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 500 trials" in out
+    assert out.startswith("What is +1 worth?") and "\nwhose A: a change" in out

@@ -9,6 +9,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import reference_battle as RB
@@ -506,3 +507,27 @@ def test_report_battle_pages_render(tmp_path):
     doc = document.Document("battles", pages, seed=plan.seed, cover=False, glossary=False)
     written = document.write_document(doc, tmp_path / "b.png", dpi=40)
     assert len(written) == len(pages) and all(w.stat().st_size > 5_000 for w in written)
+
+
+def test_not_valued_reasons_are_words_and_group_by_item(samples, capsys):
+    """The reasons name no Python object, and are the same words for every model they cover: a
+    purchase a posse-building rule forbids groups into one row per item (the model-specific
+    message is the row's ``detail``)."""
+    a, _ = samples
+    cands, skipped = V.candidates(a)
+    sk = pd.DataFrame(skipped, columns=V.SKIPPED_COLUMNS)
+    assert not sk["reason"].str.contains(r"NOT_MODELLED|battle\.|\w+\.\w+\(|_", regex=True).any()
+    banned = sk[sk["reason"].str.startswith("not allowed")]
+    assert {"Carbine", "Shotgun"} <= set(banned["item"])
+    per_item = banned.groupby(["kind", "item", "reason"]).size()
+    assert len(per_item) == banned["item"].nunique()  # one row per item
+    assert (per_item.xs("Carbine", level="item") == 5).all()
+    assert banned["detail"].str.contains("at most two").all()
+    rifle = sk[sk["item"] == "Rifle"]["reason"].iloc[0]
+    assert "Shooting Test" in rifle and "ranges" in rifle
+    rc, md, err = run(capsys, "value", "unaligned", "--vs", "twilight-order", "--trials", "200", "--seed", "2",
+                      "--top", "3", "-f", "md")
+    assert rc == 0, err
+    not_valued = md.split("### Not valued", 1)[1]
+    assert not_valued.count("| Carbine |") == 1 and not_valued.count("| Shotgun |") == 1
+    assert "NOT_MODELLED" not in md

@@ -59,10 +59,11 @@ def load(spec: str, partial: bool, without: Optional[str] = None, with_gang: boo
 
 def deck_state_lines(decks: Iterable[Deck], fmt: Format = Format.table) -> str:
     """The lines that say which deck each figure uses (table and Markdown output), one per deck:
-    ``Deck used: NAME, N cards, after set-up (starting gang in play: ...)``."""
-    seen: dict[int, Deck] = {}
+    ``Deck used: NAME, N cards, after set-up (starting gang in play: ...)``. A deck given twice
+    (the same name, cards and state, e.g. a deck and its own reference opponent) is listed once."""
+    seen: dict[tuple, Deck] = {}
     for d in decks:
-        seen.setdefault(id(d), d)
+        seen.setdefault((deck_label(d), tuple(sorted(d.codes().tolist())), d.deck_state), d)
     lines = [f"Deck used: {deck_label(d)}, {len(d)} cards, {d.deck_state}" for d in seen.values()]
     if fmt is Format.md:
         return "\n".join(f"- {line}" for line in lines) + "\n"

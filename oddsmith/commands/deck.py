@@ -14,7 +14,7 @@ import pandas as pd
 import typer
 
 from oddsmith.doomtown.deck import DeckFormat, deck_summary, load_deck, sample_decks
-from oddsmith.output import Format, dumps_json, emit, format_frame
+from oddsmith.output import Format, dumps_json, emit, fact_lines, format_frame
 
 deck_app = typer.Typer(
     name="deck",
@@ -77,8 +77,7 @@ def render_summary(summary: dict, fmt: Format) -> str:
             parts.append(format_frame(dups, fmt, title="Duplicates (cards sharing suit and value)"))
         parts.append("### Warnings\n\n" + "\n".join(f"- {w}" for w in warnings) + "\n")
         return "\n".join(parts)
-    width = max(len(k) for k, _ in facts)
-    parts = ["\n".join(f"{k.ljust(width)}  {v}" for k, v in facts) + "\n",
+    parts = [fact_lines(facts),
              format_frame(_display_counts(counts, True), fmt, title="cards per value and suit")]
     parts.append(format_frame(dups, fmt, title="duplicates (cards sharing suit and value)") if not dups.empty
                  else "duplicates: none\n")

@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
             text = dumps_json(records if input is not None else records[0])
         else:
             df = _display_frame(hands_frame(hands, ev, ascii=ascii), format)
-            text = format_frame(df, format)
+            text = format_frame(df, format, keys=["cards"])  # the hand names its row
         emit(text, output)
 
 

@@ -145,7 +145,7 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
         "outcome": ["A wins (A's kept hand higher)",
                     "B wins (B's kept hand higher)",
                     "identical hands (no winner; 1 casualty each)",
-                    "equal ranks (1 casualty each; within the above)"],
+                    "equal ranks: 1 casualty each (tie-break wins above + identical hands)"],
         "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
         "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
@@ -202,10 +202,12 @@ def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str
     key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn)\nlow_p_cheatin: P(lowball hand "
            "cheatin')\nmean_rank: mean kept shootout rank\np_full_house_or_better: P(kept rank >= 7)")
     states = meta["deck_states"]
+    table = format_frame(shown, fmt, keys=["deck", "vs", "stud", "draw"])  # what tells the rows apart
+    why_na = stderr_note(table, meta["trials"])
     if fmt is Format.md:
         key = "\n".join("- " + line for line in key.splitlines())
-        return f"## {title}\n\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n\n{states}"
-    return f"{title}\n{how}\n\n{format_frame(shown, fmt)}\n{key}\n{states}"
+        return f"## {title}\n\n{how}\n\n{table}\n{key}\n\n" + (why_na + "\n" if why_na else "") + states
+    return f"{title}\n{how}\n\n{table}\n{key}\n{why_na}\n{states}"
 
 
 # --------------------------------------------------------------------------
@@ -257,26 +259,28 @@ def _render_full(r: Any, fmt: Format) -> str:
     if fmt is Format.csv:
         return format_frame(_with_side_states(_full_long(r), r.a, r.b), fmt)
     md = fmt is Format.md
-    sub = (lambda t: f"### {t}") if md else (lambda t: t)
+    sub = str  # format_frame makes a Markdown title a "###" heading itself
     title = f"Whole shootouts, {r.trials:,} simulated, seed {r.seed}"
     lines = [f"## {title}" if md else title, ""]
     for label, side, removed in (("A (leader)", r.a, r.removed[0]), ("B (mark)", r.b, r.removed[1])):
         posse = ", ".join(d.name for d in side.posse.dudes)
         out = f"; in play, out of the deck: {', '.join(removed)}" if removed else ""
-        lines.append(("- " if md else "") + f"{label}: {side.name}: {posse}; {side.policy_text}{out}")
+        side_line = f"{label}: {side.name}: {posse}; {side.policy_text}{out}"
+        # a Markdown bullet is one line for the renderer to wrap; a terminal gets it wrapped, indented
+        lines.append(f"- {side_line}" if md else note(side_line, indent="    ").rstrip("\n"))
     summary = r.summary.assign(figure=r.summary["figure"].map(_FULL_FIGURES)).rename(columns={"stderr": "value_stderr"})
-    note = ("Figures ± one standard error. "
-            + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
-               if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
+    key = ("Figures ± one standard error. "
+           + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
+              if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
     rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
     dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
-    parts = ["\n".join(lines) + "\n",
-             format_frame(readable(summary, False, 4), fmt),
-             note + "\n",
-             format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
-             format_frame(readable(dudes, False, 4), fmt,
-                          title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)")),
-             _side_deck_lines(r.a, r.b, fmt)]
+    tables = [format_frame(readable(summary, False, 4), fmt),
+              format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
+              format_frame(readable(dudes, False, 4), fmt,
+                           title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)"))]
+    parts = ["\n".join(lines) + "\n", tables[0],
+             (note(key) if not md else key + "\n") + stderr_note("".join(tables), r.trials),
+             *tables[1:], _side_deck_lines(r.a, r.b, fmt)]
     return "\n".join(parts)
 
 
@@ -290,9 +294,11 @@ def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any], a: Any,
              f"{meta['trials']:,} shootouts per row, seed {meta['seed']} (common random numbers)")
     key = ("whose A: a change to A's posse; B: the same taken from B's posse. delta: the change from the first "
            "row, ± the standard error of the paired difference.")
-    shown = readable(df, False, 4)
-    return ((f"## {title}\n\n" if fmt is Format.md else f"{title}\n\n") + format_frame(shown, fmt) + "\n" + key + "\n\n"
-            + _side_deck_lines(a, b, fmt))
+    table = format_frame(readable(df, False, 4), fmt)
+    why_na = stderr_note(table, meta["trials"])
+    if fmt is Format.md:
+        return f"## {title}\n\n{table}\n{key}\n\n" + (why_na + "\n" if why_na else "") + _side_deck_lines(a, b, fmt)
+    return note(title) + "\n" + table + "\n" + note(key) + why_na + "\n" + _side_deck_lines(a, b, fmt)
 
 
 def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optional[str], pol: Any, vpol: Any,

@@ -250,7 +250,7 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
     sk = result.skipped
     if fmt is Format.table:
-        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=title, float_digits=3)]
+        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=title, float_digits=3, keys=["model", "item"])]
         if not sk.empty:
             parts.append("Not valued\n" + _skipped_lines(sk, len(base.setup.a.posse.models)))
     else:

@@ -220,6 +220,10 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
         titles["shooting"] += "\nNo shooting table for: " + "; ".join(
             f"{n['model']}'s {n['weapon']} ({n['reason']})" for n in notes)
     parts = [note(head)] if fmt is Format.table else [f"## {head}\n"]
+    # what tells the rows apart, repeated when a wide table folds (the dice counts are figures)
+    keys = {"roster": ["model", "rank"], "costs": ["model"],
+            "shooting": [c for c in ("model", "rank", "weapon", "range_band", "target") if c in sections.get("shooting", ())],
+            "fight": ["model", "rank", "form", "defender", "charging"]}
     for name, df in sections.items():
-        parts.append(format_frame(df, fmt, title=titles[name]))
+        parts.append(format_frame(df, fmt, title=titles[name], keys=keys[name]))
     return "\n".join(parts)

@@ -457,7 +457,8 @@ class RoundOdds:
 
     ``p_win``/``p_lose``: A's kept hand is higher/lower; ``p_tie``: identical
     hands (no winner; each side suffers 1 casualty). ``p_equal_ranks``: both
-    hands of the same rank (each side suffers 1, whoever won the tie-break).
+    hands of the same rank, each side suffering 1 casualty (Casualties): the
+    tie-breaks won, counted in ``p_win``/``p_lose`` too, plus ``p_tie``.
     ``casualties`` columns: ``casualties`` (0..10), ``p_A``, ``p_A_stderr``,
     ``p_B``, ``p_B_stderr`` (the probability that side A / B suffers exactly
     that many). ``a``/``b``: each side's kept hand over the same rounds.

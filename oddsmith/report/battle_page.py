@@ -114,8 +114,8 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
     })
     skipped = res.skipped
     n_price = int(skipped["reason"].str.contains("no price").sum())
-    n_effect = int(skipped["reason"].str.contains("no effect").sum())
     n_rule = int(skipped["reason"].str.startswith("not allowed").sum())
+    n_effect = len(skipped) - n_price - n_rule  # no effect here, or a Weapon with no Shooting Test
     base = res.base
     return Page(
         title=f"What each $ buys: {a.name} against {b.name}",
@@ -126,7 +126,7 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
                 Table(view, title="Best purchases (± one paired standard error, from the per-battle differences)",
                       sampling=sampling, font_size=6.5),
                 Notes([f"{len(res.table)} purchases valued; not valued: {n_price} without a price in the rulebook "
-                       f"text (no house price), {n_effect} with no effect in an open-ground firefight, {n_rule} "
+                       f"text (no house price), {n_effect} with no effect in this battle, {n_rule} "
                        f"against the posse-building rules. Skills cost the Rank's price plus the nth-Skill surcharge."])],
         section=SECTION)
 

@@ -34,7 +34,13 @@ BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit"]
-SKIPPED_COLUMNS = ["model", "item", "kind", "reason"]
+SKIPPED_COLUMNS = ["model", "item", "kind", "reason", "detail"]
+"""``reason`` is the same words for every model a reason covers (so rows group by item); ``detail``
+what is wrong for this model (a broken rule's own message), else empty."""
+
+NO_EFFECT = ("no effect in this battle (open ground: no movement, terrain, Fights, Charges, Reactions or "
+             "Spotting Tests, and gear with special rules of its own is left out)")
+NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
 
 
 @dataclass(frozen=True)
@@ -88,20 +94,19 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
     skipped: list[dict] = []
 
     def consider(i: int, m: P.PosseModel, item: str, kind: str, cost: int | None, changed: P.PosseModel,
-                 modelled: bool) -> None:
+                 not_modelled: str | None) -> None:
+        def skip(reason: str, detail: str = "") -> None:
+            skipped.append({"model": m.name, "item": item, "kind": kind, "reason": reason, "detail": detail})
+
         if cost is None:
-            skipped.append({"model": m.name, "item": item, "kind": kind,
-                            "reason": "the rulebook text gives no price and the posse file has no house price"})
-            return
+            return skip(NO_PRICE)
         new = _with_model(posse, i, changed)
         bad = _new_violations(posse, new)
-        if bad:
-            skipped.append({"model": m.name, "item": item, "kind": kind, "reason": f"not allowed: {bad[0].message}"})
-            return
-        if not modelled:
-            skipped.append({"model": m.name, "item": item, "kind": kind,
-                            "reason": "no effect in an open-ground firefight (see battle.NOT_MODELLED)"})
-            return
+        if bad:  # the rule in its own words: the same for every model it stops
+            rule = R.POSSE_RULES[bad[0].rule]
+            return skip(f"not allowed: {rule.text} ({rule.section})", bad[0].message)
+        if not_modelled is not None:
+            return skip(not_modelled)
         out.append(Candidate(i, item, kind, int(cost), new))
 
     for i, m in enumerate(posse.models):
@@ -109,12 +114,14 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             if sk in m.all_skills:
                 continue
             cost = R.skill_cost(m.rank, len(m.skills) + 1)
-            consider(i, m, name, "skill", cost, replace(m, skills=m.skills + (sk,)), name in BATTLE_SKILLS)
+            consider(i, m, name, "skill", cost, replace(m, skills=m.skills + (sk,)),
+                     None if name in BATTLE_SKILLS else NO_EFFECT)
         for name, w in R.WEAPONS.items():
             if w.only_for is not None or (w.native_americans_only and not posse.native_american):
                 continue
-            modelled = P.shootable(w) is None
-            consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)), modelled)
+            why = P.shootable(w)
+            consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)),
+                     None if why is None else f"no Shooting Test in this battle ({why})")
         for name, g in R.GEAR.items():
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
                 continue
@@ -124,7 +131,7 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
                 changed = replace(m, gear=m.gear + (g,))
             modelled = name in BATTLE_GEAR and not (name == "Telescopic Sight" and not any(
                 w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.weapons))
-            consider(i, m, name, "gear", P.item_price(posse, name), changed, modelled)
+            consider(i, m, name, "gear", P.item_price(posse, name), changed, None if modelled else NO_EFFECT)
     return out, skipped
 
 
