@@ -21,6 +21,7 @@ feeds the plain-Python reference in the tests, so both play the same game.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
@@ -273,24 +274,26 @@ class _BoundedCache:
     what-if variants share a deck pair, and so most of their round-win table entries)."""
 
     def __init__(self, size: int) -> None:
-        self.size, self.data = size, OrderedDict()
+        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
 
     def get(self, key, make):
-        if key in self.data:
-            self.data.move_to_end(key)
-            return self.data[key]
-        value = self.data[key] = make()
-        if len(self.data) > self.size:
-            self.data.popitem(last=False)
-        return value
+        with self.lock:  # library callers may play shootouts from several threads
+            if key in self.data:
+                self.data.move_to_end(key)
+                return self.data[key]
+            value = self.data[key] = make()
+            if len(self.data) > self.size:
+                self.data.popitem(last=False)
+            return value
 
     def clear(self) -> None:
-        self.data.clear()
+        with self.lock:
+            self.data.clear()
 
 
 _KEYS = _BoundedCache(512)
 """Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands): at
-most 512 x 32 KB."""
+most 512 samples, 32 KB each at :data:`TABLE_HANDS`."""
 _ROUND_WINS = _BoundedCache(65_536)
 """(P(A wins the round), P(B wins)) per pair of :data:`_KEYS` keys."""
 
