@@ -312,6 +312,35 @@ def test_what_if_common_random_numbers(decks):
     assert set(df["whose"]) == {"", "A", "B"}
 
 
+def test_round_win_tables_do_not_depend_on_who_asked_first(decks):
+    """The memoised round-win tables: an entry is the same whether it is computed afresh or
+    shared with an earlier setup, whatever the order the setups come in."""
+    from oddsmith.doomtown import full_shootout as F
+
+    d, e = decks
+    base = (FullSide(d, parse_posse("stud:2, draw:1")), FullSide(e, parse_posse("draw:2, stud:1")))
+    variant = (FullSide(d, parse_posse("stud:3, draw:1")), FullSide(e, parse_posse("draw:2")))
+    setups = [tuple(_setup(s.checked(), w) for s, w in zip(pair, "AB")) for pair in (base, variant)]
+
+    def tables(order):
+        F._KEYS.clear()
+        F._ROUND_WINS.clear()
+        return [round_win_tables(*setups[i], 7, hands=512) for i in order]
+
+    fresh = [tables([i])[0] for i in (0, 1)]
+    forward, backward = tables([0, 1]), tables([1, 0])[::-1]
+    for i in (0, 1):
+        for got in (forward[i], backward[i]):
+            np.testing.assert_array_equal(got[0], fresh[i][0])
+            np.testing.assert_array_equal(got[1], fresh[i][1])
+    # both setups can field A (stud 1, draw 1) against B (stud 0, draw 2): one shared entry
+    shared = ((1 * F.NB + 1) * F.NB + 0) * F.NB + 2
+    assert np.isfinite(fresh[0][0][shared]) and fresh[0][0][shared] == fresh[1][0][shared]
+    # a different seed, deck or hand count is a different entry
+    assert not np.array_equal(round_win_tables(*setups[0], 8, hands=512)[0], fresh[0][0], equal_nan=True)
+    assert len(F._KEYS.data) <= F._KEYS.size
+
+
 def test_bad_sides(decks):
     d, e = decks
     with pytest.raises(OddsmithError, match="shooter policy"):

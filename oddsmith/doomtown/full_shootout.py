@@ -21,6 +21,8 @@ feeds the plain-Python reference in the tests, so both play the same game.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
@@ -267,29 +269,71 @@ def _table_generator(seed: int, side: int, stud: int, draw: int) -> np.random.PC
     return np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(_TABLE_KEY, side, stud, draw)))
 
 
+class _BoundedCache:
+    """At most ``size`` entries, the oldest used dropped first (one per process: the report's
+    what-if variants share a deck pair, and so most of their round-win table entries)."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, make):
+        with self.lock:  # library callers may play shootouts from several threads
+            if key in self.data:
+                self.data.move_to_end(key)
+                return self.data[key]
+            value = self.data[key] = make()
+            if len(self.data) > self.size:
+                self.data.popitem(last=False)
+            return value
+
+    def clear(self) -> None:
+        with self.lock:
+            self.data.clear()
+
+
+_KEYS = _BoundedCache(512)
+"""Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands): at
+most 512 samples, 32 KB each at :data:`TABLE_HANDS`."""
+_ROUND_WINS = _BoundedCache(65_536)
+"""(P(A wins the round), P(B wins)) per pair of :data:`_KEYS` keys."""
+
+
+def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int) -> tuple[tuple, np.ndarray]:
+    """The sorted keys of ``hands`` kept hands for one side and bonus, and the cache key naming
+    exactly what they depend on. Each sample has its own stream, seeded from (seed, side,
+    bonus) alone, so an entry is the same whichever setup or variant asks for it first."""
+    key = (s.codes.tobytes(), s.margin, s.mode, seed, side, stud, draw, hands)
+
+    def make() -> np.ndarray:
+        arr = np.zeros(hands, dtype=np.int64)
+        _kernels().sample_keys(s.codes, stud, draw, s.margin, s.mode, _table_generator(seed, side, stud, draw), arr)
+        arr.sort()
+        arr.flags.writeable = False
+        return arr
+
+    return key, _KEYS.get(key, make)
+
+
 def round_win_tables(sa: _Setup, sb: _Setup, seed: int, hands: int = TABLE_HANDS) -> tuple[np.ndarray, np.ndarray]:
     """P(A wins the round) and P(B wins) for every pair of reachable bonuses, flattened as
-    ((stud_a * NB + draw_a) * NB + stud_b) * NB + draw_b (NaN where unreachable)."""
-    k = _kernels()
+    ((stud_a * NB + draw_a) * NB + stud_b) * NB + draw_b (NaN where unreachable).
 
-    def keys(s: _Setup, side: int) -> dict[tuple[int, int], np.ndarray]:
-        out = {}
-        for stud, draw in s.bonuses:
-            arr = np.zeros(hands, dtype=np.int64)
-            k.sample_keys(s.codes, stud, draw, s.margin, s.mode, _table_generator(seed, side, stud, draw), arr)
-            out[(stud, draw)] = np.sort(arr)
-        return out
-
-    ka, kb = keys(sa, 0), keys(sb, 1)
+    Entries are memoised per process (:data:`_KEYS`, :data:`_ROUND_WINS`): :func:`what_if`'s
+    variants mostly share decks, policies and bonuses, and each entry depends only on those,
+    the seed and the bonus pair, so sharing changes no figure."""
+    ka = [((s1, d1), *_hand_keys(sa, 0, s1, d1, seed, hands)) for s1, d1 in sa.bonuses]
+    kb = [((s2, d2), *_hand_keys(sb, 1, s2, d2, seed, hands)) for s2, d2 in sb.bonuses]
     pw_a = np.full(NB ** 4, np.nan)
     pw_b = np.full(NB ** 4, np.nan)
-    for (s1, d1), a in ka.items():
-        for (s2, d2), b in kb.items():
+    for (s1, d1), key_a, a in ka:
+        for (s2, d2), key_b, b in kb:
+            def make(a=a, b=b) -> tuple[float, float]:
+                below = np.searchsorted(b, a, side="left")
+                above = b.size - np.searchsorted(b, a, side="right")
+                return below.sum() / (a.size * b.size), above.sum() / (a.size * b.size)
+
             i = ((s1 * NB + d1) * NB + s2) * NB + d2
-            below = np.searchsorted(b, a, side="left")
-            above = b.size - np.searchsorted(b, a, side="right")
-            pw_a[i] = below.sum() / (a.size * b.size)
-            pw_b[i] = above.sum() / (a.size * b.size)
+            pw_a[i], pw_b[i] = _ROUND_WINS.get((key_a, key_b), make)
     return pw_a, pw_b
 
 
