@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from oddsmith.cli import main
-from oddsmith.report import build, deck_report, document, shadows_sheets, style
+from oddsmith.report import battle_page, build, deck_report, document, shadows_sheets, style
 from oddsmith.sampling import SamplingPlan
 
 SEED = 20240601
@@ -36,7 +36,8 @@ def main_script() -> int:
     rc = main(["report", "--seed", str(SEED), "--output", str(OUT / "oddsmith-report.pdf")])
     if rc:
         return rc
-    # README charts: the trade-off of the starter decks, one deck's shootout grid, the shooting sheet.
+    # README charts: the trade-off of the starter decks, one deck's shootout grid, the shooting sheet,
+    # one starting gang's what-is-+1-worth chart, the sample battles.
     plan = SamplingPlan(seed=SEED, trials=build.REPORT_TRIALS)
     inputs = deck_report.load_decks(None, None)
     pages = deck_report.deck_pages(inputs, plan)
@@ -47,7 +48,10 @@ def main_script() -> int:
     written = [save_chart(tradeoff, "tradeoff-starter-decks.png"),
                save_chart(grid, "shootout-grid-law-dogs.png"),
                save_chart(lowball_page.charts()[1], "lowball-law-dogs.png"),
-               save_chart(shadows_sheets.shooting_page().charts()[0], "shadows-shooting.png")]
+               save_chart(shadows_sheets.shooting_page().charts()[0], "shadows-shooting.png"),
+               save_chart(by_title["Whole shootouts: what is +1 worth? Law Dogs against Anarchists"].charts()[0],
+                          "what-if-law-dogs.png"),
+               save_chart(battle_page.matchup_page(plan).charts()[0], "battles-unaligned.png")]
     for p in written:
         print(f"wrote {p.relative_to(OUT.parent)} ({p.stat().st_size // 1024} KB)")
     print(f"done in {time.perf_counter() - started:.1f} s")
