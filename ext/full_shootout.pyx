@@ -324,6 +324,18 @@ cdef inline int _discard_sidekick(Side* sd, int i) noexcept nogil:
     return 1
 
 
+cdef inline int _raise_plan(const Side* sd, int* plan, int extra, bint harrowed) noexcept nogil:
+    """One more casualty on each standing dude that is (or is not) Harrowed, in casualty order,
+    while ``extra`` lasts; returns what is left of it."""
+    cdef int k, i
+    for k in range(sd.nd):
+        i = sd.order_cas[k]
+        if extra > 0 and sd.state[i] == F_STANDING and (sd.harrowed[i] != 0) == harrowed:
+            plan[i] += 1
+            extra -= 1
+    return extra
+
+
 cdef void _lumps(Side* sd, Side* other, int casualties) noexcept nogil:
     """Rulebook "9. Take Your Lumps" under the side's casualty policy."""
     cdef int rem = casualties, k, i, cat, items, extra, t
@@ -391,21 +403,9 @@ cdef void _lumps(Side* sd, Side* other, int casualties) noexcept nogil:
     # cover per dude: 1 at first; +1 Harrowed (discard), +1 dudes (ace), +1 Harrowed (ace)
     for i in range(sd.nd):
         plan[i] = 1
-    for k in range(sd.nd):
-        i = sd.order_cas[k]
-        if extra > 0 and sd.state[i] == F_STANDING and sd.harrowed[i]:
-            plan[i] += 1
-            extra -= 1
-    for k in range(sd.nd):
-        i = sd.order_cas[k]
-        if extra > 0 and sd.state[i] == F_STANDING and not sd.harrowed[i]:
-            plan[i] += 1
-            extra -= 1
-    for k in range(sd.nd):
-        i = sd.order_cas[k]
-        if extra > 0 and sd.state[i] == F_STANDING and sd.harrowed[i]:
-            plan[i] += 1
-            extra -= 1
+    extra = _raise_plan(sd, plan, extra, 1)
+    extra = _raise_plan(sd, plan, extra, 0)
+    extra = _raise_plan(sd, plan, extra, 1)
     for k in range(sd.nd):
         i = sd.order_cas[k]
         if sd.state[i] != F_STANDING:

@@ -74,22 +74,22 @@ def _kernels():
 # --------------------------------------------------------------------------
 
 
-def parse_shooter_policy(text: str | ShooterPolicy) -> ShooterPolicy:
-    if isinstance(text, ShooterPolicy):
+def _named_policy(text, kind: type, names: dict, what: str):
+    """The policy named ``text`` (or ``text`` itself when already one) from ``names``."""
+    if isinstance(text, kind):
         return text
-    p = SHOOTER_POLICY_NAMES.get(str(text).strip().casefold())
+    p = names.get(str(text).strip().casefold())
     if p is None:
-        raise OddsmithError(f"unknown shooter policy {text!r}: use {', '.join(SHOOTER_POLICY_NAMES)}")
+        raise OddsmithError(f"unknown {what} policy {text!r}: use {', '.join(names)}")
     return p
+
+
+def parse_shooter_policy(text: str | ShooterPolicy) -> ShooterPolicy:
+    return _named_policy(text, ShooterPolicy, SHOOTER_POLICY_NAMES, "shooter")
 
 
 def parse_casualty_policy(text: str | CasualtyPolicy) -> CasualtyPolicy:
-    if isinstance(text, CasualtyPolicy):
-        return text
-    p = CASUALTY_POLICY_NAMES.get(str(text).strip().casefold())
-    if p is None:
-        raise OddsmithError(f"unknown casualty policy {text!r}: use {', '.join(CASUALTY_POLICY_NAMES)}")
-    return p
+    return _named_policy(text, CasualtyPolicy, CASUALTY_POLICY_NAMES, "casualty")
 
 
 def parse_flee_policy(text: str | FleePolicy) -> FleePolicy:
