@@ -11,7 +11,7 @@ import typer.main
 
 from oddsmith.cli import app
 from oddsmith.commands._help import apply_conventions, summary, walk
-from tests.cli_run import run
+from cli_run import run
 
 
 def _tree():

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from oddsmith.output import Format, format_frame, label_columns, plus_minus, stderr_note
-from tests.cli_run import run
+from cli_run import run
 
 
 @pytest.fixture(autouse=True)
