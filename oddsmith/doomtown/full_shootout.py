@@ -32,7 +32,7 @@ import pandas as pd
 from oddsmith import _ext
 from oddsmith.doomtown.deck import deck_label, deck_state_of, kernel_codes
 from oddsmith.doomtown.posse import Posse, PosseDude, Sidekick
-from oddsmith.doomtown.shootout import AUTOMATON_POLICY, Policy, parse_policy
+from oddsmith.doomtown.shootout import AUTOMATON_POLICY, MAX_BONUS, Policy, parse_policy
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
     CASUALTY_POLICY_NAMES,
@@ -57,8 +57,8 @@ DEFAULT_TRIALS = 200_000
 DEFAULT_WHAT_IF_TRIALS = 50_000
 TABLE_HANDS = 4096
 """Kept hands per side and (stud, draw) bonus behind the ``best`` policy's round-win table."""
-MAX_BONUS = 10
 NB = MAX_BONUS + 1
+"""Bonuses 0..MAX_BONUS per side: the kernel's table stride (its BONUSES)."""
 DISCARDS = ("heuristic", "automaton")
 _MODE = {"heuristic": 0, "automaton": 2}
 _TABLE_KEY = 0x5EED7AB1E
