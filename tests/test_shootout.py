@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections import Counter
 
 import numpy as np
 import pytest
