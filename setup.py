@@ -16,6 +16,7 @@ from setuptools import Extension, setup
 PACKAGES = [
     "oddsmith",
     "oddsmith.rules",
+    "oddsmith.rules.shadows",
     "oddsmith.doomtown",
     "oddsmith.shadows",
     "oddsmith.report",

@@ -1,0 +1,43 @@
+"""Name lookups: what a user types, matched leniently, with a suggestion for an unknown name.
+
+Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is importable from there.
+"""
+from __future__ import annotations
+
+from oddsmith.errors import OddsmithError
+import difflib
+import re
+from typing import Mapping, TypeVar
+
+
+T = TypeVar("T")
+
+# ---------------------------------------------------------------------------
+# Name lookups
+# ---------------------------------------------------------------------------
+
+
+def normalize_name(text: str) -> str:
+    """Fold a typed name: lower case, no spaces, hyphens, underscores, apostrophes or dots."""
+    text = str(text).strip().lower().replace("\u2019", "'")
+    return re.sub(r"[\s\-_'.\"]+", "", text)
+
+
+def lookup(kind: str, name: str, table: Mapping[str, T], aliases: Mapping[str, str] | None = None) -> T:
+    """Find ``name`` among ``table``'s keys (book names), case- and punctuation-blind.
+
+    Raises :class:`OddsmithError` naming the unknown ``kind`` and the closest
+    book name (difflib) when nothing matches.
+    """
+    folded = {normalize_name(k): k for k in table}
+    shown = {f: repr(k) for f, k in folded.items()}
+    for alias, target in (aliases or {}).items():
+        folded.setdefault(normalize_name(alias), target)
+        shown.setdefault(normalize_name(alias), f"{alias!r} ({target})")
+    key = normalize_name(name)
+    if key in folded:
+        return table[folded[key]]
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.5)
+    hint = f" (did you mean {shown[close[0]]}?)" if close else ""
+    known = ", ".join(table)
+    raise OddsmithError(f"unknown {kind} {str(name)!r}{hint}; known: {known}")

@@ -1,0 +1,110 @@
+"""Arcane Powers ("Arcane Powers", "Casting Powers", "Arcane Power Summary") and summoned Entities.
+
+Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is importable from there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from oddsmith.rules.shadows._lookup import lookup
+from oddsmith.rules.shadows.dice import CastingModifier, is_success
+
+# ---------------------------------------------------------------------------
+# Arcane Powers ("Arcane Powers", "Casting Powers", "Arcane Power Summary")
+# ---------------------------------------------------------------------------
+
+CASTING_DICE = 3
+ARCANIST_STARTING_POWERS = 3
+ARCANIST_MAX_POWERS = 6
+ARCANISTS_PER_POSSE = 1
+ARCANIST_INFAMY = 1
+
+
+@dataclass(frozen=True)
+class ArcanePower:
+    """An Arcane Power: Difficulty is the Successes a 3 Dice Casting Test needs.
+
+    ``difficulties`` lists every Difficulty the caster may choose (Summon: 1-3).
+    """
+
+    name: str
+    difficulties: tuple[int, ...]
+    range_inches: int | None
+    effect: str
+    dice: int | None = None
+
+    @property
+    def difficulty(self) -> int:
+        return self.difficulties[0]
+
+
+ARCANE_POWERS: dict[str, ArcanePower] = {p.name: p for p in (
+    ArcanePower("Arcane Blast", (2,), 9, "Make an unmodified 3 Dice Shooting Test against one visible Target within 9\"; "
+                "four Dice if the Target is an Entity.", dice=3),
+    ArcanePower("Banish", (1,), 6, "Caster and a visible enemy Entity within 6\" each roll one Grit Die; if the Caster rolls "
+                "higher, the Entity is removed from play."),
+    ArcanePower("Bless", (1,), 12, "Bless token on a visible friend within 12\": it re-rolls all Failures once in its very next "
+                "Test or Save."),
+    ArcanePower("Curse", (1,), 12, "Curse token on a visible enemy within 12\": it must re-roll all Successes once in its very "
+                "next Test or Save."),
+    ArcanePower("Dispel", (2,), 12, "Remove any one Bless, Curse or Warding Circle token/marker within 12\"; no LOS needed."),
+    ArcanePower("Faith Healing", (3,), 0, "A friendly Down/Shaken model in Contact recovers: stands up if Down, or removes Shaken."),
+    ArcanePower("Immolate", (3,), 3, "All other models with centre of base within 3\" make a 5+ Save; those partly within pass a "
+                "1 Die Reaction Test or Save too."),
+    ArcanePower("Scry", (1,), None, "Look at one opposing player's Hand of cards."),
+    ArcanePower("Summon", (1, 2, 3), 3, "Difficulty 1: a Lesser Entity, 2: a Minor Entity, 3: a Major Entity, placed within LOS "
+                "and 3\" of the Caster, no closer than 1\" to an enemy; Faction-specific Entities take -1 Die."),
+    ArcanePower("Transfix", (2,), 6, "A visible non-Entity enemy within 6\" not yet Activated must Succeed a 1 Die Nerve Test or "
+                "receive a Done Token."),
+    ArcanePower("Warding Circle", (2,), 0, "A 50mm marker centred under the Caster that no enemy Supernatural model may Move "
+                "into; lasts until the Caster makes another Action/Reaction or is Downed."),
+)}
+
+IMMOLATE_SAVE = 5
+MISCAST = "no Successes and at least one Die scoring 1: the Caster becomes Shaken (Downed if already Shaken)"
+"""Miscast ("Casting Powers"); during an Arcane Storm a Miscast makes the Caster a Casualty."""
+
+
+def is_miscast(scores: Iterable[int]) -> bool:
+    """A Casting Test Miscasts when it scores no Successes and at least one Die is a 1."""
+    scores = list(scores)
+    return not any(is_success(s) for s in scores) and any(s == 1 for s in scores)
+
+
+def arcane_power(name: str | ArcanePower) -> ArcanePower:
+    if isinstance(name, ArcanePower):
+        return name
+    return lookup("Arcane Power", str(name), ARCANE_POWERS)
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A Summoned Entity or Supernatural Creature profile (Common Summoned Models, Unique Summonings, Bestiary)."""
+
+    name: str
+    base_mm: int | None
+    move: int | None
+    grit: int | None
+    special: str
+    skills: tuple[str, ...] = ()
+    entity_class: str | None = None
+
+
+SUMMONED_ENTITIES: dict[str, Entity] = {e.name: e for e in (
+    Entity("Lesser Entity", 25, 4, 6, "Entity. Fearsome", ("Fearsome",), "Lesser"),
+    Entity("Minor Entity", 25, 4, 8, "Entity. Fearsome", ("Fearsome",), "Minor"),
+    Entity("Major Entity", 40, 4, 10, "Entity. Fearsome", ("Fearsome",), "Major"),
+)}
+SUMMON_DIFFICULTY: dict[int, str] = {1: "Lesser Entity", 2: "Minor Entity", 3: "Major Entity"}
+
+UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
+    Entity("Behemoth", 40, 4, 10, "Major Entity. Flying, Fearsome. Breath attack: a 4\" Fire Corridor. Crossroads Cult only.",
+           ("Fearsome",), "Major"),
+    Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser"),
+    Entity("Seraphim", 25, 6, 10, "Major Entity. Flying. Gunslinger. Fearsome. Two Blessed Pistols (Silver Bullets, never Jam). "
+           "Twilight Order only.", ("Gunslinger", "Fearsome"), "Major"),
+    Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
+           "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major"),
+)}
+UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice

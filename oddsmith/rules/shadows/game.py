@@ -1,0 +1,134 @@
+"""Game Turns, cards and Activations ("Anatomy of a Game", "Activations", "Running Out of Cards", "Lone Gun"), and the other numbers of the game.
+
+Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is importable from there.
+"""
+from __future__ import annotations
+
+from oddsmith.errors import OddsmithError
+from dataclasses import dataclass
+from typing import Iterable
+
+from oddsmith.rules.shadows._lookup import normalize_name
+
+# ---------------------------------------------------------------------------
+# Other numbers of the game
+# ---------------------------------------------------------------------------
+
+CACTUS_PATCH_SAVE = 5
+ORNERY_CRITTER_SAVE = 5
+ARMED_CIVILIANS_DICE = 2
+ARMED_CIVILIANS_DIE = 6
+ARMED_CIVILIANS_RANGE = 6
+DUST_STORM_VISIBILITY = 12
+HORSE_RIDER_SAVE = 5
+"""A rider whose horse becomes a Casualty makes a 5+ Save ("Horses in Combat"); a horse counts as a Novice."""
+LASSO_RANGE = 6
+GAME_TURNS = 8
+MAX_LOOT_PER_MODEL = 2
+
+
+# ---------------------------------------------------------------------------
+# Game Turns, cards and Activations ("Anatomy of a Game", "Activations", "Running Out of Cards", "Lone Gun")
+# ---------------------------------------------------------------------------
+
+DECK_CARDS = 54
+DECK_JOKERS = 2
+"""Each player has their own Deck: a single deck of ordinary playing cards ("What You Will Need to Play"), 52 cards
+and two Jokers. Read here: one Joker is black, the other red (the book gives Jokers a value but no colour)."""
+
+CARD_SUITS: dict[str, str] = {"S": "black", "C": "black", "H": "red", "D": "red"}
+"""Black cards (Spades and Clubs) always resolve before red cards (Hearts and Diamonds) ("Activations", step 2)."""
+COLOUR_ORDER = ("black", "red")
+ACE_VALUE = 14
+JOKER_VALUE = 0
+"""Aces are the highest value card, then Kings, Queens, Jacks, 10 down to 2 and finally Jokers ("Activations")."""
+CARD_VALUE_LABELS: dict[int, str] = {14: "A", 13: "K", 12: "Q", 11: "J", 0: "Joker", **{v: str(v) for v in range(2, 11)}}
+
+
+@dataclass(frozen=True)
+class PlayingCard:
+    """A card played to order Activations: ``value`` 2..14 (Ace 14, Joker 0), ``suit`` S/C/H/D (None for a Joker)."""
+
+    value: int
+    suit: str | None
+    joker_colour: str | None = None
+
+    @property
+    def colour(self) -> str:
+        return CARD_SUITS[self.suit] if self.suit is not None else str(self.joker_colour)
+
+    @property
+    def activation_key(self) -> tuple[int, int]:
+        """Sort key, smallest Activates first: black before red, then higher value first ("Activations", step 2)."""
+        return (COLOUR_ORDER.index(self.colour), -self.value)
+
+    @property
+    def label(self) -> str:
+        if self.suit is None:
+            return f"{self.colour} Joker"
+        return f"{CARD_VALUE_LABELS[self.value]}{self.suit}"
+
+
+def playing_card(text: str) -> PlayingCard:
+    """'10S', 'JH', 'AC', 'black joker' ... as a PlayingCard."""
+    t = normalize_name(text).replace(" ", "")
+    if t.endswith("joker"):
+        colour = t[: -len("joker")] or "black"
+        if colour not in COLOUR_ORDER:
+            raise OddsmithError(f"a Joker is black or red, got {text!r}")
+        return PlayingCard(JOKER_VALUE, None, colour)
+    suit, value = t[-1:].upper(), t[:-1].upper()
+    values = {v: k for k, v in CARD_VALUE_LABELS.items() if k != JOKER_VALUE}
+    if suit not in CARD_SUITS or value not in values:
+        raise OddsmithError(f"not a playing card: {text!r} (e.g. 10S, JH, AC, black joker)")
+    return PlayingCard(values[value], suit)
+
+
+def deck_cards() -> list[PlayingCard]:
+    """The 54 cards of one player's Deck."""
+    cards = [PlayingCard(v, s) for s in CARD_SUITS for v in range(2, ACE_VALUE + 1)]
+    return cards + [PlayingCard(JOKER_VALUE, None, c) for c in COLOUR_ORDER[:DECK_JOKERS]]
+
+
+def hand_size(models_on_table: int, boss_on_table: bool) -> int:
+    """Cards drawn in the Draw Phase: half the models on the table rounded up, +1 if the Boss is amongst them
+    ("Anatomy of a Game: 1: Draw Phase"). The book's example: six models with their Boss draw four."""
+    if models_on_table < 0:
+        raise OddsmithError(f"models on the table must not be negative, got {models_on_table}")
+    return -(-models_on_table // 2) + (1 if boss_on_table and models_on_table > 0 else 0)
+
+
+def activation_order(cards: Iterable[PlayingCard], roll_offs: Iterable[int] = ()) -> tuple[list[int], bool]:
+    """Who Activates in what order this round, and whether an Event occurs ("Activations", step 2).
+
+    ``cards``: the card each player revealed (index = player). Black before
+    red, then higher value first; players who revealed equal values Roll-Off
+    and go in descending order of score: ``roll_offs`` are their D10 scores
+    in player order, one per tied player (ties between the scores are the
+    caller's to re-roll). The exact same card revealed by two or more players
+    raises an Event.
+    """
+    cards = list(cards)
+    scores = list(roll_offs)
+    keys = [c.activation_key for c in cards]
+    tied = sorted(i for i in range(len(cards)) if keys.count(keys[i]) > 1)
+    if len(scores) < len(tied):
+        raise OddsmithError(f"{len(tied)} players tied on card value need a Roll-Off score each, got {len(scores)}")
+    roll = dict(zip(tied, scores))
+    order = sorted(range(len(cards)), key=lambda i: (keys[i], -roll.get(i, 0)))
+    event = len(set(cards)) < len(cards)
+    return order, event
+
+
+ROLL_OFF_DIE = 10
+"""Each player involved in a Roll-Off rolls a D10, the highest scorer winning; ties re-roll ("Roll-Offs")."""
+EVENTS_PER_GAME_TURN = 1
+"""A maximum of one Event may occur per Game Turn ("Unexpected Events")."""
+LONE_GUN_HAND = 1
+"""A Hand of only one card at the start of a Turn may be played whenever its owner wishes ("Lone Gun")."""
+SOLO_ACTIONS = 2
+DUAL_MODELS = 2
+"""Solo Activation: one model makes two Actions (each Weapon fired once per Activation; Trigger-Happy may fire the
+same Weapon twice); Dual Activation: two models make one Action each ("Activations", step 3)."""
+CLEAR_JAM_ACTION = "Move"
+"""A model spends an entire Move Action to clear one Jammed Weapon ("Clearing a Jammed Weapon")."""

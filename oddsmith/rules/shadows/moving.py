@@ -1,0 +1,38 @@
+"""Moving ("Move", "And Falling").
+
+Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is importable from there.
+"""
+from __future__ import annotations
+
+from oddsmith.errors import OddsmithError
+import math
+
+
+# ---------------------------------------------------------------------------
+# Moving ("And Falling", "Move")
+# ---------------------------------------------------------------------------
+
+MOVE_INCHES = 4
+MOUNTED_MOVE_INCHES = 6
+APPALOOSA_MOVE_INCHES = 8
+DOWNED_CRAWL_INCHES = 2
+LEAP_MAX_INCHES = 4
+FALLING_BASE_SAVE = 5
+FALLING_INCHES_PER_STEP = 2
+FALLING_FREE_DROP_INCHES = 2
+"""A drop greater than 2" counts as falling ("Climbing and Leaping")."""
+
+
+def falling_save_target(inches: float) -> int:
+    """Save a falling model makes: 5+, one worse for every additional full 2" fallen ("And Falling").
+
+    The book's example: 4" needs 6+, 5" still 6+.
+    """
+    if inches < 0:
+        raise OddsmithError(f"a fall cannot be negative, got {inches}\"")
+    extra = max(0.0, float(inches) - FALLING_FREE_DROP_INCHES)
+    return FALLING_BASE_SAVE + int(math.floor(extra / FALLING_INCHES_PER_STEP + 1e-9))
+
+
+FALLEN_ONTO_SAVE = 5
+"""A model landed on by a falling model makes a 5+ Save ("And Falling")."""
