@@ -4,11 +4,11 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from oddsmith.errors import OddsmithError
 import difflib
 import re
 from typing import Mapping, TypeVar
 
+from oddsmith.errors import OddsmithError
 
 T = TypeVar("T")
 

@@ -4,9 +4,9 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from oddsmith.errors import OddsmithError
 from typing import Iterable
 
+from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows.campaign import INJURY_DICE_MODIFIERS, Injury, lasting_injury
 from oddsmith.rules.shadows.dice import CLOSE_WORK_MAX_PISTOLS, FightModifier, ShootModifier, TESTS, TestKind, dice_to_roll
 from oddsmith.rules.shadows.shooting import RangeBand, SaveModifier, Weapon, WeaponClass, range_band, weapon

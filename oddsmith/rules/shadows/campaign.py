@@ -4,12 +4,12 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from fractions import Fraction
-from oddsmith.errors import OddsmithError
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterable
 
+from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.arcane import ARCANIST_INFAMY
 from oddsmith.rules.shadows.dice import DiceModifier, FightModifier, Rank, ShootModifier, rank

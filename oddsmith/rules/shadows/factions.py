@@ -4,10 +4,10 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from fractions import Fraction
 import enum
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.arcane import Entity

@@ -4,10 +4,10 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from oddsmith.errors import OddsmithError
 import enum
 from typing import Iterable
 
+from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows.dice import is_success
 
 # ---------------------------------------------------------------------------

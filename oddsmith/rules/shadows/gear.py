@@ -4,11 +4,11 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from fractions import Fraction
-from oddsmith.errors import OddsmithError
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 
+from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.dice import SUCCESS_ON, ShootModifier
 from oddsmith.rules.shadows.moving import APPALOOSA_MOVE_INCHES, MOUNTED_MOVE_INCHES

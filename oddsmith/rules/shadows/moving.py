@@ -4,9 +4,9 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 """
 from __future__ import annotations
 
-from oddsmith.errors import OddsmithError
 import math
 
+from oddsmith.errors import OddsmithError
 
 # ---------------------------------------------------------------------------
 # Moving ("And Falling", "Move")
