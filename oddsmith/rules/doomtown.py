@@ -837,6 +837,37 @@ SHOOTOUT_ROUND_CAP = 50
 counted as a cap hit."""
 
 
+# --------------------------------------------------------------------------
+# Cards through the days: set-up, Gamblin' and Nightfall draws
+# (Rulebook "Setting Up the Game" 5. Draw Play Hands, "1. Gamblin' Phase",
+#  "6. Nightfall Phase", "Where Cards Go" ("Play Hand", "Draw Hand", "Deck"))
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DayCardFlowRules:
+    """How cards leave the deck from set-up to the end of each day (what ``deck draws`` models)."""
+
+    opening_play_hand: int = HAND_SIZE
+    """Set-up, "5. Draw Play Hands": shuffle, then draw a five card play hand."""
+    gamblin_draw_hand: int = LOWBALL_RULES.hand_size
+    """"1. Gamblin' Phase": put the play hand aside and draw a five card draw hand."""
+    gamblin_hand_discarded: bool = True
+    """"Draw Hand": once a hand of poker is resolved, its cards are discarded at once (they
+    never join the play hand)."""
+    nightfall_discard: int = 1
+    """"6. Nightfall Phase": each player "may discard one card from their play hand"."""
+    max_hand_size: int = HAND_SIZE
+    """Nightfall: "draws (or discards, if necessary) until they are at their maximum hand size
+    (usually this is 5 cards)"."""
+    reshuffle_discard_when_deck_empty: bool = CARD_FLOW.reshuffle_discard_when_deck_empty
+    """"Deck": an empty deck is remade from the shuffled discard pile (``deck draws`` stops
+    before that happens, docs/rules-doomtown.md)."""
+
+
+DAY_CARD_FLOW = DayCardFlowRules()
+
+
 class ShooterPolicy(enum.IntEnum):
     """How a side picks its shooter each round (Rulebook "3. Choose Your Shooters": any dude
     of the posse, chosen again each round, "11. Chamber Another Round"). Kernel codes."""
