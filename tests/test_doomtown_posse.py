@@ -132,3 +132,49 @@ def test_dude_checks():
         PosseDude("x", BulletType.STUD, -1)
     with pytest.raises(OddsmithError, match="no dudes"):
         Posse(())
+
+
+# --------------------------------------------------------------------------
+# Issue 16: every per-dude number in one range, counts checked before anything is built
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("Baker Andrews [bounty:2147483648]", "bounty 2147483648 is out of range .a dude's numbers are 0..999"),
+    ("stud:1 [bounty:1000]", "bounty 1000 is out of range"),
+    ("stud:1 [influence:9223372036854775808]", "influence 9223372036854775808 is out of range"),
+    ("stud:1 [value:9223372036854775808]", "value 9223372036854775808 is out of range"),
+    ("stud:1 [cost:9223372036854775808]", "cost 9223372036854775808 is out of range"),
+    ("stud:99999999999999999999", "bullets 99999999999999999999 is out of range"),
+    ("stud:" + "9" * 5000, r"bullets 999999999999\.\.\. is out of range"),
+    ("stud:1 + 99999999999999999999x sidekick", "count 99999999999999999999: more than 8 Sidekicks on one dude"),
+    ("stud:1 + 1000000000x sidekick", "count 1000000000: more than 8 Sidekicks"),
+    ("stud:1 + 5x sidekick + 5x sidekick", "more than 8 Sidekicks"),
+    ("99999999999999999999x stud:1", "more than 100 dudes"),
+])
+def test_numbers_and_counts_out_of_range(spec, message):
+    with pytest.raises(OddsmithError, match=message):
+        parse_posse(spec)
+
+
+def test_numbers_at_the_edge_of_the_range():
+    dude = parse_posse("stud:1 [bounty:999 influence:999 value:999 cost:999]").dudes[0]
+    assert (dude.bounty, dude.influence, dude.value, dude.cost) == (999, 999, 999, 999)
+    assert len(parse_posse("stud:1 + 8x sidekick").dudes[0].sidekicks) == 8
+    # the same range from the Python API
+    with pytest.raises(OddsmithError, match="out of range"):
+        PosseDude("x", BulletType.STUD, 1, bounty=2 ** 31)
+    with pytest.raises(OddsmithError, match="out of range"):
+        PosseDude("x", BulletType.STUD, 1, influence=2 ** 63)
+
+
+def test_a_huge_sidekick_count_builds_nothing(monkeypatch):
+    # The count is refused before any list of Sidekicks is made.
+    from oddsmith.doomtown import posse as P
+
+    made = []
+    real = P.Sidekick
+    monkeypatch.setattr(P, "Sidekick", lambda *a, **k: made.append(1) or real(*a, **k))
+    with pytest.raises(OddsmithError, match="more than 8"):
+        parse_posse("stud:1 + 1000000000x sidekick")
+    assert made == []

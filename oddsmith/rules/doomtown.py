@@ -372,6 +372,12 @@ JOKER_RULES = JokerRules()
 NUMBER_MIN = 0
 """Rulebook "Maximums & Minimums": the default minimum for numbers is zero (no default maximum)."""
 
+DUDE_NUMBER_MAX = 999
+"""oddsmith's one range for every per-dude number of a posse (bullets, bounty, influence, value,
+cost, of a dude or a Sidekick): NUMBER_MIN..DUDE_NUMBER_MAX. The book sets no maximum ("Maximums
+& Minimums"); printed cards stay below 20 and a bounty grows by a few a day, so 999 is beyond any
+game while every figure stays a small integer for the kernels (docs/rules-doomtown.md)."""
+
 
 def clamp_value(value: int) -> int:
     """A modified value, held within 1..13."""
