@@ -178,3 +178,32 @@ def test_a_huge_sidekick_count_builds_nothing(monkeypatch):
     with pytest.raises(OddsmithError, match="more than 8"):
         parse_posse("stud:1 + 1000000000x sidekick")
     assert made == []
+
+
+# --------------------------------------------------------------------------
+# --posse gang: the deck's own starting gang (issue 14)
+# --------------------------------------------------------------------------
+
+
+def test_gang_is_the_decks_own_starting_gang():
+    from oddsmith.doomtown.posse import gang_posse, is_gang, resolve_posse
+
+    deck = load_sample("law-dogs")
+    expected = posse_from_cards(deck.starting_gang())
+    names = ["Philip Swinford", "Rob Wilby", "Tommy Harden", '"Thunder Boy" Nabbe', "Hattie DeLorre"]
+    for posse in (gang_posse(deck), load_posse("gang", deck=deck), load_posse(" Starting  Gang ", deck="law-dogs"),
+                  resolve_posse("GANG", deck=deck), load_posse("gang", deck=load_sample("law-dogs", with_gang=True))):
+        assert posse == expected and [d.name for d in posse.dudes] == names
+    assert load_posse("gang", deck=deck, shooter="Tommy Harden").shooter == 2
+    assert is_gang("gang") and not is_gang("gangs") and not is_gang(None)
+
+
+def test_gang_needs_a_deck_with_a_starting_gang(tmp_path):
+    with pytest.raises(OddsmithError, match="--posse gang: the deck's own starting gang, but no deck"):
+        load_posse("gang", source="--posse")
+    with pytest.raises(OddsmithError, match="lists no starting gang"):
+        load_posse("gang", deck="balanced")
+    # a posse file named "gang" is still that file
+    path = tmp_path / "gang"
+    path.write_text("stud:2\n", encoding="utf-8")
+    assert load_posse(str(path)).dudes[0].bullets == 2

@@ -609,3 +609,28 @@ def test_cli_posse_in_play_is_not_removed_twice(capsys, tmp_path):
                        "--vs-posse", GANG_B, "--full", "--trials", "2000", "--seed", "1", "--format", "json")
     assert rc == 0, err
     assert json.loads(out)["a"]["in_play_removed"] == []
+
+
+def test_posse_gang_in_the_python_api(decks):
+    d, e = decks
+    side_a, side_b = FullSide(d, "gang"), FullSide(e, "gang")
+    checked = side_a.checked()
+    assert [x.name for x in checked.posse.dudes] == [x.name for x in posse_from_cards(d.starting_gang()).dudes]
+    r = full_shootout(side_a, side_b, trials=2000, seed=3)
+    assert r.removed == ((), ())  # set-up already put the gang into play
+    full = full_shootout(FullSide(d.with_gang(), "gang"), side_b, trials=2000, seed=3)
+    assert len(full.removed[0]) == 5
+
+
+def test_cli_posse_gang(capsys):
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "gang", "--vs", "outlaws", "--vs-posse", "gang",
+                       "--full", "--trials", "2000", "--seed", "1", "--format", "json")
+    assert rc == 0, err
+    j = json.loads(out)
+    assert j["a"]["in_play_removed"] == [] and j["b"]["in_play_removed"] == []
+    assert {d["name"] for d in j["dudes"] if d["side"] == "A"} >= {"Philip Swinford", "Hattie DeLorre"}
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "gang", "--format", "json", "--trials", "2000")
+    assert rc == 0, err
+    assert json.loads(out)["stud"] >= 1
+    rc, out, err = run(capsys, "shootout", "balanced", "--posse", "gang", "--full", "--vs-posse", "stud:1")
+    assert rc == 2 and "lists no starting gang" in err and err.count("\n") == 1

@@ -134,7 +134,13 @@ class FullSide:
 
     def checked(self) -> "FullSide":
         if not isinstance(self.posse, Posse):
-            raise OddsmithError("a full shootout side needs a posse")
+            from oddsmith.doomtown.posse import resolve_posse
+
+            # a posse file or text, or "gang": the deck's own starting gang
+            posse = resolve_posse(self.posse, deck=self.deck) if self.posse is not None else None
+            if posse is None:
+                raise OddsmithError("a full shootout side needs a posse")
+            return replace(self, posse=posse).checked()
         if self.automaton:
             return replace(self, shooter=ShooterPolicy.AUTOMATON, casualties=CasualtyPolicy.AUTOMATON,
                            flee=FLEE_NEVER, policy=AUTOMATON_POLICY, discard="automaton",

@@ -8,6 +8,8 @@ separated by ``;``, ``,`` or new lines:
 * a dude given directly: ``stud:2``, ``draw:1``, ``stud`` (a 0-bullet stud),
   optionally named: ``Gunslinger=stud:2``; a title with its bullets changed
   (a weapon, say): ``Baker Andrews=stud:3``;
+* ``gang``: the deck's own starting gang, the whole posse (:func:`gang_posse`;
+  wherever a deck is known: ``--posse gang``, ``resolve_posse("gang", deck=...)``);
 * a count: ``2x Gunslinger``, ``3x draw``;
 * a trailing ``*`` names the shooter: ``Baker Andrews*``;
 * per-dude flags in square brackets after the dude (what a whole shootout needs,
@@ -447,11 +449,43 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
     return posse
 
 
+#: The posse spec that means the deck's own starting gang (``--posse gang``).
+GANG_SPECS = ("gang", "starting gang")
+
+
+def is_gang(spec: object) -> bool:
+    """Whether ``spec`` is ``gang``: the deck's own starting gang (case and spacing aside)."""
+    return isinstance(spec, str) and " ".join(spec.split()).casefold() in GANG_SPECS
+
+
+def gang_posse(deck: object, *, shooter: int | str | None = None, source: str = "posse") -> Posse:
+    """The deck's own starting gang as a posse (``--posse gang``): the dudes the deck list puts in
+    its starting gang, whether set-up has put them into play or ``--with-gang`` kept them in the
+    deck (Rulebook "Setting Up the Game", 4. Choose Starting Dudes)."""
+    if deck is None:
+        raise OddsmithError(f"{source} gang: the deck's own starting gang, but no deck was given")
+    from oddsmith.doomtown.deck import deck_label, resolve_deck
+
+    resolved = resolve_deck(deck)
+    starting = getattr(resolved, "starting_gang", None)
+    rows = starting() if callable(starting) else None
+    if rows is None or rows.empty:
+        raise OddsmithError(f"{source} gang: {deck_label(resolved)} lists no starting gang (a deck list by titles "
+                            f"with a 'Starting Gang' section, or a CSV with a starting column)")
+    try:
+        return posse_from_cards(rows, shooter=shooter, card_table=getattr(resolved, "table", None))
+    except OddsmithError as exc:
+        raise OddsmithError(f"{source} gang ({deck_label(resolved)}): {exc}") from None
+
+
 def load_posse(spec: str | os.PathLike[str], *, shooter: int | str | None = None,
-               card_table: CardTable | str | Path | None = None, source: str = "posse") -> Posse:
+               card_table: CardTable | str | Path | None = None, source: str = "posse",
+               deck: object = None) -> Posse:
     """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text
-    (errors name ``source``)."""
+    (errors name ``source``); ``gang`` is ``deck``'s own starting gang (:func:`gang_posse`)."""
     text = str(spec)
+    if is_gang(text) and not Path(text).is_file():
+        return gang_posse(deck, shooter=shooter, source=source)
     if text == "-" or (len(text) < 4096 and "\n" not in text and Path(text).is_file()):
         return parse_posse(read_text(text, what="posse file"), shooter=shooter, card_table=card_table,
                            source="stdin" if text == "-" else text)
@@ -484,15 +518,16 @@ def posse_from_cards(cards: pd.DataFrame, *, shooter: int | str | None = None,
     return posse if shooter is None else Posse(posse.dudes, posse.index(shooter))
 
 
-def resolve_posse(posse: object) -> Posse | None:
+def resolve_posse(posse: object, *, deck: object = None) -> Posse | None:
     """Any posse the Python API takes: a :class:`Posse`, a posse file or text (:func:`load_posse`),
-    a list of item texts (:func:`parse_posse`) or deck rows (:func:`posse_from_cards`); None stays None."""
+    ``"gang"`` (``deck``'s own starting gang, :func:`gang_posse`), a list of item texts
+    (:func:`parse_posse`) or deck rows (:func:`posse_from_cards`); None stays None."""
     if posse is None or isinstance(posse, Posse):
         return posse
     if isinstance(posse, pd.DataFrame):
         return posse_from_cards(posse)
     if isinstance(posse, (str, os.PathLike)):
-        return load_posse(posse)
+        return load_posse(posse, deck=deck)
     if hasattr(posse, "dudes") and hasattr(posse, "bonus"):  # a posse-like object
         return posse  # type: ignore[return-value]
     try:
