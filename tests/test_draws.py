@@ -229,6 +229,13 @@ def test_filters_on_the_law_dogs():
     assert full["matching"].iloc[0] == 1 and full["p_at_least_1"].iloc[0] == pytest.approx(5 / 54)
 
 
+def test_ampersand_inside_a_title():
+    q = W.parse_query("card:Shane & Graves Security & type:deed; type:dude")
+    assert [str(f) for f in q.parts[0].filters] == ["card:Shane & Graves Security", "type:deed"]
+    rows = W.deck_draws("law-dogs", [q, "card:Shane & Graves Security"], days=[0]).rows
+    assert list(rows["matching"]) == [12, 1]
+
+
 def test_policy_and_days():
     p = W.DayPolicy()
     assert (p.refill, p.play_hand_cards(0), p.play_hand_cards(2), p.deck_cards_needed(2)) == (2, 5, 9, 19)

@@ -76,9 +76,9 @@ def register_draws(deck_app: typer.Typer) -> None:
         check_output(output)
         policy = D.DayPolicy(plays=plays, nightfall_discard=nightfall_discard)
         if at_least is not None:
-            D._check_int(at_least, "--at-least", 1, D.DECK_RULES.max_deck_size)
+            D.check_whole(at_least, "--at-least", 1, D.DECK_RULES.max_deck_size)
         for d in day or ():
-            D._check_int(d, "--day", 0)
+            D.check_whole(d, "--day", 0)
         loaded = load(deck, partial, ";".join(without) if without else None, with_gang)
         table = loaded.table
         queries = [D.single_query(kind, text, table) for kind, texts in

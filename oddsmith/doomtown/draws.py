@@ -59,6 +59,8 @@ _KIND_ALIASES = {"title": "card", "kw": "keyword", "keywords": "keyword", "v": "
 MAX_PARTS = 6
 MAX_STATES = 2_000_000
 _PART_COUNT = re.compile(r"^(\d+)\s*[x×]\s+(.+)$", re.IGNORECASE)
+#: "&" between filters on one card; an "&" inside a title ("Shane & Graves Security") is not one.
+_AND = re.compile(r"\s*&\s*(?=(?:" + "|".join(FILTER_KINDS + tuple(_KIND_ALIASES)) + r")\s*:)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ def parse_query(text: str, table: CardTable | None = None, *, where: str = "quer
             if not 1 <= count <= DECK_RULES.max_deck_size:
                 raise OddsmithError(f"{where}: count {m.group(1)} in {piece!r} is not 1..{DECK_RULES.max_deck_size}")
             piece = m.group(2)
-        filters = tuple(parse_filter(f, table, where=where) for f in piece.split("&"))
+        filters = tuple(parse_filter(f, table, where=where) for f in _AND.split(piece))
         parts.append(QueryPart(filters, count))
     if len(parts) > MAX_PARTS:
         raise OddsmithError(f"{where}: {len(parts)} parts; a query joins at most {MAX_PARTS}")
@@ -371,7 +373,7 @@ class DrawOdds:
                 "at_least": self.at_least, "exact": True, "trials": 0, "rows": rows}
 
 
-def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
+def check_whole(value: object, what: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OddsmithError(f"{what} {value!r} is not a whole number")
     if value < low or (high is not None and value > high):
@@ -400,7 +402,7 @@ def deck_draws(deck: object, queries: Iterable[Query | str], *, days: Iterable[i
     if not qs:
         raise OddsmithError("no query: give --card, --type, --keyword, --value or --all")
     if at_least is not None:
-        _check_int(at_least, "--at-least", 1, DECK_RULES.max_deck_size)
+        check_whole(at_least, "--at-least", 1, DECK_RULES.max_deck_size)
     n = len(resolved)
     last = policy.max_day(n)
     if last < 0:
@@ -409,7 +411,7 @@ def deck_draws(deck: object, queries: Iterable[Query | str], *, days: Iterable[i
     if days is None:
         day_list = list(range(0, min(3, last) + 1))
     else:
-        day_list = sorted(dict.fromkeys(_check_int(d, "--day", 0) for d in days))
+        day_list = sorted(dict.fromkeys(check_whole(d, "--day", 0) for d in days))
         if not day_list:
             raise OddsmithError("no day asked for")
         if day_list[-1] > last:
