@@ -236,6 +236,12 @@ def test_ampersand_inside_a_title():
     assert list(rows["matching"]) == [12, 1]
 
 
+def test_a_conjunction_too_large_to_count_is_refused():
+    query = "value:3; value:6; value:8; type:dude; type:deed; type:goods"
+    with pytest.raises(OddsmithError, match="too many overlapping parts"):
+        W.deck_draws("law-dogs", [query], days=[6], at_least=3)
+
+
 def test_policy_and_days():
     p = W.DayPolicy()
     assert (p.refill, p.play_hand_cards(0), p.play_hand_cards(2), p.deck_cards_needed(2)) == (2, 5, 9, 19)

@@ -107,11 +107,13 @@ def _render(odds, fmt, deck_lines: str, format_frame, dumps_json, note, Format) 
     title = (f"What you will draw from {odds.deck}: {odds.deck_cards} cards, exact; policy {odds.policy.name} "
              f"(Nightfall draws {odds.policy.refill} a day)")
     counted = "P(count)" in shown.columns or k is not None
-    foot = note("'in hand': cards drawn into the play hand by the end of that day (day 0: the opening hand); "
-                "'in deck': the deck's cards matching the query; expected: how many of them are drawn by then. "
-                "A query joined by ';' needs a distinct card for each part: P(>=1) is every part at least once"
-                + (f", P(>={k})" if k is not None else ", P(count)" if counted else "")
-                + (" every part its own count ('2x ...')" + (f" or {k}" if k is not None else "") if counted else "")
-                + ".")
+    text = ("'in hand': cards drawn into the play hand by the end of that day (day 0: the opening hand); "
+            "'in deck': the deck's cards matching the query; expected: how many of them are drawn by then.")
+    if (rows["kind"] == "all").any():
+        text += (" A query joined by ';' needs a distinct card for each part: P(>=1) is every part at least once"
+                 + (f", P(>={k})" if k is not None else ", P(count)" if counted else "")
+                 + (" every part its own count ('2x ...')" + (f" or {k}" if k is not None else "") if counted else "")
+                 + ".")
+    foot = note(text)
     head = f"## {title}\n\n" if fmt is Format.md else note(title)
     return f"{head}{deck_lines}\n{format_frame(shown, fmt, float_digits=6)}\n{foot}"

@@ -57,7 +57,7 @@ FILTER_KINDS = ("card", "type", "keyword", "value", "stud", "draw")
 _KIND_ALIASES = {"title": "card", "kw": "keyword", "keywords": "keyword", "v": "value"}
 #: Most parts in one conjunction, and most states its enumeration may walk (a clear error beyond).
 MAX_PARTS = 6
-MAX_STATES = 2_000_000
+MAX_STATES = 200_000
 _PART_COUNT = re.compile(r"^(\d+)\s*[x×]\s+(.+)$", re.IGNORECASE)
 #: "&" between filters on one card; an "&" inside a title ("Shane & Graves Security") is not one.
 _AND = re.compile(r"\s*&\s*(?=(?:" + "|".join(FILTER_KINDS + tuple(_KIND_ALIASES)) + r")\s*:)", re.IGNORECASE)
@@ -322,8 +322,6 @@ def p_all(memberships: Sequence[Sequence[bool]], drawn: int, need: Sequence[int]
             other += 1
     classes = sorted(sizes)
     caps = [min(sizes[c], sum(n for n, hit in zip(need, c) if hit)) for c in classes]
-    if math.prod(c + 1 for c in caps) * (drawn + 1) > MAX_STATES:
-        raise OddsmithError("the query joins too many overlapping parts to count exactly; split it up")
     states: dict[tuple[tuple[int, ...], int], int] = {((), 0): 1}
     for cls, cap in zip(classes, caps):
         size = sizes[cls]
@@ -333,6 +331,9 @@ def p_all(memberships: Sequence[Sequence[bool]], drawn: int, need: Sequence[int]
                 key = (vec + (min(x, cap),), total + x)
                 nxt[key] = nxt.get(key, 0) + ways * math.comb(size, x)
         states = nxt
+        if len(states) > MAX_STATES:
+            raise OddsmithError("the query joins too many overlapping parts to count exactly in reasonable time; "
+                                "split it into smaller --all queries")
     hits = 0
     for (vec, total), ways in states.items():
         rest = drawn - total
