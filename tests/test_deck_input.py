@@ -742,8 +742,12 @@ def test_export_pieces():
     assert D._without_set_name("Nothing (at all)", table) == "Nothing (at all)"
     for line in ("Total: 54 cards", "Total cards: 54", "TOTAL (54)", "54 cards"):
         assert D._TOTAL.match(line), line
-    named = D.parse_deck("Name: My Dogs\n" + EXPORT.read_text(encoding="utf-8").split("\n", 1)[1])
-    assert named.name == "My Dogs"
+    body = EXPORT.read_text(encoding="utf-8").split("\n", 1)[1]
+    for line in ("Name: My Dogs", "Deck: My Dogs", "Deck name: My Dogs"):
+        assert D.parse_deck(line + "\n" + body).name == "My Dogs"
+    # "Deck:" listing a card is still a card
+    deck = D.parse_deck("Deck: 2x Shotgun\n", partial=True)
+    assert list(deck.cards["title"]) == ["Shotgun", "Shotgun"]
 
 
 def test_a_huge_deck_is_refused_before_its_format_is_detected(monkeypatch):

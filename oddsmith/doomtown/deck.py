@@ -735,8 +735,8 @@ def _title_entries(text: str, where: str, table: CardTable) -> tuple[str, int]:
 
 #: An export's count line ("Total: 54 cards", "Total cards: 54", "54 cards").
 _TOTAL = re.compile(r"^(?:total(?:\s+cards)?\s*[:=]?\s*\(?\d+\)?(?:\s+cards?)?|\d+\s+cards)\s*$", re.IGNORECASE)
-#: A line naming the deck: "Name: My Law Dogs", "Deck name: ...".
-_NAME_LINE = re.compile(r"^(?:deck\s*)?name\s*:\s*(.+)$", re.IGNORECASE)
+#: A line naming the deck: "Name: My Law Dogs", "Deck name: ...", "Deck: ..." (unless it lists a card).
+_NAME_LINE = re.compile(r"^(?:(?:deck\s*)?name|deck|title)\s*:\s*(.+)$", re.IGNORECASE)
 #: Set names an export adds in parentheses after a title ("Shotgun (Weird West Edition)").
 _SET_NAME = re.compile(r"\s*\([^()]*\)\s*$")
 
@@ -810,6 +810,9 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
         if _TOTAL.match(text):  # an export's "Total: 54 cards": validation counts the cards itself
             continue
         named = _NAME_LINE.match(text)
+        if named and (_TITLE_COUNT_BEFORE.match(named.group(1))
+                      or table.find(_without_set_name(named.group(1), table)) is not None):
+            named = None  # "Deck: 2x Shotgun" lists cards
         if named or (index == 0 and _is_name_line(text, table)):
             deck_name = (named.group(1) if named else text).strip()
             rows.append({"_name": deck_name, "_warning": f"line {line.number}: {deck_name!r} read as the deck's "
