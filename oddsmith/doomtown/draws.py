@@ -173,7 +173,10 @@ def parse_filter(text: str, table: CardTable | None = None, *, where: str = "que
             raise OddsmithError(f"{where}: {kind}:{what} needs a number of bullets, e.g. {kind}:2")
         return CardFilter(kind, what, int(what))
     if not what:
-        raise OddsmithError(f"{where}: {kind}: names nothing (e.g. {kind}:{ {'card': 'Shotgun', 'type': 'deed', 'keyword': 'Saloon', 'value': '8'}[kind]})")
+        example = {"card": "Shotgun", "type": "deed", "keyword": "Saloon", "value": "8"}[kind]
+        if where == f"--{kind}":  # the --card, --type ... option itself
+            raise OddsmithError(f"{where} names nothing (e.g. {where} {example!r})")
+        raise OddsmithError(f"{where}: {kind}: names nothing (e.g. {kind}:{example})")
     if kind == "card":
         card = table.find(what)
         if card is None:  # a dude named without its experience marker: every version
