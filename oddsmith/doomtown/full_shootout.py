@@ -138,7 +138,7 @@ class FullSide:
 
             # a posse file or text, or "gang": the deck's own starting gang
             posse = resolve_posse(self.posse, deck=self.deck) if self.posse is not None else None
-            if posse is None:
+            if not isinstance(posse, Posse):
                 raise OddsmithError("a full shootout side needs a posse")
             return replace(self, posse=posse).checked()
         if self.automaton:
