@@ -697,3 +697,75 @@ def test_starting_gang_rules_are_warned_about():
     assert "Asakichi Cooke (anarchists) is in the starting gang of a lawdogs outfit" in found
     assert "POST-A-TRON is a Gadget dude" in found
     assert "the starting gang costs" in found and "Law Dogs starts with" in found
+
+
+# --------------------------------------------------------------------------
+# Issue 16: deck lists as deckbuilding sites export them; the size cap comes first
+# --------------------------------------------------------------------------
+
+EXPORT = Path(__file__).resolve().parent / "fixtures" / "law-dogs-export.txt"
+
+
+def test_site_export_loads_to_the_plain_title_list():
+    export = D.load_deck(EXPORT, with_gang=True)
+    plain = D.load_sample("law-dogs", with_gang=True)
+    assert export.format is D.DeckFormat.titles
+    assert export.name == "Law Dogs Starter - Weird West Edition"
+    assert sorted(export.codes().tolist()) == sorted(plain.codes().tolist())
+    assert list(export.cards["title"]) == list(plain.cards["title"])
+    assert list(export.starting_gang()["title"]) == list(plain.starting_gang()["title"])
+    assert export.outfit == plain.outfit == "Law Dogs"
+    assert export.warnings == ("line 1: 'Law Dogs Starter - Weird West Edition' read as the deck's name",)
+    # as set-up leaves it, the same 49-card draw deck
+    assert sorted(D.load_deck(EXPORT).codes().tolist()) == sorted(D.load_sample("law-dogs").codes().tolist())
+
+
+@pytest.mark.parametrize("change, message", [
+    (("Total: 54 cards", "Built with love at example.org"),
+     "line 55: unknown card title 'Built with love at example.org'.*a count and a title .'2x Shotgun'.*"
+     "start the line with '# ' to skip it"),
+    (("1x Bobo (Weird", "1x Bobbo (Weird"), "line 16: unknown card title 'Bobbo .Weird West Edition.'.*did you mean 'Bobo'"),
+    (("Law Dogs Starter - Weird West Edition", "Shotgn"), "line 1: unknown card title 'Shotgn'.*did you mean 'Shotgun'"),
+])
+def test_site_export_lines_that_cannot_be_read(change, message):
+    text = EXPORT.read_text(encoding="utf-8").replace(*change)
+    with pytest.raises(OddsmithError, match=message):
+        D.parse_deck(text, source="x.txt")
+
+
+def test_export_pieces():
+    table = default_card_table()
+    assert D._without_set_name("Shotgun (Weird West Edition)", table) == "Shotgun"
+    assert D._without_set_name("Joker (black) (WWE)", table) == "Joker (black)"
+    assert D._without_set_name("Judge Harry Somerset (Exp.1) (Weird West Edition)", table) == \
+        "Judge Harry Somerset (Exp.1)"
+    assert D._without_set_name("Nothing (at all)", table) == "Nothing (at all)"
+    for line in ("Total: 54 cards", "Total cards: 54", "TOTAL (54)", "54 cards"):
+        assert D._TOTAL.match(line), line
+    body = EXPORT.read_text(encoding="utf-8").split("\n", 1)[1]
+    for line in ("Name: My Dogs", "Deck: My Dogs", "Deck name: My Dogs"):
+        assert D.parse_deck(line + "\n" + body).name == "My Dogs"
+    # "Deck:" listing a card is still a card
+    deck = D.parse_deck("Deck: 2x Shotgun\n", partial=True)
+    assert list(deck.cards["title"]) == ["Shotgun", "Shotgun"]
+
+
+def test_a_huge_deck_is_refused_before_its_format_is_detected(monkeypatch):
+    text = "\n".join(["8S"] * 100_000)
+    monkeypatch.setattr(D, "detect_format", lambda *_: pytest.fail("format detected before the size cap"))
+    with pytest.raises(OddsmithError, match="more than 1000 lines of cards"):
+        D.parse_deck(text, source="big.txt")
+    # comments and blank lines do not count
+    ok = "# a long preamble\n" * 5000 + "\n" * 5000 + "\n".join(full_deck_lines())
+    monkeypatch.undo()
+    assert D.parse_deck(ok).valued_cards == 52
+
+
+def test_cli_export_and_huge_deck(capsys, tmp_path):
+    rc, out, err = cli_runner("deck", "show")(capsys, EXPORT, "-f", "json")
+    assert rc == 0, err
+    assert json.loads(out)["name"] == "Law Dogs Starter - Weird West Edition"
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(["Shotgun"] * 100_000), encoding="utf-8")
+    rc, out, err = cli_runner("deck", "show")(capsys, big)
+    assert rc == 2 and "more than 1000 lines of cards" in err and err.count("\n") == 1

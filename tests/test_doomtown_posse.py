@@ -132,3 +132,78 @@ def test_dude_checks():
         PosseDude("x", BulletType.STUD, -1)
     with pytest.raises(OddsmithError, match="no dudes"):
         Posse(())
+
+
+# --------------------------------------------------------------------------
+# Issue 16: every per-dude number in one range, counts checked before anything is built
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("Baker Andrews [bounty:2147483648]", "bounty 2147483648 is out of range .a dude's numbers are 0..999"),
+    ("stud:1 [bounty:1000]", "bounty 1000 is out of range"),
+    ("stud:1 [influence:9223372036854775808]", "influence 9223372036854775808 is out of range"),
+    ("stud:1 [value:9223372036854775808]", "value 9223372036854775808 is out of range"),
+    ("stud:1 [cost:9223372036854775808]", "cost 9223372036854775808 is out of range"),
+    ("stud:99999999999999999999", "bullets 99999999999999999999 is out of range"),
+    ("stud:" + "9" * 5000, r"bullets 999999999999\.\.\. is out of range"),
+    ("stud:1 + 99999999999999999999x sidekick", "count 99999999999999999999: more than 8 Sidekicks on one dude"),
+    ("stud:1 + 1000000000x sidekick", "count 1000000000: more than 8 Sidekicks"),
+    ("stud:1 + 5x sidekick + 5x sidekick", "more than 8 Sidekicks"),
+    ("99999999999999999999x stud:1", "more than 100 dudes"),
+])
+def test_numbers_and_counts_out_of_range(spec, message):
+    with pytest.raises(OddsmithError, match=message):
+        parse_posse(spec)
+
+
+def test_numbers_at_the_edge_of_the_range():
+    dude = parse_posse("stud:1 [bounty:999 influence:999 value:999 cost:999]").dudes[0]
+    assert (dude.bounty, dude.influence, dude.value, dude.cost) == (999, 999, 999, 999)
+    assert len(parse_posse("stud:1 + 8x sidekick").dudes[0].sidekicks) == 8
+    # the same range from the Python API
+    with pytest.raises(OddsmithError, match="out of range"):
+        PosseDude("x", BulletType.STUD, 1, bounty=2 ** 31)
+    with pytest.raises(OddsmithError, match="out of range"):
+        PosseDude("x", BulletType.STUD, 1, influence=2 ** 63)
+
+
+def test_a_huge_sidekick_count_builds_nothing(monkeypatch):
+    # The count is refused before any list of Sidekicks is made.
+    from oddsmith.doomtown import posse as P
+
+    made = []
+    real = P.Sidekick
+    monkeypatch.setattr(P, "Sidekick", lambda *a, **k: made.append(1) or real(*a, **k))
+    with pytest.raises(OddsmithError, match="more than 8"):
+        parse_posse("stud:1 + 1000000000x sidekick")
+    assert made == []
+
+
+# --------------------------------------------------------------------------
+# --posse gang: the deck's own starting gang (issue 14)
+# --------------------------------------------------------------------------
+
+
+def test_gang_is_the_decks_own_starting_gang():
+    from oddsmith.doomtown.posse import gang_posse, is_gang, resolve_posse
+
+    deck = load_sample("law-dogs")
+    expected = posse_from_cards(deck.starting_gang())
+    names = ["Philip Swinford", "Rob Wilby", "Tommy Harden", '"Thunder Boy" Nabbe', "Hattie DeLorre"]
+    for posse in (gang_posse(deck), load_posse("gang", deck=deck), load_posse(" Starting  Gang ", deck="law-dogs"),
+                  resolve_posse("GANG", deck=deck), load_posse("gang", deck=load_sample("law-dogs", with_gang=True))):
+        assert posse == expected and [d.name for d in posse.dudes] == names
+    assert load_posse("gang", deck=deck, shooter="Tommy Harden").shooter == 2
+    assert is_gang("gang") and not is_gang("gangs") and not is_gang(None)
+
+
+def test_gang_needs_a_deck_with_a_starting_gang(tmp_path):
+    with pytest.raises(OddsmithError, match="--posse gang: the deck's own starting gang, but no deck"):
+        load_posse("gang", source="--posse")
+    with pytest.raises(OddsmithError, match="lists no starting gang"):
+        load_posse("gang", deck="balanced")
+    # a posse file named "gang" is still that file
+    path = tmp_path / "gang"
+    path.write_text("stud:2\n", encoding="utf-8")
+    assert load_posse(str(path)).dudes[0].bullets == 2

@@ -573,3 +573,64 @@ def test_cli_what_if_fits_the_terminal_and_explains_n_a(capsys, monkeypatch):
     assert max(len(x) for x in out.splitlines()) <= 100
     assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 500 trials" in out
     assert out.startswith("What is +1 worth?") and "\nwhose A: a change" in out
+
+
+def _law_dogs_with_samson_starting() -> str:
+    """The Law Dogs list with one of its two Erik Samsons in the starting gang (Rob Wilby out)."""
+    from importlib import resources
+
+    text = resources.files("oddsmith.data").joinpath("decks/law-dogs.txt").read_text(encoding="utf-8")
+    text = text.replace("1x Rob Wilby\n", "1x Erik Samson\n").replace("2x Erik Samson\n", "1x Erik Samson\n1x Rob Wilby\n")
+    return text
+
+
+def test_a_card_in_play_is_one_copy_whatever_the_deck_holds():
+    # Issue 16: a posse dude that set-up already put into play must not take the deck's
+    # second copy out as well (the deck stays at its after-set-up size).
+    from oddsmith.doomtown.deck import parse_deck
+
+    d = parse_deck(_law_dogs_with_samson_starting(), name="samson").after_set_up()
+    assert len(d) == 49 and (d.cards["title"] == "Erik Samson").sum() == 1
+    codes, removed = cycle_codes(d, parse_posse("Erik Samson; Philip Swinford"))
+    assert len(codes) == 49 and removed == ()
+    # a second Erik Samson in the posse is the copy still in the deck: that one leaves
+    codes, removed = cycle_codes(d, parse_posse("2x Erik Samson"))
+    assert len(codes) == 48 and removed == ("Erik Samson",)
+    # the full deck (--with-gang): one copy leaves for each posse card
+    full = d.with_gang()
+    codes, removed = cycle_codes(full, parse_posse("Erik Samson; Philip Swinford"))
+    assert len(codes) == 52 and removed == ("Erik Samson", "Philip Swinford")
+
+
+def test_cli_posse_in_play_is_not_removed_twice(capsys, tmp_path):
+    deck = tmp_path / "samson.txt"
+    deck.write_text(_law_dogs_with_samson_starting(), encoding="utf-8")
+    rc, out, err = run(capsys, "shootout", deck, "--posse", "Erik Samson; Philip Swinford", "--vs", "outlaws",
+                       "--vs-posse", GANG_B, "--full", "--trials", "2000", "--seed", "1", "--format", "json")
+    assert rc == 0, err
+    assert json.loads(out)["a"]["in_play_removed"] == []
+
+
+def test_posse_gang_in_the_python_api(decks):
+    d, e = decks
+    side_a, side_b = FullSide(d, "gang"), FullSide(e, "gang")
+    checked = side_a.checked()
+    assert [x.name for x in checked.posse.dudes] == [x.name for x in posse_from_cards(d.starting_gang()).dudes]
+    r = full_shootout(side_a, side_b, trials=2000, seed=3)
+    assert r.removed == ((), ())  # set-up already put the gang into play
+    full = full_shootout(FullSide(d.with_gang(), "gang"), side_b, trials=2000, seed=3)
+    assert len(full.removed[0]) == 5
+
+
+def test_cli_posse_gang(capsys):
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "gang", "--vs", "outlaws", "--vs-posse", "gang",
+                       "--full", "--trials", "2000", "--seed", "1", "--format", "json")
+    assert rc == 0, err
+    j = json.loads(out)
+    assert j["a"]["in_play_removed"] == [] and j["b"]["in_play_removed"] == []
+    assert {d["name"] for d in j["dudes"] if d["side"] == "A"} >= {"Philip Swinford", "Hattie DeLorre"}
+    rc, out, err = run(capsys, "shootout", "law-dogs", "--posse", "gang", "--format", "json", "--trials", "2000")
+    assert rc == 0, err
+    assert json.loads(out)["stud"] >= 1
+    rc, out, err = run(capsys, "shootout", "balanced", "--posse", "gang", "--full", "--vs-posse", "stud:1")
+    assert rc == 2 and "lists no starting gang" in err and err.count("\n") == 1

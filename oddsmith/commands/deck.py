@@ -13,6 +13,7 @@ from typing import List, Optional
 import pandas as pd
 import typer
 
+from oddsmith.commands.deck_draws import register_draws
 from oddsmith.doomtown.deck import DeckFormat, deck_summary, load_deck, sample_decks
 from oddsmith.output import Format, dumps_json, emit, fact_lines, format_frame
 
@@ -113,6 +114,9 @@ def list_samples(
     samples = sample_decks()
     samples["outfit"] = samples["outfit"].fillna("")
     emit(format_frame(samples, fmt), output)
+
+
+register_draws(deck_app)
 
 
 def register(app: typer.Typer) -> None:

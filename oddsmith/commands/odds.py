@@ -56,8 +56,8 @@ POLICY_HELP = ("Hand-keeping policy: legal (best legal hand when one exists), gr
 DISCARD_HELP = ("Discard policy: heuristic (a sensible player's rule), search (the exact best discard for each "
                 "hand; small cases only, slow) or automaton (the solo rules' Automaton: reveal the draw bonus, "
                 "use at most one revealed card).")
-POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', or items such as 'Baker Andrews; 2x stud:1; "
-              "draw:2' (card titles, stud:N, draw:N; '*' marks the shooter).")
+POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', 'gang' (the deck's own starting gang), or items "
+              "such as 'Baker Andrews; 2x stud:1; draw:2' (card titles, stud:N, draw:N; '*' marks the shooter).")
 
 
 def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
@@ -311,7 +311,8 @@ def _full_cmd(*, main: Any, opponent: Any, posse: Optional[str], vs_posse: Optio
 
     if posse is None or vs_posse is None:
         raise OddsmithError("--full plays posse against posse: give --posse and --vs-posse")
-    posse_a, posse_b = load_posse(posse, source="--posse"), load_posse(vs_posse, source="--vs-posse")
+    posse_a = load_posse(posse, source="--posse", deck=main)  # "gang": the deck's own starting gang
+    posse_b = load_posse(vs_posse, source="--vs-posse", deck=opponent)
     side_a = F.FullSide(main, posse_a, shooter=shooter_policy or "best", casualties=casualties or "keep-posse",
                         flee=flee or "never", policy=pol, discard=disc)
     side_b = F.FullSide(opponent, posse_b, shooter=vs_shooter_policy or "best",
@@ -423,7 +424,7 @@ def register(app: typer.Typer) -> None:
                       fmt=fmt, output=output)
             return
         main = load(deck, partial, without, with_gang)
-        posse_a = load_posse(posse, shooter=shooter) if posse is not None else None
+        posse_a = load_posse(posse, shooter=shooter, source="--posse", deck=main) if posse is not None else None
         used_seed = resolve_seed(seed)
         side_a = S.Side(main, stud or 0, draw or 0, pol, disc, name=S.deck_name(main))
         if not matchup:
@@ -445,7 +446,8 @@ def register(app: typer.Typer) -> None:
         if exact:
             raise OddsmithError("a shootout round head to head is simulated: drop --exact")
         opponent = load(vs if vs is not None else deck, partial, vs_without, with_gang)
-        posse_b = load_posse(vs_posse, shooter=vs_shooter) if vs_posse is not None else None
+        posse_b = load_posse(vs_posse, shooter=vs_shooter, source="--vs-posse", deck=opponent) \
+            if vs_posse is not None else None
         side_b = S.Side(opponent, vs_stud or 0, vs_draw or 0, vpol, vdisc, name=S.deck_name(opponent))
         n_trials = trials if trials is not None else S.DEFAULT_TRIALS
         choices: tuple[Optional[S.ShooterChoice], Optional[S.ShooterChoice]] = (None, None)

@@ -102,6 +102,9 @@ DECK_COLUMNS = (
 MAX_LINE_COUNT = DECK_RULES.max_deck_size
 #: Most cards read from one list (validation then names the broken rule).
 MAX_ROWS = 1000
+#: Most lines holding anything but a comment in one deck list (a deck list has about 60); checked
+#: first, before the format is detected over every line.
+MAX_LINES = MAX_ROWS
 _SUIT_NAMES = tuple(s.name.lower() for s in Suit)
 
 
@@ -730,16 +733,90 @@ def _title_entries(text: str, where: str, table: CardTable) -> tuple[str, int]:
     return text.strip(), 1
 
 
+#: An export's count line ("Total: 54 cards", "Total cards: 54", "54 cards").
+_TOTAL = re.compile(r"^(?:total(?:\s+cards)?\s*[:=]?\s*\(?\d+\)?(?:\s+cards?)?|\d+\s+cards)\s*$", re.IGNORECASE)
+#: A line naming the deck: "Name: My Law Dogs", "Deck name: ...", "Deck: ..." (unless it lists a card).
+_NAME_LINE = re.compile(r"^(?:(?:deck\s*)?name|deck|title)\s*:\s*(.+)$", re.IGNORECASE)
+#: Set names an export adds in parentheses after a title ("Shotgun (Weird West Edition)").
+_SET_NAME = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _without_set_name(title: str, table: CardTable) -> str:
+    """``title`` without the set names an export adds after it in parentheses, when the title
+    is not a card as it stands ("Joker (black)" and "(Exp.1)" are parts of titles)."""
+    text = title
+    while table.find(text) is None and _SET_NAME.search(text):
+        shorter = _SET_NAME.sub("", text)
+        if not shorter or shorter == text:
+            break
+        text = shorter
+    return text if table.find(text) is not None else title
+
+
+def _close_title(title: str, table: CardTable) -> str | None:
+    """The closest printed title when it is close enough to be a typo of it, else None."""
+    import difflib
+
+    hint = table.closest(title)
+    if hint is None:
+        return None
+    ratio = difflib.SequenceMatcher(None, title_key(title), title_key(hint)).ratio()
+    return hint if ratio >= 0.8 else None
+
+
+def _is_name_line(text: str, table: CardTable) -> bool:
+    """Whether the first line of a list by titles is the deck's name, as sites put it first: no
+    count, no card, no title (nor a near miss of one: that is a typo, reported as such)."""
+    if _TITLE_COUNT_BEFORE.match(text) or _TITLE_COUNT_AFTER.match(text) or text.endswith(":"):
+        return False
+    if table.find(_without_set_name(text, table)) is not None or _close_title(text, table) is not None:
+        return False
+    inline = _INLINE_HEADER.match(text)
+    if inline and _section(inline.group(1)) is not None:
+        return False
+    try:
+        _card_items(text, "")
+    except OddsmithError:
+        return True
+    return False
+
+
+def _unreadable(where: str, item: str, title: str, table: CardTable) -> OddsmithError:
+    """The error for a line of a list by titles that cannot be read: what it is taken for, what to do."""
+    bare = title
+    while _SET_NAME.search(bare) and _SET_NAME.sub("", bare):
+        bare = _SET_NAME.sub("", bare)
+    hint = _close_title(title, table) or _close_title(bare, table)
+    if hint is not None:
+        return OddsmithError(f"{where}: unknown card title {title.strip()!r} in {table.source}; "
+                             f"did you mean {hint!r}?")
+    return OddsmithError(
+        f"{where}: unknown card title {title.strip()!r} in {table.source}: each line of a deck list is a count "
+        f"and a title ('2x Shotgun'), a card ('8S') or a section heading ('Dudes (12)', 'Outfit: Law Dogs'); "
+        f"fix the title, or start the line with '# ' to skip it")
+
+
 def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
     rows: list[dict] = []
     section: tuple[str | None, bool] = (None, False)
     section_name = ""
-    for line in lines:
+    for index, line in enumerate(lines):
         where = f"{name}: line {line.number}"
         text = _BULLET.sub("", line.text).strip()
         found = _header(text)
         if found is not None:
             section, section_name = found, _HEADER.match(text).group(1).strip()
+            continue
+        if _TOTAL.match(text):  # an export's "Total: 54 cards": validation counts the cards itself
+            continue
+        named = _NAME_LINE.match(text)
+        if named and (_TITLE_COUNT_BEFORE.match(named.group(1))
+                      or table.find(_without_set_name(named.group(1), table)) is not None):
+            named = None  # "Deck: 2x Shotgun" lists cards
+        if named or (index == 0 and _is_name_line(text, table)):
+            deck_name = (named.group(1) if named else text).strip()
+            rows.append({"_name": deck_name, "_warning": f"line {line.number}: {deck_name!r} read as the deck's "
+                                                         f"name"})
             continue
         if text.endswith(":") and table.find(text) is None:
             raise OddsmithError(f"{where}: unknown section {text!r} (expected Dudes:, Deeds:, Goods:, "
@@ -753,13 +830,13 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
             items = [p.strip() for p in inline.group(2).split(";") if p.strip()]
         for item in items:
             title, count = _title_entries(item, where, table)
+            title = _without_set_name(title, table)
             card = table.find(title)
             if card is None:
                 try:
                     codes = _card_items(item, where)
                 except OddsmithError:
-                    table.lookup(title, where)  # raises with the closest title
-                    raise
+                    raise _unreadable(where, item, title, table) from None
                 for code, n in codes:
                     _expand(code, n, line.number, rows, where, starting=line_section[1])
                 continue
@@ -786,6 +863,7 @@ def parse_deck(text: str, *, name: str = "deck", source: str = "<text>", format:
     ``card_table`` is a :class:`CardTable`, a path to a user's table, or None
     for the shipped Weird West Edition table. Errors name ``source`` and the line.
     """
+    _check_size(text, source)
     table = _card_table(card_table)
     fmt = detect_format(text) if format is None else _format(format)
     lines, meta = _content_lines(text)
@@ -800,10 +878,11 @@ def parse_deck(text: str, *, name: str = "deck", source: str = "<text>", format:
     else:
         rows = _read_titles(lines, source, table)
     warnings = [r["_warning"] for r in rows if "_warning" in r]
+    names = [r["_name"] for r in rows if "_name" in r]
     outfits = [r["title"] for r in rows if r.get("_unvalued") == "outfit"]
     legends = [r["title"] for r in rows if r.get("_unvalued") == "legend"]
     frame = _frame([r for r in rows if "_warning" not in r and "_unvalued" not in r])
-    deck_name = meta.get("name") or name
+    deck_name = meta.get("name") or (names[0] if names else name)
     partial = partial or "partial" in meta
     warnings = validate_deck(frame, partial=partial, name=source, outfits=outfits, legends=legends,
                              table=table) + warnings
@@ -814,6 +893,18 @@ def parse_deck(text: str, *, name: str = "deck", source: str = "<text>", format:
     return Deck(name=deck_name, cards=frame, partial=partial, source=source, format=fmt,
                 outfit=outfits[0] if outfits else None, legend=legends[0] if legends else None,
                 warnings=tuple(warnings), table=table)
+
+
+def _check_size(text: str, source: str) -> None:
+    """Refuse a list far longer than any deck at once, before any line is read (cheap: no regex)."""
+    lines = 0
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            lines += 1
+            if lines > MAX_LINES:
+                raise OddsmithError(f"{source}: more than {MAX_LINES} lines of cards, far more than any deck "
+                                    f"list holds (a deck is 52 cards, an outfit and up to 2 jokers)")
 
 
 def _format(fmt: DeckFormat | str) -> DeckFormat:

@@ -134,7 +134,13 @@ class FullSide:
 
     def checked(self) -> "FullSide":
         if not isinstance(self.posse, Posse):
-            raise OddsmithError("a full shootout side needs a posse")
+            from oddsmith.doomtown.posse import resolve_posse
+
+            # a posse file or text, or "gang": the deck's own starting gang
+            posse = resolve_posse(self.posse, deck=self.deck) if self.posse is not None else None
+            if not isinstance(posse, Posse):
+                raise OddsmithError("a full shootout side needs a posse")
+            return replace(self, posse=posse).checked()
         if self.automaton:
             return replace(self, shooter=ShooterPolicy.AUTOMATON, casualties=CasualtyPolicy.AUTOMATON,
                            flee=FLEE_NEVER, policy=AUTOMATON_POLICY, discard="automaton",
@@ -178,17 +184,31 @@ class _Setup:
 
 def cycle_codes(deck: object, posse: Posse) -> tuple[np.ndarray, tuple[str, ...]]:
     """The deck's cards without the posse's cards in play (dudes and Sidekicks found in it by
-    title; a deck whose starting gang is already out, or a dude given directly, has none to
-    remove), and the titles removed."""
+    title), and the titles removed.
+
+    A card in play is one copy, whatever the deck holds: a posse card matching a card that
+    set-up already put into play (the deck's ``in_play`` starting gang) is that card and
+    leaves nothing more; only a posse card not yet in play takes one copy out of the deck.
+    A dude given directly has no card to remove."""
     cards = getattr(deck, "cards", None)
     removed: list[str] = []
     if isinstance(cards, pd.DataFrame) and "title" in cards.columns:
         from oddsmith.doomtown.cardtable import title_key
 
-        keys = cards["title"].map(lambda t: title_key(t) if isinstance(t, str) and t else "")
+        def keys_of(frame: object) -> list[str]:
+            if not isinstance(frame, pd.DataFrame) or "title" not in frame.columns:
+                return []
+            return [title_key(t) if isinstance(t, str) and t else "" for t in frame["title"]]
+
+        keys = keys_of(cards)
+        in_play = keys_of(getattr(deck, "in_play", None))
         keep = np.ones(len(cards), dtype=bool)
         for title in posse.titles_in_play():
-            hits = [i for i, k in enumerate(keys) if k == title_key(title) and keep[i]]
+            key = title_key(title)
+            if key in in_play:  # already in play since set-up: this copy is the posse's card
+                in_play.remove(key)
+                continue
+            hits = [i for i, k in enumerate(keys) if k == key and keep[i]]
             if hits:
                 keep[hits[0]] = False
                 removed.append(title)

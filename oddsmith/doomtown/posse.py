@@ -8,6 +8,8 @@ separated by ``;``, ``,`` or new lines:
 * a dude given directly: ``stud:2``, ``draw:1``, ``stud`` (a 0-bullet stud),
   optionally named: ``Gunslinger=stud:2``; a title with its bullets changed
   (a weapon, say): ``Baker Andrews=stud:3``;
+* ``gang``: the deck's own starting gang, the whole posse (:func:`gang_posse`;
+  wherever a deck is known: ``--posse gang``, ``resolve_posse("gang", deck=...)``);
 * a count: ``2x Gunslinger``, ``3x draw``;
 * a trailing ``*`` names the shooter: ``Baker Andrews*``;
 * per-dude flags in square brackets after the dude (what a whole shootout needs,
@@ -41,6 +43,8 @@ from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, sp
 from oddsmith.textinput import read_text, strip_comment
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.doomtown import (
+    DUDE_NUMBER_MAX,
+    NUMBER_MIN,
     BulletType,
     Gunslinger,
     PosseBonus,
@@ -61,6 +65,42 @@ _FLAG = re.compile(r"(harrowed|token|booted|bounty|influence|value|cost)\b\s*(?:
 _NUMBER_FLAGS = ("bounty", "influence", "value", "cost")
 #: Most Sidekicks on one dude.
 MAX_SIDEKICKS = 8
+
+
+def check_dude_number(value: object, what: str, where: str) -> int:
+    """``value`` as a per-dude number (bullets, bounty, influence, value, cost), refused outside
+    NUMBER_MIN..DUDE_NUMBER_MAX (:data:`oddsmith.rules.doomtown.DUDE_NUMBER_MAX`) with one line."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(value)  # type: ignore[call-overload]
+        except (TypeError, ValueError, OverflowError):
+            raise OddsmithError(f"{where}: {what} {str(value)[:20]!r} is not a whole number") from None
+    if value < NUMBER_MIN:
+        raise OddsmithError(f"{where}: {what} {value} ({what} cannot be negative)")
+    if value > DUDE_NUMBER_MAX:
+        shown = str(value) if len(str(value)) <= 20 else str(value)[:12] + "..."
+        raise OddsmithError(f"{where}: {what} {shown} is out of range (a dude's numbers are "
+                            f"{NUMBER_MIN}..{DUDE_NUMBER_MAX})")
+    return value
+
+
+def _number(text: str, what: str, where: str) -> int:
+    """A per-dude number typed by the user (``bounty:N``, ``stud:N``): checked by length before
+    it is read, then against the one range (:func:`check_dude_number`)."""
+    if len(text.lstrip("-")) > len(str(DUDE_NUMBER_MAX)) + 1:
+        shown = text if len(text) <= 20 else text[:12] + "..."
+        raise OddsmithError(f"{where}: {what} {shown} is out of range (a dude's numbers are "
+                            f"{NUMBER_MIN}..{DUDE_NUMBER_MAX})")
+    return check_dude_number(int(text), what, where)
+
+
+def _whole(text: str, where: str, high: int, unit: str) -> int:
+    """A count typed by the user (``2x``), checked against ``high`` before anything is built:
+    a 20-digit count never becomes a list, and never an OverflowError."""
+    if len(text) > len(str(high)) or int(text) > high:
+        shown = text if len(text) <= 20 else text[:12] + "..."
+        raise OddsmithError(f"{where}: count {shown}: more than {high} {unit}")
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -95,11 +135,10 @@ class PosseDude:
     """Kernel code of the dude's card (None for a dude given directly or a token)."""
 
     def __post_init__(self) -> None:
-        if int(self.bullets) < 0:
-            raise OddsmithError(f"posse: {self.name} has {self.bullets} bullets (bullets cannot be negative)")
-        for what in _NUMBER_FLAGS:
-            if int(getattr(self, what)) < 0:
-                raise OddsmithError(f"posse: {self.name} has {what} {getattr(self, what)} ({what} cannot be negative)")
+        for what in ("bullets",) + _NUMBER_FLAGS:
+            check_dude_number(getattr(self, what), what, f"posse: {self.name}")
+        for kick in self.sidekicks:
+            check_dude_number(kick.cost, "cost", f"posse: {self.name}'s Sidekick {kick.name}")
 
     @property
     def gunslinger(self) -> Gunslinger:
@@ -270,9 +309,7 @@ def _flags(text: str, where: str) -> dict[str, object]:
         if flag in _NUMBER_FLAGS:
             if number is None:
                 raise OddsmithError(f"{where}: {flag} needs a number, e.g. {flag}:1")
-            if int(number) < 0:
-                raise OddsmithError(f"{where}: {flag} {number} ({flag} cannot be negative)")
-            out[flag] = int(number)
+            out[flag] = _number(number, flag, where)
         elif number is not None:
             raise OddsmithError(f"{where}: {flag} takes no number")
         else:
@@ -293,7 +330,10 @@ def _sidekicks(parts: list[str], where: str, table: CardTable) -> tuple[Sidekick
         count = 1
         m = _COUNT.match(text)
         if m:
-            count, text = int(m.group(1)), m.group(2).strip()
+            count = _whole(m.group(1), where, MAX_SIDEKICKS, "Sidekicks on one dude")
+            text = m.group(2).strip()
+        if len(out) + count > MAX_SIDEKICKS:
+            raise OddsmithError(f"{where}: more than {MAX_SIDEKICKS} Sidekicks on one dude")
         if text.casefold() in ("sidekick", "sidekicks"):
             kick = Sidekick("Sidekick")
         else:
@@ -341,8 +381,10 @@ def _plain_dude(item: str, where: str, table: CardTable) -> PosseDude:
     direct = _DIRECT.match(override or name)
     if override and not direct:
         raise OddsmithError(f"{where}: {override!r} is not stud:N or draw:N")
-    if direct and int(direct.group(2) or 0) < 0:
-        raise OddsmithError(f"{where}: {direct.group(2)} bullets (bullets cannot be negative)")
+    if direct and (direct.group(2) or "").startswith("-"):
+        raise OddsmithError(f"{where}: {direct.group(2)[:12]} bullets (bullets cannot be negative)")
+    if direct:
+        _number(direct.group(2) or "0", "bullets", where)
     if direct and not override:
         kind, bullets = direct.group(1).casefold(), int(direct.group(2) or 0)
         return PosseDude(f"{kind}:{bullets}", BulletType(kind), bullets)
@@ -384,11 +426,12 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
     dudes: list[PosseDude] = []
     marked: int | None = None
     for pos, item in enumerate(items, start=1):
-        where = f"{source}: item {pos} ({item})"
+        where = f"{source}: item {pos} ({item if len(item) <= 60 else item[:50] + '...'})"
         count = 1
         m = _COUNT.match(item)
         if m:
-            count, item = int(m.group(1)), m.group(2).strip()
+            count = _whole(m.group(1), where, MAX_POSSE, "dudes in one posse")
+            item = m.group(2).strip()
         if count > MAX_POSSE or len(dudes) + count > MAX_POSSE:
             raise OddsmithError(f"{where}: more than {MAX_POSSE} dudes in one posse")
         star = item.endswith("*") or item.split("+")[0].split("[")[0].strip().endswith("*")
@@ -406,11 +449,43 @@ def parse_posse(spec: str | Iterable[str], *, shooter: int | str | None = None,
     return posse
 
 
+#: The posse spec that means the deck's own starting gang (``--posse gang``).
+GANG_SPECS = ("gang", "starting gang")
+
+
+def is_gang(spec: object) -> bool:
+    """Whether ``spec`` is ``gang``: the deck's own starting gang (case and spacing aside)."""
+    return isinstance(spec, str) and " ".join(spec.split()).casefold() in GANG_SPECS
+
+
+def gang_posse(deck: object, *, shooter: int | str | None = None, source: str = "posse") -> Posse:
+    """The deck's own starting gang as a posse (``--posse gang``): the dudes the deck list puts in
+    its starting gang, whether set-up has put them into play or ``--with-gang`` kept them in the
+    deck (Rulebook "Setting Up the Game", 4. Choose Starting Dudes)."""
+    if deck is None:
+        raise OddsmithError(f"{source} gang: the deck's own starting gang, but no deck was given")
+    from oddsmith.doomtown.deck import deck_label, resolve_deck
+
+    resolved = resolve_deck(deck)
+    starting = getattr(resolved, "starting_gang", None)
+    rows = starting() if callable(starting) else None
+    if rows is None or rows.empty:
+        raise OddsmithError(f"{source} gang: {deck_label(resolved)} lists no starting gang (a deck list by titles "
+                            f"with a 'Starting Gang' section, or a CSV with a starting column)")
+    try:
+        return posse_from_cards(rows, shooter=shooter, card_table=getattr(resolved, "table", None))
+    except OddsmithError as exc:
+        raise OddsmithError(f"{source} gang ({deck_label(resolved)}): {exc}") from None
+
+
 def load_posse(spec: str | os.PathLike[str], *, shooter: int | str | None = None,
-               card_table: CardTable | str | Path | None = None, source: str = "posse") -> Posse:
+               card_table: CardTable | str | Path | None = None, source: str = "posse",
+               deck: object = None) -> Posse:
     """A posse from a file (path or ``-``) when one exists, else from ``spec`` as posse text
-    (errors name ``source``)."""
+    (errors name ``source``); ``gang`` is ``deck``'s own starting gang (:func:`gang_posse`)."""
     text = str(spec)
+    if is_gang(text) and not Path(text).is_file():
+        return gang_posse(deck, shooter=shooter, source=source)
     if text == "-" or (len(text) < 4096 and "\n" not in text and Path(text).is_file()):
         return parse_posse(read_text(text, what="posse file"), shooter=shooter, card_table=card_table,
                            source="stdin" if text == "-" else text)
@@ -443,15 +518,16 @@ def posse_from_cards(cards: pd.DataFrame, *, shooter: int | str | None = None,
     return posse if shooter is None else Posse(posse.dudes, posse.index(shooter))
 
 
-def resolve_posse(posse: object) -> Posse | None:
+def resolve_posse(posse: object, *, deck: object = None) -> Posse | None:
     """Any posse the Python API takes: a :class:`Posse`, a posse file or text (:func:`load_posse`),
-    a list of item texts (:func:`parse_posse`) or deck rows (:func:`posse_from_cards`); None stays None."""
+    ``"gang"`` (``deck``'s own starting gang, :func:`gang_posse`), a list of item texts
+    (:func:`parse_posse`) or deck rows (:func:`posse_from_cards`); None stays None."""
     if posse is None or isinstance(posse, Posse):
         return posse
     if isinstance(posse, pd.DataFrame):
         return posse_from_cards(posse)
     if isinstance(posse, (str, os.PathLike)):
-        return load_posse(posse)
+        return load_posse(posse, deck=deck)
     if hasattr(posse, "dudes") and hasattr(posse, "bonus"):  # a posse-like object
         return posse  # type: ignore[return-value]
     try:

@@ -648,7 +648,8 @@ def choose_shooter(deck: object, posse: Any, *, policy: Policy | str = "legal", 
     the posse is kept."""
     from oddsmith.doomtown.posse import best_shooter, resolve_posse
 
-    deck, posse = resolve_deck(deck), resolve_posse(posse)
+    deck = resolve_deck(deck)
+    posse = resolve_posse(posse, deck=deck)  # "gang": the deck's own starting gang
     seed = resolve_seed(seed)
     scores: dict[PosseBonus, float] = {}
 
@@ -681,7 +682,7 @@ def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, 
     their bonuses and the choices."""
     from oddsmith.doomtown.posse import resolve_posse
 
-    posse_a, posse_b = resolve_posse(posse_a), resolve_posse(posse_b)
+    posse_a, posse_b = resolve_posse(posse_a, deck=a.deck), resolve_posse(posse_b, deck=b.deck)
     seed = resolve_seed(seed)
 
     from oddsmith.doomtown.posse import automaton_shooter

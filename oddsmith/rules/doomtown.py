@@ -372,6 +372,12 @@ JOKER_RULES = JokerRules()
 NUMBER_MIN = 0
 """Rulebook "Maximums & Minimums": the default minimum for numbers is zero (no default maximum)."""
 
+DUDE_NUMBER_MAX = 999
+"""oddsmith's one range for every per-dude number of a posse (bullets, bounty, influence, value,
+cost, of a dude or a Sidekick): NUMBER_MIN..DUDE_NUMBER_MAX. The book sets no maximum ("Maximums
+& Minimums"); printed cards stay below 20 and a bounty grows by a few a day, so 999 is beyond any
+game while every figure stays a small integer for the kernels (docs/rules-doomtown.md)."""
+
 
 def clamp_value(value: int) -> int:
     """A modified value, held within 1..13."""
@@ -835,6 +841,37 @@ SHOOTOUT_ROUND_CAP = 50
 """oddsmith's cap on rounds (the book has none: a shootout ends only when a posse is empty,
 "Ending a Shootout"); a shootout still running after 50 rounds is stopped with no winner and
 counted as a cap hit."""
+
+
+# --------------------------------------------------------------------------
+# Cards through the days: set-up, Gamblin' and Nightfall draws
+# (Rulebook "Setting Up the Game" 5. Draw Play Hands, "1. Gamblin' Phase",
+#  "6. Nightfall Phase", "Where Cards Go" ("Play Hand", "Draw Hand", "Deck"))
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DayCardFlowRules:
+    """How cards leave the deck from set-up to the end of each day (what ``deck draws`` models)."""
+
+    opening_play_hand: int = HAND_SIZE
+    """Set-up, "5. Draw Play Hands": shuffle, then draw a five card play hand."""
+    gamblin_draw_hand: int = LOWBALL_RULES.hand_size
+    """"1. Gamblin' Phase": put the play hand aside and draw a five card draw hand."""
+    gamblin_hand_discarded: bool = True
+    """"Draw Hand": once a hand of poker is resolved, its cards are discarded at once (they
+    never join the play hand)."""
+    nightfall_discard: int = 1
+    """"6. Nightfall Phase": each player "may discard one card from their play hand"."""
+    max_hand_size: int = HAND_SIZE
+    """Nightfall: "draws (or discards, if necessary) until they are at their maximum hand size
+    (usually this is 5 cards)"."""
+    reshuffle_discard_when_deck_empty: bool = CARD_FLOW.reshuffle_discard_when_deck_empty
+    """"Deck": an empty deck is remade from the shuffled discard pile (``deck draws`` stops
+    before that happens, docs/rules-doomtown.md)."""
+
+
+DAY_CARD_FLOW = DayCardFlowRules()
 
 
 class ShooterPolicy(enum.IntEnum):
