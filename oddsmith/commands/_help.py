@@ -12,7 +12,8 @@ added later included - shows the conventions of docs/cli-conventions.md:
   a posse, says POSSE that way);
 * arguments by their name in capitals (``DECK``, ``[POSSE]`` when optional,
   ``DECK...`` when repeatable), without a type after them;
-* in a group's command list, the first paragraph of each command's help whole.
+* in a group's command list, the first paragraph of each command's help whole;
+* output formats (``--format table|csv|json|md``) read whatever their case (``-f JSON``).
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ NAMED_METAVARS = {
     "vs_posse": "POSSE",
     "posse_file": "POSSE",
 }
+# The values of oddsmith.output.Format (not imported here: it loads pandas).
+FORMAT_VALUES = ("table", "csv", "json", "md")
 TYPE_METAVARS = {str: "TEXT", int: "INTEGER", float: "FLOAT", pathlib.Path: "PATH"}
 
 # Wide enough for every summary of a command list on one line at 120+ columns;
@@ -67,6 +70,12 @@ def option_metavar(param: TyperOption) -> Optional[str]:
     if desc.is_path or desc.is_file:
         return "PATH"
     return TYPE_METAVARS.get(_base_annotation(desc.annotation), "TEXT")
+
+
+def is_format_choice(param: TyperOption) -> bool:
+    """True for an option choosing one of the output formats (:class:`oddsmith.output.Format`)."""
+    desc = param.type_descriptor
+    return bool(desc.is_choice and desc.choices) and set(_choice_values(desc.choices)) <= set(FORMAT_VALUES)
 
 
 def argument_metavar(param: TyperArgument) -> str:
@@ -118,6 +127,9 @@ def apply_conventions(root: Command) -> None:
                 metavar = option_metavar(param)
                 if metavar is not None:
                     param.metavar = metavar
+                if is_format_choice(param) and param.type_descriptor.parameter_info.case_sensitive:
+                    param.type_descriptor.parameter_info.case_sensitive = False
+                    param._runtime_param = None  # built from the descriptor when first needed
 
 
 class OddsmithGroup(TyperGroup):

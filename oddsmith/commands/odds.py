@@ -44,7 +44,7 @@ from oddsmith.commands._common import (
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.doomtown.deck import Deck, deck_state_of
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, quote
 from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
@@ -174,12 +174,13 @@ def parse_bonus_list(text: str, what: str) -> list[int]:
     for part in str(text).split(","):
         m = _RANGE.match(part)
         if not m:
-            raise OddsmithError(f"{what}: {part.strip()!r} is not a number or a range such as 0-3")
+            raise OddsmithError(f"{what}: {quote(part.strip())} is not a number or a range such as 0-3")
         lo, hi = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
         if lo > hi:
-            raise OddsmithError(f"{what}: range {part.strip()!r} runs backwards")
-        for v in range(lo, hi + 1):
-            values.add(S.check_bonus(v, what))
+            raise OddsmithError(f"{what}: range {quote(part.strip())} runs backwards")
+        if hi > S.MAX_BONUS:  # name what was typed, not the first value past the limit
+            raise OddsmithError(f"{what}: {quote(part.strip())} goes past {S.MAX_BONUS}; bonuses are 0..{S.MAX_BONUS}")
+        values.update(range(lo, hi + 1))
     return sorted(values)
 
 

@@ -1,0 +1,145 @@
+"""Issue 16, second round of trust and polish: the trial limit and flat memory, error text,
+formats in any case, bonus ranges that name what was typed, output files, hands files,
+walls of text and the uncertainty of every simulated figure."""
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from oddsmith import sampling
+from oddsmith.errors import OddsmithError, QUOTE_LIMIT, quote, shorten, shorten_quoted
+from oddsmith.sampling import MAX_TRIALS, SamplingPlan, check_trials, run_chunks, sum_chunks
+from cli_run import run
+
+LONG = "Q" * 100
+
+
+# ---------------------------------------------------------------- trials
+
+@pytest.mark.parametrize("args", [
+    ["lowball", "balanced", "--simulate"],
+    ["lowball", "balanced", "--vs", "law-dogs", "--simulate"],
+    ["tradeoff", "balanced"],
+    ["shootout", "balanced", "--stud", "1"],
+    ["shootout", "law-dogs", "--posse", "Allie Hensman; Ike Clanton", "--vs-posse", "Allie Hensman", "--full"],
+    ["shootout", "law-dogs", "--posse", "Allie Hensman; Ike Clanton", "--vs-posse", "Allie Hensman", "--full",
+     "--what-if"],
+    ["shadows", "battle", "unaligned", "--vs", "twilight-order"],
+    ["shadows", "value", "unaligned", "--vs", "twilight-order"],
+    ["shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--weapon", "carbine", "--mc"],
+])
+@pytest.mark.parametrize("trials", [10 ** 30, 10 ** 15, MAX_TRIALS + 1])
+def test_too_many_trials_is_one_line_that_says_the_limit(capsys, args, trials):
+    rc, out, err = run(capsys, *args, "--trials", trials)
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("oddsmith: error: --trials must be at most 100,000,000,000"), err
+
+
+def test_the_limit_is_checked_in_every_plan():
+    assert check_trials(MAX_TRIALS) == MAX_TRIALS
+    with pytest.raises(OddsmithError, match="at most"):
+        SamplingPlan(seed=1, trials=MAX_TRIALS + 1)
+    with pytest.raises(OddsmithError, match="a 31-digit number"):
+        check_trials(10 ** 30)
+    plan = SamplingPlan(seed=1, trials=MAX_TRIALS)  # the largest run is planned at once
+    assert plan.n_chunks == -(-MAX_TRIALS // plan.chunk_trials)
+
+
+def test_sum_chunks_is_the_sum_of_the_chunks_in_order():
+    def work(gen, n):
+        g = np.random.Generator(gen)
+        return np.array([n, int(g.integers(0, 1000))]), np.array([g.random()])
+
+    plan = SamplingPlan(seed=11, trials=1000, chunk_trials=7)
+    parts = run_chunks(work, plan, workers=3)
+    counts, floats = sum_chunks(work, plan, workers=3)
+    assert counts.tolist() == np.sum([p[0] for p in parts], axis=0).tolist() and counts[0] == 1000
+    assert floats[0] == sum(float(p[1][0]) for p in parts)  # added in chunk order: bit for bit
+
+
+def test_memory_is_flat_when_one_chunk_is_slow():
+    """Threads never run more than a few chunks ahead of the fold, so a slow first chunk cannot
+    make the results of all the others pile up (before: all 999 others finished and waited)."""
+    release = threading.Event()
+    finished: list[int] = []
+    at_first_fold: list[int] = []
+
+    plan = SamplingPlan(seed=1, trials=10_000, chunk_trials=10)
+    first = plan.chunk_generator(0).state
+
+    def work(gen, n):
+        if gen.state == first:
+            release.wait(5)
+        finished.append(n)
+        return n
+
+    def fold(x):
+        if not at_first_fold:
+            at_first_fold.append(len(finished))
+
+    timer = threading.Timer(0.5, release.set)
+    timer.start()
+    sampling.fold_chunks(work, plan, fold, workers=2)
+    timer.cancel()
+    assert len(finished) == 1000
+    assert at_first_fold[0] <= 2 * sampling.AHEAD_PER_WORKER + 1
+
+
+FIXED = [  # figures of a fixed seed, as printed before chunks were streamed
+    (["lowball", "balanced", "--simulate", "-t", "200000", "--seed", "3", "-w", "2"], "mean_rank", 1.5717250000000003),
+    (["shootout", "balanced", "-s", "1", "-d", "2", "-t", "150000", "--seed", "3"], "mean_rank", 3.3895666666666666),
+]
+
+
+@pytest.mark.parametrize("args,field,value", FIXED)
+def test_a_seed_gives_the_figures_it_always_gave(capsys, args, field, value):
+    rc, out, _ = run(capsys, *args, "-f", "json")
+    assert rc == 0 and json.loads(out)[field] == value
+
+
+# ---------------------------------------------------------------- error text
+
+def test_a_long_item_is_quoted_once_and_shortened():
+    assert quote("AX") == "'AX'"
+    q = quote(LONG)
+    assert q.count("'") == 2 and "…" in q and "(100 characters)" in q and len(q) < QUOTE_LIMIT + 30
+    assert shorten("x" * QUOTE_LIMIT) == "x" * QUOTE_LIMIT
+    assert shorten_quoted(f"bad {LONG!r}: dude's Gamblin' hand") == f"bad {q}: dude's Gamblin' hand"
+
+
+@pytest.mark.parametrize("args", [
+    ["hand", LONG], ["lowball", "balanced", "--without", LONG], ["pull", "balanced", "--suit", LONG],
+    ["pull", "balanced", "--value", LONG], ["shootout", "balanced", "--policy", LONG],
+    ["tradeoff", "balanced", "--studs", LONG], ["hand", "-f", LONG, "AS"],
+    ["shootout", "balanced", "--discard", LONG],
+])
+def test_user_input_in_an_error_is_quoted_once_and_short(capsys, args):
+    rc, _, err = run(capsys, *args)
+    assert rc == 2 and err.count("\n") == 1
+    assert LONG not in err and err.count("QQQQQQQQQQ…") == 1 and "(100 characters)" in err, err
+
+
+def test_value_pull_of_one_item_does_not_quote_it_twice(capsys):
+    rc, _, err = run(capsys, "pull", "balanced", "--value", "Z")
+    assert rc == 2 and err.count("'Z'") == 1
+
+
+# ---------------------------------------------------------------- flags
+
+@pytest.mark.parametrize("fmt", ["JSON", "Json", "CSV", "MD", "Table"])
+def test_formats_read_in_any_case(capsys, fmt):
+    rc, out, err = run(capsys, "hand", "-f", fmt, "AS AC 8S 8C JD")
+    assert rc == 0 and err == ""
+    if fmt.lower() == "json":
+        assert json.loads(out)["rank_name"] == "Dead Man's Hand"
+    rc, out, _ = run(capsys, "shadows", "test", "--format", fmt)
+    assert rc == 0
+
+
+@pytest.mark.parametrize("typed", ["0-12", "12", "1,11", "99999999999999999999999"])
+def test_a_bonus_past_the_limit_names_what_was_typed(capsys, typed):
+    rc, _, err = run(capsys, "tradeoff", "balanced", "--studs", typed)
+    assert rc == 2 and f"'{typed.split(',')[-1]}'" in err and "got 11" not in err, err
