@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import json
 import math
 import os
@@ -26,7 +27,10 @@ import numpy as np
 import pandas as pd
 
 from oddsmith import interrupts
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, shorten
+
+#: Longest path an error message shows whole (characters); longer ones are shortened.
+PATH_LIMIT = 100
 
 
 class Format(str, enum.Enum):
@@ -244,7 +248,7 @@ class OutputTarget:
 
 
 def _cannot(path: Path, why: str) -> OddsmithError:
-    return OddsmithError(f"cannot write {path}: {why}")
+    return OddsmithError(f"cannot write {shorten(str(path), PATH_LIMIT)}: {why}")
 
 
 def _kind(mode: int) -> str:
@@ -255,18 +259,56 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
+#: What the temporary file adds to a name: "." before it, "." and mkstemp's 8 characters and ".part" after.
+_TMP_EXTRA = 1 + 1 + 8 + len(".part")
+#: The longest file name (bytes) where the folder does not say (Linux, macOS, Windows: 255).
+NAME_MAX = 255
+
+#: errno values that mean the bytes could not be stored (a full disk, a quota, /dev/full, a read-only
+#: file system, a broken device): a write failure is one line, not a traceback.
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.ENXIO, errno.EPIPE}
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return NAME_MAX
+
+
+def _tmp_prefix(name: str, limit: int = NAME_MAX) -> str:
+    """The temporary file's prefix for ``name``, cut so that the whole temporary name fits in
+    ``limit`` bytes (a 250-character name gets a temporary file too)."""
+    room = max(1, limit - _TMP_EXTRA)
+    raw = os.fsencode(name)
+    if len(raw) > room:
+        cut = raw[:room]
+        while cut and cut[-1] & 0xC0 == 0x80:  # not in the middle of a UTF-8 character
+            cut = cut[:-1]
+        if cut and cut[-1] >= 0xC0:
+            cut = cut[:-1]
+        name = os.fsdecode(cut) or "x"
+    return f".{name}."
+
+
+def _too_long(name: str, limit: int) -> str:
+    return f"the file name is {len(os.fsencode(name))} bytes long, more than the {limit} a file name may have"
+
+
 def output_target(path: str | os.PathLike[str]) -> OutputTarget:
     """Classify ``path`` for writing, or raise the one-line reason it cannot be written."""
     given = Path(path)
     if not str(path):
-        raise OddsmithError("cannot write an output file with an empty name")
+        raise OddsmithError("--output is empty: give a file name ('-' for stdout)")
     try:
         st: os.stat_result | None = os.stat(given)  # follows symlinks: what would be written
     except FileNotFoundError:
         st = None
     except NotADirectoryError:
         raise _cannot(given, "a part of its path is a file, not a folder") from None
-    except OSError as exc:  # a symlink loop, a folder we may not enter
+    except OSError as exc:  # a symlink loop, a folder we may not enter, a name too long
+        if exc.errno == errno.ENAMETOOLONG and len(os.fsencode(given.name)) > NAME_MAX:
+            raise _cannot(given, _too_long(given.name, NAME_MAX)) from None
         raise _cannot(given, (exc.strerror or str(exc)).lower()) from None
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
@@ -293,6 +335,9 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
         raise _cannot(given, f"folder {folder} does not exist{link}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _cannot(given, f"folder {folder} is not writable{link}")
+    limit = _name_max(folder)
+    if len(os.fsencode(real.name)) > limit:
+        raise _cannot(given, _too_long(real.name, limit) + link)
     return OutputTarget(given, real, existing=existing)
 
 
@@ -339,6 +384,44 @@ def _stream(tmp: Path, target: OutputTarget) -> None:
     # Opening a FIFO waits for its reader; Ctrl-C while waiting stops the command.
     with open(tmp, "rb") as src, open(target.path, "wb") as dst:
         shutil.copyfileobj(src, dst)
+        dst.flush()  # a write error (/dev/full) shows here, not in a close that hides it
+
+
+def _fsync(tmp: Path) -> None:
+    """The temporary file's bytes on the disk before it is renamed over the target: after a crash
+    the target is the old file or the whole new one, never an empty one."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """The rename itself on the disk (best effort: some systems cannot sync a folder)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_failure(exc: OSError, target: OutputTarget) -> OddsmithError | None:
+    """The one-line error for an output file whose bytes could not be stored, or None when
+    ``exc`` is not such a failure."""
+    if exc.errno not in _WRITE_ERRNOS:
+        return None
+    why = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is used up",
+           errno.EROFS: "the file system is read-only",
+           errno.EFBIG: "the file is too large for the file system"}.get(exc.errno, (exc.strerror or str(exc)).lower())
+    if target.streamed:
+        left = "the output may be cut short there"
+    elif target.existing is not None:
+        left = "the old file is left as it was"
+    else:
+        left = "no file was written"
+    return _cannot(target.path, f"{why}; {left}")
 
 
 @contextlib.contextmanager
@@ -360,22 +443,36 @@ def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]
         with interrupts.deferred():  # Ctrl-C between creating a temporary file and noting it would leak it
             for target in targets:
                 folder = None if target.streamed else target.real.parent
+                limit = NAME_MAX if folder is None else _name_max(folder)
                 try:
-                    fd, tmp = tempfile.mkstemp(prefix=f".{target.real.name}.", suffix=".part", dir=folder)
+                    fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(target.real.name, limit), suffix=".part",
+                                               dir=folder)
                 except OSError as exc:
                     raise _cannot(target.path, (exc.strerror or str(exc)).lower()) from None
                 tmps.append(Path(tmp))
                 os.close(fd)
-        yield list(tmps)
-        interrupts.check()
-        for tmp, target in zip(tmps, targets):
-            if target.streamed:
-                _stream(tmp, target)
+        current = targets[0] if targets else None
+        try:
+            yield list(tmps)
+            interrupts.check()
+            for tmp, target in zip(tmps, targets):
+                current = target
+                if target.streamed:
+                    _stream(tmp, target)
+                else:
+                    _fsync(tmp)
+        except OSError as exc:
+            failure = write_failure(exc, current) if current is not None else None
+            if failure is None:
+                raise
+            raise failure from None
         with interrupts.deferred():  # every file lands, or (interrupted before) none
             for tmp, target in zip(tmps, targets):
                 if not target.streamed:
                     _keep_mode(tmp, target)
                     os.replace(tmp, target.real)
+            for folder in {t.real.parent for t in targets if not t.streamed}:
+                _fsync_folder(folder)
     finally:
         with interrupts.held():
             for tmp in tmps:

@@ -143,3 +143,75 @@ def test_formats_read_in_any_case(capsys, fmt):
 def test_a_bonus_past_the_limit_names_what_was_typed(capsys, typed):
     rc, _, err = run(capsys, "tradeoff", "balanced", "--studs", typed)
     assert rc == 2 and f"'{typed.split(',')[-1]}'" in err and "got 11" not in err, err
+
+
+# ---------------------------------------------------------------- output files
+
+import errno
+import os
+from pathlib import Path
+
+from oddsmith import output
+from oddsmith.output import NAME_MAX, atomic_paths, emit
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["hand", "AS AC 8S 8C JD"], ["lowball", "balanced"], ["shadows", "test"]])
+def test_a_full_device_is_one_line_exit_2(capsys, args):
+    rc, out, err = run(capsys, *args, "-o", "/dev/full")
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("oddsmith: error: cannot write /dev/full: no space left on the device")
+
+
+def test_a_full_disk_leaves_the_old_file_and_no_temporary_file(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "odds.txt"
+    target.write_text("old\n")
+    real_write = Path.write_text
+
+    def full(self, *a, **k):
+        if self.name.endswith(".part"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, *a, **k)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    rc, out, err = run(capsys, "lowball", "balanced", "-o", target)
+    assert rc == 2 and err.count("\n") == 1 and "no space left on the device; the old file is left as it was" in err
+    assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["odds.txt"]
+
+
+def test_other_errors_in_the_writer_are_not_hidden(tmp_path):
+    with pytest.raises(OSError, match="boom"):
+        with atomic_paths([tmp_path / "x"]):
+            raise OSError(errno.EACCES, "boom")
+
+
+def test_bytes_reach_the_disk_before_the_rename(tmp_path, monkeypatch):
+    calls: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(output.os, "fsync", lambda fd: (calls.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(output.os, "replace", lambda a, b: (calls.append("replace"), real_replace(a, b))[1])
+    emit("x\n", tmp_path / "a.txt")
+    assert calls[:2] == ["fsync", "replace"] and (tmp_path / "a.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("length", [240, 241, 250, 255])
+def test_long_file_names_get_a_temporary_file_that_fits(capsys, tmp_path, length):
+    target = tmp_path / ("n" * length)
+    rc, _, err = run(capsys, "hand", "AS AC 8S 8C JD", "-o", target)
+    assert rc == 0 and err == "" and target.read_text().startswith("cards")
+    wide = tmp_path / ("é" * (NAME_MAX // 2))  # 254 bytes: the cut must not split a character
+    rc, _, err = run(capsys, "hand", "AS AC 8S 8C JD", "-o", wide)
+    assert rc == 0 and wide.exists()
+
+
+def test_a_name_too_long_for_the_folder_is_refused_before_any_work(capsys, tmp_path):
+    rc, out, err = run(capsys, "lowball", "balanced", "--simulate", "-t", "1000", "-o", tmp_path / ("n" * 300))
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "the file name is 300 bytes long, more than the 255" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["hand", "AS AC 8S 8C JD"], ["lowball", "balanced"], ["tradeoff", "balanced"],
+                                  ["shadows", "test"], ["deck", "show", "balanced"]])
+def test_an_empty_output_name_is_called_empty(capsys, args):
+    rc, out, err = run(capsys, *args, "-o", "")
+    assert rc == 2 and out == "" and err == "oddsmith: error: --output is empty: give a file name ('-' for stdout)\n"

@@ -13,7 +13,8 @@ added later included - shows the conventions of docs/cli-conventions.md:
 * arguments by their name in capitals (``DECK``, ``[POSSE]`` when optional,
   ``DECK...`` when repeatable), without a type after them;
 * in a group's command list, the first paragraph of each command's help whole;
-* output formats (``--format table|csv|json|md``) read whatever their case (``-f JSON``).
+* output formats (``--format table|csv|json|md``) read whatever their case (``-f JSON``);
+* ``--output ''`` is refused as empty, as typed (a PATH option would read it as ".", a folder).
 """
 from __future__ import annotations
 
@@ -102,6 +103,18 @@ class ConventionalArgument(TyperArgument):
         return None
 
 
+class OutputOption(TyperOption):
+    """``--output``: an empty value is an error while the command line is read, before a PATH
+    type turns it into "." (which would be reported as a folder)."""
+
+    def process_value(self, ctx: Context, value: Any) -> Any:
+        if isinstance(value, str) and value == "":
+            from oddsmith.errors import OddsmithError
+
+            raise OddsmithError("--output is empty: give a file name ('-' for stdout)")
+        return super().process_value(ctx, value)
+
+
 def summary(command: Command) -> str:
     """The first paragraph of a command's help on one line (what a group lists)."""
     text = (command.help or "").strip()
@@ -127,6 +140,8 @@ def apply_conventions(root: Command) -> None:
                 metavar = option_metavar(param)
                 if metavar is not None:
                     param.metavar = metavar
+                if param.name == "output" and type(param) is TyperOption:
+                    param.__class__ = OutputOption
                 if is_format_choice(param) and param.type_descriptor.parameter_info.case_sensitive:
                     param.type_descriptor.parameter_info.case_sensitive = False
                     param._runtime_param = None  # built from the descriptor when first needed
