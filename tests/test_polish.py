@@ -215,3 +215,62 @@ def test_a_name_too_long_for_the_folder_is_refused_before_any_work(capsys, tmp_p
 def test_an_empty_output_name_is_called_empty(capsys, args):
     rc, out, err = run(capsys, *args, "-o", "")
     assert rc == 2 and out == "" and err == "oddsmith: error: --output is empty: give a file name ('-' for stdout)\n"
+
+
+# ---------------------------------------------------------------- hand --input
+
+from oddsmith.commands import hand as hand_cmd
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_hand_input_from_dev_zero_stops_at_the_stated_bound(capsys):
+    rc, out, err = run(capsys, "hand", "--input", "/dev/zero")
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "more than 67,108,864 bytes; hand --input reads at most 64 MiB and 1,000,000 lines" in err
+
+
+def test_hand_input_bounds_bytes_and_lines(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(hand_cmd, "MAX_INPUT_LINES", 10)
+    monkeypatch.setattr(hand_cmd, "MAX_INPUT_BYTES", 1024)
+    f = tmp_path / "hands.txt"
+    f.write_text("AS AC 8S 8C JD\n" * 11)
+    rc, _, err = run(capsys, "hand", "--input", f)
+    assert rc == 2 and "11 lines; hand --input reads at most 0.000976562 MiB and 10 lines" in err
+    f.write_text("AS AC 8S 8C JD\n" * 10)
+    assert run(capsys, "hand", "--input", f)[0] == 0
+    f.write_text("AS AC 8S 8C JD" + " " * 2000 + "\n")
+    rc, _, err = run(capsys, "hand", "--input", f)
+    assert rc == 2 and "more than 1,024 bytes" in err
+
+
+def test_hand_input_shows_progress_on_a_large_file(capsys, tmp_path, monkeypatch):
+    class Quick(output.Progress):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **{**k, "delay": 0.0})
+
+    monkeypatch.setenv("ODDSMITH_PROGRESS", "1")
+    monkeypatch.setattr(hand_cmd, "Progress", Quick)
+    monkeypatch.setattr(hand_cmd, "PROGRESS_STEP", 5)
+    monkeypatch.setattr(Quick, "REDRAW_SECONDS", 0.0)
+    f = tmp_path / "hands.txt"
+    f.write_text("AS AC 8S 8C JD\n2C 3D 4H 6S Joker\n" * 20)
+    rc, out, err = run(capsys, "hand", "--input", f, "-f", "csv")
+    assert rc == 0 and out.count("\n") == 41
+    assert "hands [" in err and "100.0%" in err and " 33.3%" in err  # reading is a third of the work
+
+
+def test_many_hands_are_formatted_as_before(capsys, tmp_path):
+    """The fast formatting (a table of card texts) writes what format_hand writes."""
+    from oddsmith.doomtown.cards import format_hand, format_cards
+    from oddsmith.doomtown.evaluator import evaluate_codes, hand_records, hands_frame
+
+    rng = np.random.default_rng(4)
+    hands = [sorted(rng.choice(53, size=int(rng.integers(5, 16)), replace=False).tolist()) for _ in range(300)]
+    hands = [h if h.count(52) <= 2 else h[:-1] for h in hands]
+    ev = evaluate_codes(hands)
+    for ascii in (False, True):
+        df = hands_frame(hands, ev, ascii=ascii)
+        assert df["cards"].tolist() == [format_hand(h, ascii=ascii) for h in hands]
+        assert df["best_five"].tolist() == [format_hand(f, ascii=ascii) for f in ev.five]
+        recs = hand_records(hands, ev, ascii=ascii)
+        assert [r["counts_as"] for r in recs] == [format_cards(f, ascii=ascii) for f in ev.ident]
