@@ -274,3 +274,100 @@ def test_many_hands_are_formatted_as_before(capsys, tmp_path):
         assert df["best_five"].tolist() == [format_hand(f, ascii=ascii) for f in ev.five]
         recs = hand_records(hands, ev, ascii=ascii)
         assert [r["counts_as"] for r in recs] == [format_cards(f, ascii=ascii) for f in ev.ident]
+
+
+# ---------------------------------------------------------------- walls of text
+
+def _widest(text: str) -> int:
+    return max(len(line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_tradeoff_leads_with_a_one_screen_answer(capsys, monkeypatch, width):
+    """Before: 152 lines at 100 columns (259 at 80) for three decks, the lowball columns on every
+    stud/draw row. Now each deck's lowball figures once and a stud x draw grid."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    args = ("tradeoff", "law-dogs", "outlaws", "balanced", "--trials", "2000", "--seed", "1")
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    assert _widest(out) <= width and len(out.splitlines()) <= (35 if width == 100 else 60)
+    assert out.count("3.3938") == 1  # Law Dogs' lowball mean rank: once, not on 16 rows
+    assert "--full-table" in out
+    rc, full, _ = run(capsys, *args, "--full-table")
+    assert rc == 0 and _widest(full) <= width and len(full.splitlines()) > len(out.splitlines())
+    assert "P(cheatin')" in full and "mean rank" in full
+
+
+@pytest.mark.parametrize("args,hidden", [
+    (("shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1"), "Kept hand ranks"),
+    (("lowball", "law-dogs", "--vs", "outlaws"), "Lowball hand ranks"),
+])
+def test_head_to_head_keeps_its_distributions_behind_full_table(capsys, monkeypatch, args, hidden):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, *args)
+    assert rc == 0 and hidden not in out and "--full-table" in out and _widest(out) <= 80
+    assert len(out.splitlines()) <= 40
+    rc, full, _ = run(capsys, *args, "--full-table")
+    assert rc == 0 and hidden in full
+    rc, js, _ = run(capsys, *args, "--format", "json")
+    assert rc == 0 and json.loads(js)  # JSON keeps every field whatever the view
+
+
+# ---------------------------------------------------------------- errors on every figure
+
+from oddsmith.output import clopper_pearson, human_label, plus_minus, stderr_note
+
+
+@pytest.mark.parametrize("n", [2, 7, 100, 2000, 123_456])
+def test_clopper_pearson_matches_its_closed_form_at_0_and_n(n):
+    lo, hi = clopper_pearson(0, n)
+    assert lo == 0.0 and hi == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-9)
+    lo, hi = clopper_pearson(n, n)
+    assert hi == 1.0 and lo == pytest.approx(0.025 ** (1 / n), rel=1e-9)
+
+
+def test_clopper_pearson_covers_the_truth_as_often_as_it_says():
+    """The exact interval covers the true p in at least 95% of binomial draws (it is conservative)."""
+    rng = np.random.default_rng(16)
+    for p, n in ((0.02, 50), (0.3, 40), (0.001, 2000)):
+        hits = 0
+        for k in rng.binomial(n, p, size=400):
+            lo, hi = clopper_pearson(int(k), n)
+            hits += lo <= p <= hi
+        assert hits >= 0.93 * 400
+
+
+def test_a_probability_seen_as_0_or_1_shows_an_honest_bound():
+    assert plus_minus(0.0, 0.0, 4, trials=2000, proportion=True) == "< 0.0019 (95%)"
+    assert plus_minus(1.0, 0.0, 4, trials=2000, proportion=True) == "> 0.9981 (95%)"
+    assert plus_minus(0.0, 0.0, 4, trials=2000) == "0.0000 ± n/a"  # a mean of 0 is no probability
+    assert plus_minus(0.0, 0.0, 4, trials=1, proportion=True) == "0.0000 ± n/a"  # one trial says nothing
+    for n in (3, 50, 2000, 10 ** 6):  # the bound shown is never inside the exact interval
+        shown = float(plus_minus(0.0, 0.0, 4, trials=n, proportion=True).split()[1])
+        assert shown >= clopper_pearson(0, n)[1]
+        shown = float(plus_minus(1.0, 0.0, 4, trials=n, proportion=True).split()[1])
+        assert shown <= clopper_pearson(n, n)[0]
+    text = plus_minus(0.0, 0.0, 4, trials=500, proportion=True)
+    assert "Clopper-Pearson" in stderr_note(text, 500) and "500 trials" in stderr_note(text, 500)
+
+
+def test_full_shootout_bounds_probabilities_and_what_if_has_every_error(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    base = ("shootout", "law-dogs", "--posse", "Philip Swinford; Tommy Harden", "--vs", "outlaws",
+            "--vs-posse", "Allie Hensman; Ike Clanton", "--full", "--trials", "300", "--seed", "1")
+    rc, out, err = run(capsys, *base)
+    assert rc == 0, err
+    assert "P(A fled)                           < 0.013 (95%)" in out and "± 0.0000" not in out
+    rc, out, err = run(capsys, *base, "--what-if")
+    assert rc == 0, err
+    assert "p_a_wins ± se" in out and "dudes_lost_a ± se" in out
+    rc, js, _ = run(capsys, *base, "--what-if", "--format", "json")
+    row = json.loads(js)["rows"][1]
+    assert row["p_a_wins_stderr"] == pytest.approx((row["p_a_wins"] * (1 - row["p_a_wins"]) / 299) ** 0.5)
+    assert row["dudes_lost_a_stderr"] > 0
+
+
+def test_field_names_get_human_labels_in_one_mapping():
+    assert human_label("p_event_per_turn") == "P(an event in a Turn)"
+    assert human_label("p_win ± se") == "P(win) ± se"
+    assert human_label("no_such_field") == "no_such_field"
