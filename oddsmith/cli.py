@@ -14,7 +14,7 @@ from typer._click import exceptions as click_exc
 
 from oddsmith import __version__, interrupts
 from oddsmith.commands._help import MAX_HELP_WIDTH, OddsmithGroup
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, shorten_quoted
 
 app = typer.Typer(
     name="oddsmith",
@@ -63,7 +63,7 @@ def _fail(message: str) -> int:
     if interrupts.interrupted():  # the error is what Ctrl-C left behind: say only that
         raise KeyboardInterrupt
     # typer words a bad choice as "Value error, 'x' is not one of ..."; the prefix says nothing.
-    message = " ".join(str(message).replace("Value error, ", "").split())
+    message = shorten_quoted(" ".join(str(message).replace("Value error, ", "").split()))
     sys.stderr.write(f"oddsmith: error: {message}\n")
     return 2
 

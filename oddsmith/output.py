@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import json
 import math
 import os
@@ -26,7 +27,10 @@ import numpy as np
 import pandas as pd
 
 from oddsmith import interrupts
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, shorten
+
+#: Longest path an error message shows whole (characters); longer ones are shortened.
+PATH_LIMIT = 100
 
 
 class Format(str, enum.Enum):
@@ -183,20 +187,109 @@ def fold_lines(text: str, indent: str = "  ", *, width: int | None = None, break
 NO_STDERR = "n/a"
 
 
-def plus_minus(value: float, se: float | None, digits: int = 6) -> str:
+#: The confidence of the exact interval shown for a simulated proportion seen as 0 or 1.
+CONFIDENCE = 0.95
+#: What marks such an interval in a cell, for :func:`stderr_note`.
+BOUND_MARK = f" ({CONFIDENCE:.0%})"
+
+
+def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) two-sided interval of a proportion seen ``successes`` times in
+    ``trials``: the quantiles of Beta(k, n - k + 1) and Beta(k + 1, n - k) (scipy, loaded when needed)."""
+    from scipy.stats import beta
+
+    k, n = int(successes), int(trials)
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {k} of {n}")
+    tail = (1 - confidence) / 2
+    lo = 0.0 if k == 0 else float(beta.ppf(tail, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - tail, k + 1, n - k))
+    return lo, hi
+
+
+def _bound(value: float, trials: int) -> str | None:
+    """"< 0.0015" (seen in no trial) or "> 0.9985" (in every trial), rounded outwards, else None."""
+    if abs(value) <= 1e-12:
+        hi = clopper_pearson(0, trials)[1]
+        step = 10.0 ** (math.floor(math.log10(hi)) - 1)  # two significant digits, rounded up
+        shown = math.ceil(round(hi / step, 9)) * step
+        return f"< {shown:.2g}" if shown < 1e-4 else f"< {shown:.6f}".rstrip("0")
+    if abs(value - 1) <= 1e-12:
+        lo = clopper_pearson(trials, trials)[0]
+        places = max(2, 1 - math.floor(math.log10(1 - lo)))
+        return f"> {math.floor(lo * 10 ** places) / 10 ** places:.{places}f}"
+    return None
+
+
+def plus_minus(value: float, se: float | None, digits: int = 6, *, trials: int | None = None,
+               proportion: bool = False) -> str:
     """A simulated figure as "value ± standard error".
 
     A standard error of zero (every trial gave the same result, or a single
-    trial) is not certainty: it is shown as "± n/a", and :func:`stderr_note`
-    explains it.
+    trial) is not certainty. For a ``proportion`` seen as 0 or 1 in ``trials``
+    (two or more) the cell gives the end of the exact 95% interval instead,
+    "< 0.0019 (95%)"; otherwise it is shown as "± n/a". Either way
+    :func:`stderr_note` explains it.
     """
     text = f"{value:.{digits}f}"
     if se is None or not math.isfinite(float(se)) or float(se) <= 1e-12:  # zero, up to rounding in the sums
+        bound = _bound(float(value), trials) if proportion and trials is not None and trials >= 2 else None
+        if bound is not None:
+            return f"{bound}{BOUND_MARK}"
         return f"{text} ± {NO_STDERR}"
     shown = f"{float(se):.{digits}f}"
     if float(shown) == 0.0:  # a real but tiny standard error must not print as 0.000000
         shown = f"{float(se):.1g}"
     return f"{text} ± {shown}"
+
+
+#: Columns of probabilities by name (besides every ``p_...`` column): those whose value seen
+#: as 0 or 1 gets the exact interval of :func:`plus_minus`.
+PROPORTION_COLUMNS = frozenset({"probability", "p", "at_least", "at_most", "cheatin"})
+
+
+def is_proportion(name: object) -> bool:
+    """True for a column (or figure) that holds a probability: ``p_...`` or :data:`PROPORTION_COLUMNS`."""
+    text = str(name)
+    return text.startswith("p_") or text in PROPORTION_COLUMNS
+
+
+#: Human labels of field names, for table and Markdown output (JSON and CSV keep the field names):
+#: the one mapping every command that shows a field name as a label uses.
+FIELD_LABELS = {
+    "probability": "probability", "p_win": "P(win)", "p_lose": "P(lose)", "p_tie": "P(tie)",
+    "p_cheatin": "P(cheatin')", "mean_rank": "mean rank", "at_least": "P(rank >= this)",
+    "at_most": "P(rank <= this)", "cheatin": "P(this rank, cheatin')",
+    "lowball_p_win": "P(win Gamblin')", "lowball_p_cheatin": "P(cheatin') in Gamblin'",
+    "lowball_mean_rank": "lowball mean rank", "shootout_mean_rank": "mean kept rank",
+    "shootout_p_full_house_or_better": "P(full house or better)", "shootout_p_cheatin": "P(cheatin')",
+    "p_full_house_or_better": "P(full house or better)", "shootout_exact": "exact",
+    "expected_casualties": "casualties suffered (mean)", "casualties_suffered_mean": "casualties suffered (mean)",
+    "p_a_wins": "P(A wins)", "p_b_wins": "P(B wins)", "p_draw": "P(draw)", "p_nobody": "P(nobody wins)",
+    "p_a_fled": "P(A fled)", "p_b_fled": "P(B fled)", "p_cap": "P(stopped at the round cap)",
+    "delta_p_a_wins": "change in P(A wins)", "dudes_lost_a": "A's dudes lost (mean)",
+    "delta_dudes_lost_a": "change in A's dudes lost", "rounds_mean": "rounds (mean)",
+    "p_aced": "P(aced)", "p_discarded": "P(discarded)", "p_sent_home": "P(sent home)", "p_fled": "P(fled)",
+    "p_standing": "P(standing at the end)",
+    "p_a_bottles": "P(A Bottles Out)", "p_b_bottles": "P(B Bottles Out)", "p_a_wiped_out": "P(A wiped out)",
+    "p_b_wiped_out": "P(B wiped out)", "p_by_victory_points": "P(decided on Victory Points)",
+    "turns_mean": "Game Turns (mean)", "casualties_a": "A's casualties (mean)", "casualties_b": "B's casualties (mean)",
+    "victory_points_a": "A's Victory Points (mean)", "victory_points_b": "B's Victory Points (mean)",
+    "p_event_per_turn": "P(an event in a Turn)", "p_a_first_turn_1": "P(A activates first, Turn 1)",
+    "p_event_turn_1": "P(an event in Turn 1)", "p_casualty": "P(casualty)", "p_downed_at_end": "P(Downed at the end)",
+}
+
+
+def human_label(name: object) -> str:
+    """The table/Markdown label of a field name (:data:`FIELD_LABELS`; " ± se" kept), else the name."""
+    text = str(name)
+    base, se = (text[:-len(" ± se")], " ± se") if text.endswith(" ± se") else (text, "")
+    return FIELD_LABELS.get(base, base) + se
+
+
+def human_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with its columns under their human labels (for table and Markdown output only)."""
+    return df.rename(columns={c: human_label(c) for c in df.columns})
 
 
 def note(text: str, indent: str = "") -> str:
@@ -217,12 +310,24 @@ def fact_lines(facts: Sequence[tuple[str, str]]) -> str:
 
 
 def stderr_note(text: str, trials: int) -> str:
-    """The note that explains "± n/a" when ``text`` shows one (else "")."""
+    """The note that explains "± n/a" and "(< x at 95%)" when ``text`` shows one (else "")."""
+    out = ""
+    if BOUND_MARK in text:
+        out = note(f"< x (95%): a probability seen in none of the {trials:,} trials, below x with 95% confidence "
+                   f"(the exact, Clopper-Pearson interval); > x (95%): seen in every trial, above x. Such a run "
+                   f"gives no standard error.")
     if f"± {NO_STDERR}" not in text:
-        return ""
+        return out
+    return out + _na_note(trials, probabilities=not out)
+
+
+def _na_note(trials: int, probabilities: bool = True) -> str:
     if trials < 2:
         return note("± n/a: one trial gives no standard error and says next to nothing; "
                     "run more trials (--trials).")
+    if not probabilities:  # the probabilities have their bounds: what is left are counts and means
+        return note(f"± n/a: the figure came out the same in every one of the {trials:,} trials, so no standard "
+                    f"error can be estimated.")
     return note(f"± n/a: the figure came out the same in every one of the {trials:,} trials, so no standard "
                 f"error can be estimated; a probability shown as 0 (or 1) is below {3 / trials:.2g} (or above "
                 f"{1 - 3 / trials:.6g}) at 95% confidence.")
@@ -244,7 +349,7 @@ class OutputTarget:
 
 
 def _cannot(path: Path, why: str) -> OddsmithError:
-    return OddsmithError(f"cannot write {path}: {why}")
+    return OddsmithError(f"cannot write {shorten(str(path), PATH_LIMIT)}: {why}")
 
 
 def _kind(mode: int) -> str:
@@ -255,18 +360,56 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
+#: What the temporary file adds to a name: "." before it, "." and mkstemp's 8 characters and ".part" after.
+_TMP_EXTRA = 1 + 1 + 8 + len(".part")
+#: The longest file name (bytes) where the folder does not say (Linux, macOS, Windows: 255).
+NAME_MAX = 255
+
+#: errno values that mean the bytes could not be stored (a full disk, a quota, /dev/full, a read-only
+#: file system, a broken device): a write failure is one line, not a traceback.
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.ENXIO, errno.EPIPE}
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return NAME_MAX
+
+
+def _tmp_prefix(name: str, limit: int = NAME_MAX) -> str:
+    """The temporary file's prefix for ``name``, cut so that the whole temporary name fits in
+    ``limit`` bytes (a 250-character name gets a temporary file too)."""
+    room = max(1, limit - _TMP_EXTRA)
+    raw = os.fsencode(name)
+    if len(raw) > room:
+        cut = raw[:room]
+        while cut and cut[-1] & 0xC0 == 0x80:  # not in the middle of a UTF-8 character
+            cut = cut[:-1]
+        if cut and cut[-1] >= 0xC0:
+            cut = cut[:-1]
+        name = os.fsdecode(cut) or "x"
+    return f".{name}."
+
+
+def _too_long(name: str, limit: int) -> str:
+    return f"the file name is {len(os.fsencode(name))} bytes long, more than the {limit} a file name may have"
+
+
 def output_target(path: str | os.PathLike[str]) -> OutputTarget:
     """Classify ``path`` for writing, or raise the one-line reason it cannot be written."""
     given = Path(path)
     if not str(path):
-        raise OddsmithError("cannot write an output file with an empty name")
+        raise OddsmithError("--output is empty: give a file name ('-' for stdout)")
     try:
         st: os.stat_result | None = os.stat(given)  # follows symlinks: what would be written
     except FileNotFoundError:
         st = None
     except NotADirectoryError:
         raise _cannot(given, "a part of its path is a file, not a folder") from None
-    except OSError as exc:  # a symlink loop, a folder we may not enter
+    except OSError as exc:  # a symlink loop, a folder we may not enter, a name too long
+        if exc.errno == errno.ENAMETOOLONG and len(os.fsencode(given.name)) > NAME_MAX:
+            raise _cannot(given, _too_long(given.name, NAME_MAX)) from None
         raise _cannot(given, (exc.strerror or str(exc)).lower()) from None
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
@@ -293,6 +436,9 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
         raise _cannot(given, f"folder {folder} does not exist{link}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _cannot(given, f"folder {folder} is not writable{link}")
+    limit = _name_max(folder)
+    if len(os.fsencode(real.name)) > limit:
+        raise _cannot(given, _too_long(real.name, limit) + link)
     return OutputTarget(given, real, existing=existing)
 
 
@@ -339,6 +485,44 @@ def _stream(tmp: Path, target: OutputTarget) -> None:
     # Opening a FIFO waits for its reader; Ctrl-C while waiting stops the command.
     with open(tmp, "rb") as src, open(target.path, "wb") as dst:
         shutil.copyfileobj(src, dst)
+        dst.flush()  # a write error (/dev/full) shows here, not in a close that hides it
+
+
+def _fsync(tmp: Path) -> None:
+    """The temporary file's bytes on the disk before it is renamed over the target: after a crash
+    the target is the old file or the whole new one, never an empty one."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """The rename itself on the disk (best effort: some systems cannot sync a folder)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_failure(exc: OSError, target: OutputTarget) -> OddsmithError | None:
+    """The one-line error for an output file whose bytes could not be stored, or None when
+    ``exc`` is not such a failure."""
+    if exc.errno not in _WRITE_ERRNOS:
+        return None
+    why = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is used up",
+           errno.EROFS: "the file system is read-only",
+           errno.EFBIG: "the file is too large for the file system"}.get(exc.errno, (exc.strerror or str(exc)).lower())
+    if target.streamed:
+        left = "the output may be cut short there"
+    elif target.existing is not None:
+        left = "the old file is left as it was"
+    else:
+        left = "no file was written"
+    return _cannot(target.path, f"{why}; {left}")
 
 
 @contextlib.contextmanager
@@ -360,22 +544,36 @@ def atomic_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Path]
         with interrupts.deferred():  # Ctrl-C between creating a temporary file and noting it would leak it
             for target in targets:
                 folder = None if target.streamed else target.real.parent
+                limit = NAME_MAX if folder is None else _name_max(folder)
                 try:
-                    fd, tmp = tempfile.mkstemp(prefix=f".{target.real.name}.", suffix=".part", dir=folder)
+                    fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(target.real.name, limit), suffix=".part",
+                                               dir=folder)
                 except OSError as exc:
                     raise _cannot(target.path, (exc.strerror or str(exc)).lower()) from None
                 tmps.append(Path(tmp))
                 os.close(fd)
-        yield list(tmps)
-        interrupts.check()
-        for tmp, target in zip(tmps, targets):
-            if target.streamed:
-                _stream(tmp, target)
+        current = targets[0] if targets else None
+        try:
+            yield list(tmps)
+            interrupts.check()
+            for tmp, target in zip(tmps, targets):
+                current = target
+                if target.streamed:
+                    _stream(tmp, target)
+                else:
+                    _fsync(tmp)
+        except OSError as exc:
+            failure = write_failure(exc, current) if current is not None else None
+            if failure is None:
+                raise
+            raise failure from None
         with interrupts.deferred():  # every file lands, or (interrupted before) none
             for tmp, target in zip(tmps, targets):
                 if not target.streamed:
                     _keep_mode(tmp, target)
                     os.replace(tmp, target.real)
+            for folder in {t.real.parent for t in targets if not t.streamed}:
+                _fsync_folder(folder)
     finally:
         with interrupts.held():
             for tmp in tmps:

@@ -10,6 +10,11 @@ always free to take Ctrl-C (a kernel call can run for seconds without giving
 Python a chance to run its signal handler); on an interrupt no new chunk
 starts and the command stops at once. A run estimated, from its first
 chunks, to take more than :data:`LONG_RUN_SECONDS` prints one warning line.
+
+Memory stays flat in the number of trials: chunk results are folded in chunk
+order as they arrive (:func:`sum_chunks`), and the threads never run more
+than a few chunks ahead of the fold. ``--trials`` above :data:`MAX_TRIALS`
+is refused before any work (docs/cli-conventions.md, "Trials").
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -27,6 +32,14 @@ from oddsmith.output import Progress, duration
 
 CHUNK_TRIALS = 1 << 16
 BIT_GENERATOR = "PCG64"
+
+#: The most trials one figure may ask for. The fastest simulation (lowball deals,
+#: about 5 million a second per core) takes hours at this size, a whole shootout
+#: weeks; more cannot finish in a sane time (and 10**30 overflowed the chunk count).
+MAX_TRIALS = 10 ** 11
+#: How many chunks the threads may run ahead of the chunk being folded, per worker:
+#: what bounds the memory of a run (a slow chunk holds back the others' results).
+AHEAD_PER_WORKER = 4
 
 #: A run estimated to take longer than this (seconds) prints one warning line.
 LONG_RUN_SECONDS = 60.0
@@ -48,6 +61,11 @@ class SamplingPlan:
     trials: int
     chunk_trials: int = CHUNK_TRIALS
     bit_generator: str = BIT_GENERATOR
+
+    def __post_init__(self) -> None:
+        check_trials(self.trials)  # every simulation makes a plan: no run past the limit
+        if self.chunk_trials < 1:
+            raise ValueError(f"chunk_trials must be at least 1, got {self.chunk_trials}")
 
     @property
     def n_chunks(self) -> int:
@@ -81,9 +99,19 @@ def resolve_seed(seed: int | None) -> int:
 
 
 def check_trials(trials: int) -> int:
+    """``trials`` if it is 1..:data:`MAX_TRIALS`, else the one-line error that says the limit."""
     if trials < 1:
         raise OddsmithError(f"--trials must be at least 1, got {trials}")
+    if trials > MAX_TRIALS:
+        raise OddsmithError(f"--trials must be at most {MAX_TRIALS:,} (10^{len(str(MAX_TRIALS)) - 1}; more cannot "
+                            f"finish in a sane time), got {_typed(trials)}")
     return int(trials)
+
+
+def _typed(n: int) -> str:
+    """A too-large number as the user typed it, or its size when it would fill the line."""
+    digits = str(n)
+    return f"{n:,}" if len(digits) <= 24 else f"a {len(digits)}-digit number"
 
 
 def check_workers(workers: int) -> int:
@@ -93,18 +121,25 @@ def check_workers(workers: int) -> int:
 
 
 class _Chunks:
-    """Chunk indices handed out to daemon threads; results come back on a queue."""
+    """Chunk indices handed out to daemon threads; results come back on a queue.
 
-    def __init__(self, work: Callable[[np.random.PCG64, int], T], plan: SamplingPlan) -> None:
-        self.work, self.plan = work, plan
+    A thread takes chunk ``i`` only once chunk ``i - ahead`` is folded, so that at
+    most ``ahead`` results wait for an earlier, slower chunk: memory stays flat
+    however many chunks the run has."""
+
+    def __init__(self, work: Callable[[np.random.PCG64, int], T], plan: SamplingPlan, ahead: int) -> None:
+        self.work, self.plan, self.ahead = work, plan, ahead
         self.next = 0
-        self.lock = threading.Lock()
+        self.folded = 0
+        self.lock = threading.Condition()
         self.stopped = False
         self.results: queue.SimpleQueue = queue.SimpleQueue()
 
     def run(self) -> None:
         while True:
             with self.lock:
+                while not self.stopped and self.next < self.plan.n_chunks and self.next >= self.folded + self.ahead:
+                    self.lock.wait(POLL_SECONDS)
                 i = self.next
                 if self.stopped or i >= self.plan.n_chunks:
                     return
@@ -115,6 +150,16 @@ class _Chunks:
                 self.results.put((i, None, exc))
                 return
 
+    def fold_done(self, folded: int) -> None:
+        with self.lock:
+            self.folded = folded
+            self.lock.notify_all()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            self.lock.notify_all()
+
 
 def _estimate(progress: Progress, plan: SamplingPlan, workers: int) -> float:
     """Seconds the whole run should take, from the speed so far. Before any chunk is
@@ -124,30 +169,34 @@ def _estimate(progress: Progress, plan: SamplingPlan, workers: int) -> float:
     return progress.elapsed * (plan.n_chunks // max(workers, 1))
 
 
-def run_chunks(
+def fold_chunks(
     work: Callable[[np.random.PCG64, int], T],
     plan: SamplingPlan,
+    fold: Callable[[T], None],
     *,
     workers: int = 1,
     label: str = "simulating",
-) -> list[T]:
-    """Run ``work(bit_generator, n_trials)`` once per chunk, results in chunk order.
+) -> None:
+    """Run ``work(bit_generator, n_trials)`` once per chunk and hand each result to ``fold``,
+    in chunk order, as soon as it and every earlier chunk are done.
 
     ``work`` runs on ``workers`` daemon threads while the main thread waits in
     short steps: Ctrl-C stops the run at once (the chunks being computed are
-    abandoned, no new one starts).
+    abandoned, no new one starts). At most ``AHEAD_PER_WORKER * workers``
+    results are held at any moment.
     """
-    chunks = _Chunks(work, plan)
-    out: list[T | None] = [None] * plan.n_chunks
+    workers = max(1, min(workers, plan.n_chunks))
+    chunks = _Chunks(work, plan, ahead=AHEAD_PER_WORKER * workers)
+    waiting: dict[int, T] = {}
+    folded = 0
     warned = False
     threads = [threading.Thread(target=chunks.run, name=f"oddsmith-chunks-{k}", daemon=True)
-               for k in range(min(workers, plan.n_chunks))]
+               for k in range(workers)]
     try:
         with Progress(plan.trials, label, clock=clock) as progress:
             for t in threads:
                 t.start()
-            left = plan.n_chunks
-            while left:
+            while folded < plan.n_chunks:
                 try:
                     i, result, exc = chunks.results.get(timeout=POLL_SECONDS)
                 except queue.Empty:
@@ -155,19 +204,61 @@ def run_chunks(
                 else:
                     if exc is not None:
                         raise exc
-                    out[i] = result
-                    left -= 1
+                    waiting[i] = result
+                    while folded in waiting:
+                        fold(waiting.pop(folded))
+                        folded += 1
+                    chunks.fold_done(folded)
                     progress.advance(plan.chunk_size(i))
                 interrupts.check()
-                if not warned and left and progress.elapsed >= ESTIMATE_AFTER:
+                if not warned and folded < plan.n_chunks and progress.elapsed >= ESTIMATE_AFTER:
                     total = _estimate(progress, plan, workers)
                     if total > LONG_RUN_SECONDS:
                         warned = True
                         progress.note(f"oddsmith: warning: {label}: {plan.trials:,} trials will take about "
                                       f"{duration(total)} at this speed (Ctrl-C stops the run)")
     finally:
-        chunks.stopped = True
-    return out  # type: ignore[return-value]
+        chunks.stop()
+
+
+def run_chunks(
+    work: Callable[[np.random.PCG64, int], T],
+    plan: SamplingPlan,
+    *,
+    workers: int = 1,
+    label: str = "simulating",
+) -> list[T]:
+    """Every chunk's result of :func:`fold_chunks`, in chunk order: for results that cannot
+    be summed (per-trial arrays). A sum of counts should use :func:`sum_chunks`, whose
+    memory does not grow with the number of trials."""
+    out: list[T] = []
+    fold_chunks(work, plan, out.append, workers=workers, label=label)
+    return out
+
+
+def _add(total: Any, part: Any) -> Any:
+    if isinstance(part, tuple):
+        return tuple(_add(t, p) for t, p in zip(total, part))
+    return total + part
+
+
+def sum_chunks(
+    work: Callable[[np.random.PCG64, int], T],
+    plan: SamplingPlan,
+    *,
+    workers: int = 1,
+    label: str = "simulating",
+) -> T:
+    """The element-wise sum of every chunk's result (an array of counts, or a tuple of them),
+    added up in chunk order as the chunks finish: the same figures as summing
+    :func:`run_chunks`' list, in memory that does not grow with the trials."""
+    total: list[Any] = []
+
+    def fold(part: T) -> None:
+        total[:] = [part if not total else _add(total[0], part)]
+
+    fold_chunks(work, plan, fold, workers=workers, label=label)
+    return total[0]
 
 
 def binomial_stderr(p: np.ndarray | float, n: int) -> np.ndarray | float:

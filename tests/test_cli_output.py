@@ -60,15 +60,18 @@ def test_one_trial_does_not_look_certain(capsys, args):
 
 
 def test_simulated_zero_gets_n_a_and_its_bound(capsys):
-    rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1")
+    """A probability seen in no trial shows the top of its exact 95% interval (Clopper-Pearson:
+    1 - 0.025^(1/n) for none in n), with the note that says so."""
+    rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "2000", "--seed", "1",
+                     "--full-table")
     assert rc == 0
-    assert "Dead Man's Hand  0.000000 ± n/a" in out
-    assert "2,000 trials" in " ".join(out.split())
+    assert "Dead Man's Hand  < 0.0019 (95%)" in out and 1 - 0.025 ** (1 / 2000) < 0.0019
+    assert "seen in none of the 2,000 trials" in " ".join(out.split()) and "± n/a" not in out
 
 
 def test_exact_tradeoff_cells_show_no_standard_error(capsys):
     rc, out, _ = run(capsys, "tradeoff", "law-dogs", "--studs", "0", "--draws", "0-1", "--trials", "2000",
-                     "--seed", "1")
+                     "--seed", "1", "--full-table")
     assert rc == 0
     assert "± n/a" not in out  # stud 0 draw 0 is exact; stud 0 draw 1 simulated with real errors
     assert re.search(r"\d\.\d{4} ± 0\.\d{3}[1-9]", out)
@@ -80,11 +83,12 @@ def test_round_result_is_a_labelled_table(capsys):
     rc, out, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "5000", "--seed", "2")
     assert rc == 0
     block = out.split("Result of the round\n", 1)[1].split("\n\n", 1)[0]
-    rows = block.splitlines()[2:]
+    rows = block.splitlines()[2:6]  # the note under the table follows
     assert [r.split("  ")[0] for r in rows] == ["A wins (A's kept hand higher)", "B wins (B's kept hand higher)",
-                                               "identical hands (no winner; 1 casualty each)",
-                                               "equal ranks: 1 casualty each (tie-break wins above + identical hands)"]
-    assert all("±" in r for r in rows)
+                                               "identical hands (no winner)",
+                                               "equal ranks (1 casualty each)"]
+    assert all("±" in r or "(95%)" in r for r in rows)
+    assert "they are the tie-breaks won (counted in A wins and B wins) plus the identical hands" in " ".join(out.split())
     assert "identical hands 0." not in out  # the old unlabelled run-on line
     # what the equal-ranks row counts: the identical hands and the tie-breaks won inside A wins / B wins
     rc, js, _ = run(capsys, "shootout", "law-dogs", "--vs", "outlaws", "--trials", "5000", "--seed", "2",
@@ -343,13 +347,17 @@ def test_tradeoff_against_itself_says_deck_used_once_after_a_blank_line(capsys):
 
 
 def test_tradeoff_blocks_repeat_deck_vs_stud_draw_and_explain_n_a(capsys, monkeypatch):
+    """The default leads with the answer (lowball figures once per deck, then a stud x draw grid);
+    --full-table adds every cell, its blocks repeating stud and draw, and explains the bounds."""
     monkeypatch.setenv("COLUMNS", "80")
-    rc, out, _ = run(capsys, "tradeoff", "balanced", "--studs", "1-2", "--draws", "1", "--trials", "2000",
-                     "--seed", "1")
-    assert rc == 0
-    blocks = _blocks(out.split("seed 1\n\n", 1)[1].split("\nlow_p_win:", 1)[0])
-    assert len(blocks) > 2
-    for block in blocks:
-        assert block[0].split()[:4] == ["deck", "vs", "stud", "draw"]
+    args = ("tradeoff", "balanced", "--studs", "1-2", "--draws", "1", "--trials", "2000", "--seed", "1")
+    rc, out, _ = run(capsys, *args)
+    assert rc == 0 and _widest(out) <= 80 and len(out.splitlines()) <= 24
+    assert out.count("1.5674") == 1  # the deck's lowball mean rank, once
+    rc, out, _ = run(capsys, *args, "--full-table")
+    assert rc == 0 and _widest(out) <= 80
+    table = out.split("every cell", 1)[1].split("\n", 2)[2].split("\n< x (95%)", 1)[0]
+    blocks = _blocks(table)
+    assert blocks and all(block[0].split()[:2] == ["stud", "draw"] for block in blocks)
     assert sum(b[0].split().count("exact") for b in blocks) == 1
-    assert "0.0000 ± n/a" in out and "± n/a: the figure came out the same in every one of the 2,000" in out
+    assert "< 0.0019 (95%)" in out and "seen in none of the 2,000 trials" in " ".join(out.split())

@@ -302,7 +302,9 @@ def test_bad_output_fails_before_any_simulation(tmp_path, monkeypatch, capsys, a
         raise AssertionError("simulated before checking --output")
 
     for module in (engine, lowball, shootout):
-        monkeypatch.setattr(module, "run_chunks", no_work)
+        for name in ("run_chunks", "sum_chunks"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, no_work)
     rc, out, err = run(capsys, *args, "--output", tmp_path)
     assert rc == 2 and out == ""
     one_line_error(err, "it is a folder")

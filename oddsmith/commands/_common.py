@@ -11,7 +11,7 @@ import pandas as pd
 
 from oddsmith.doomtown.deck import Deck, deck_label, load_deck
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, check_output_path, note, plus_minus
+from oddsmith.output import Format, check_output_path, is_proportion, note, plus_minus
 from oddsmith.sampling import check_trials, check_workers
 
 FORMAT_HELP = "Output format: table, csv, json or md."
@@ -78,10 +78,14 @@ def with_deck_state(df: pd.DataFrame, deck_state: object) -> pd.DataFrame:
     return out
 
 
-def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
+def readable(df: pd.DataFrame, exact: bool, digits: int = 6, *, trials: Optional[int] = None,
+             proportions: Optional[Iterable[bool]] = None) -> pd.DataFrame:
     """The table and Markdown view: exact figures without their (zero) standard errors;
-    simulated figures as "value ± standard error", "± n/a" where none can be estimated
-    (:func:`oddsmith.output.plus_minus`; JSON and CSV keep plain columns).
+    simulated figures as "value ± standard error", where none can be estimated the exact
+    95% bound of a probability seen as 0 or 1 in ``trials`` ("(< 0.0015 at 95%)"), else "± n/a"
+    (:func:`oddsmith.output.plus_minus`; JSON and CSV keep plain columns). A column holds
+    probabilities by its name (:func:`oddsmith.output.is_proportion`); ``proportions`` says it
+    row by row for a ``value`` column of mixed figures.
     A ``cheatin`` column with no figure at all is left out."""
     if exact:
         return df.drop(columns=[c for c in df.columns if c == "stderr" or c.endswith("_stderr")])
@@ -91,7 +95,9 @@ def readable(df: pd.DataFrame, exact: bool, digits: int = 6) -> pd.DataFrame:
             continue
         partner = "stderr" if col == "probability" else f"{col}_stderr"
         if partner in df.columns:
-            out[col + " ± se"] = [plus_minus(v, e, digits) for v, e in zip(df[col], df[partner])]
+            rows = list(proportions) if proportions is not None and col == "value" else [is_proportion(col)] * len(df)
+            out[col + " ± se"] = [plus_minus(v, e, digits, trials=trials, proportion=p)
+                                  for v, e, p in zip(df[col], df[partner], rows)]
         else:
             out[col] = df[col]
     return pd.DataFrame(out)

@@ -12,7 +12,9 @@ added later included - shows the conventions of docs/cli-conventions.md:
   a posse, says POSSE that way);
 * arguments by their name in capitals (``DECK``, ``[POSSE]`` when optional,
   ``DECK...`` when repeatable), without a type after them;
-* in a group's command list, the first paragraph of each command's help whole.
+* in a group's command list, the first paragraph of each command's help whole;
+* output formats (``--format table|csv|json|md``) read whatever their case (``-f JSON``);
+* ``--output ''`` is refused as empty, as typed (a PATH option would read it as ".", a folder).
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ NAMED_METAVARS = {
     "vs_posse": "POSSE",
     "posse_file": "POSSE",
 }
+# The values of oddsmith.output.Format (not imported here: it loads pandas).
+FORMAT_VALUES = ("table", "csv", "json", "md")
 TYPE_METAVARS = {str: "TEXT", int: "INTEGER", float: "FLOAT", pathlib.Path: "PATH"}
 
 # Wide enough for every summary of a command list on one line at 120+ columns;
@@ -69,6 +73,12 @@ def option_metavar(param: TyperOption) -> Optional[str]:
     return TYPE_METAVARS.get(_base_annotation(desc.annotation), "TEXT")
 
 
+def is_format_choice(param: TyperOption) -> bool:
+    """True for an option choosing one of the output formats (:class:`oddsmith.output.Format`)."""
+    desc = param.type_descriptor
+    return bool(desc.is_choice and desc.choices) and set(_choice_values(desc.choices)) <= set(FORMAT_VALUES)
+
+
 def argument_metavar(param: TyperArgument) -> str:
     """An argument's name as shown in help: its metavar or its name in capitals, ``...`` when repeatable."""
     name = param.metavar or NAMED_METAVARS.get(param.name or "") or (param.name or "").upper()
@@ -91,6 +101,18 @@ class ConventionalArgument(TyperArgument):
 
     def display_type_rich(self, ctx: Context) -> Optional[str]:
         return None
+
+
+class OutputOption(TyperOption):
+    """``--output``: an empty value is an error while the command line is read, before a PATH
+    type turns it into "." (which would be reported as a folder)."""
+
+    def process_value(self, ctx: Context, value: Any) -> Any:
+        if isinstance(value, str) and value == "":
+            from oddsmith.errors import OddsmithError
+
+            raise OddsmithError("--output is empty: give a file name ('-' for stdout)")
+        return super().process_value(ctx, value)
 
 
 def summary(command: Command) -> str:
@@ -118,6 +140,11 @@ def apply_conventions(root: Command) -> None:
                 metavar = option_metavar(param)
                 if metavar is not None:
                     param.metavar = metavar
+                if param.name == "output" and type(param) is TyperOption:
+                    param.__class__ = OutputOption
+                if is_format_choice(param) and param.type_descriptor.parameter_info.case_sensitive:
+                    param.type_descriptor.parameter_info.case_sensitive = False
+                    param._runtime_param = None  # built from the descriptor when first needed
 
 
 class OddsmithGroup(TyperGroup):

@@ -14,25 +14,53 @@ import typer
 from oddsmith.doomtown.cards import parse_hand
 from oddsmith.doomtown.evaluator import evaluate_codes, hand_records, hands_frame
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, check_output_option, dumps_json, emit, format_frame
+from oddsmith.output import Format, Progress, check_output_option, dumps_json, emit, format_frame
 from oddsmith.rules.doomtown import key_as_list
 from oddsmith.textinput import read_text
 
 
-def read_hand_lines(source: str) -> tuple[list[list[int]], list[str]]:
+#: The most ``hand --input`` reads: 64 MiB and a million lines (a million hands rank in a few
+#: seconds and print in about a minute; /dev/zero or a stray log file is refused at once).
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+MAX_INPUT_LINES = 1_000_000
+
+
+def _bound() -> str:
+    return f"hand --input reads at most {MAX_INPUT_BYTES / (1024 * 1024):g} MiB and {MAX_INPUT_LINES:,} lines"
+
+
+#: Lines between two steps of the progress bar.
+PROGRESS_STEP = 10_000
+
+
+def read_hand_lines(source: str, progress: Optional[Progress] = None) -> tuple[list[list[int]], list[str]]:
     """Hands from a file (``-`` = stdin), one per line; blank lines and ``#`` comments are
-    skipped. Returns the hands and a label per hand naming its line."""
+    skipped. Returns the hands and a label per hand naming its line. At most
+    :data:`MAX_INPUT_BYTES` and :data:`MAX_INPUT_LINES` are read."""
     name = "stdin" if source == "-" else source
-    # No size limit: a hands file may hold any number of hands (one kernel call).
-    text = read_text(source, limit=None, what="input file")
+    try:
+        text = read_text(source, limit=MAX_INPUT_BYTES, what="hands file")
+    except OddsmithError as exc:
+        if "too large" in str(exc):
+            raise OddsmithError(f"{name}: more than {MAX_INPUT_BYTES:,} bytes; {_bound()} (split the file)") from None
+        raise
+    lines = text.splitlines()
+    if len(lines) > MAX_INPUT_LINES:
+        raise OddsmithError(f"{name}: {len(lines):,} lines; {_bound()} (split the file)")
+    if progress is not None:
+        progress.total = 3 * max(len(lines), 1)  # reading, ranking and writing, a line each
     hands, labels = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
+        if progress is not None and number % PROGRESS_STEP == 0:
+            progress.advance(PROGRESS_STEP)
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
         where = f"line {number} of {name}"
         hands.append(parse_hand(body, where=where))
         labels.append(where)
+    if progress is not None:
+        progress.advance(len(lines) % PROGRESS_STEP)
     if not hands:
         raise OddsmithError(f"{name} holds no hands (one hand per line, e.g. AS AC 8S 8C JD)")
     return hands, labels
@@ -74,17 +102,30 @@ def register(app: typer.Typer) -> None:
                 raise OddsmithError('give a hand, e.g. oddsmith hand "AS AC 8S 8C JD", or --input FILE')
             hands = [parse_hand(" ".join(cards))]
             labels = ["the hand"]
-        else:
-            hands, labels = read_hand_lines(input)
-        ev = evaluate_codes(hands, lowball=lowball, labels=labels)
-        if format is Format.json:
-            records = hand_records(hands, ev, ascii=ascii)
-            mode = "lowball" if lowball else "shootout"
-            records = [{**r, "mode": mode} for r in records]
-            text = dumps_json(records if input is not None else records[0])
-        else:
-            df = _display_frame(hands_frame(hands, ev, ascii=ascii), format)
-            text = format_frame(df, format, keys=["cards"])  # the hand names its row
+            emit(_render(hands, labels, lowball, format, ascii, many=False), output)
+            return
+        # A large file takes a while: a bar over reading (one step a line), ranking and writing.
+        with Progress(1, "hands") as progress:
+            hands, labels = read_hand_lines(input, progress)
+            text = _render(hands, labels, lowball, format, ascii, many=True, progress=progress)
         emit(text, output)
+
+
+def _render(hands: list[list[int]], labels: list[str], lowball: bool, format: Format, ascii: bool, *,
+            many: bool, progress: Optional[Progress] = None) -> str:
+    ev = evaluate_codes(hands, lowball=lowball, labels=labels)
+    if progress is not None:
+        progress.advance((progress.total - progress.done) // 2)
+    if format is Format.json:
+        records = hand_records(hands, ev, ascii=ascii)
+        mode = "lowball" if lowball else "shootout"
+        records = [{**r, "mode": mode} for r in records]
+        text = dumps_json(records if many else records[0])
+    else:
+        df = _display_frame(hands_frame(hands, ev, ascii=ascii), format)
+        text = format_frame(df, format, keys=["cards"])  # the hand names its row
+    if progress is not None:
+        progress.advance(progress.total - progress.done)
+    return text
 
 

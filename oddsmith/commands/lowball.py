@@ -39,7 +39,7 @@ from oddsmith.doomtown import lowball as L
 from oddsmith.doomtown import pulls as P
 from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
+from oddsmith.output import Format, dumps_json, emit, format_frame, human_columns, note, plus_minus, stderr_note
 from oddsmith.sampling import resolve_seed
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
@@ -57,11 +57,11 @@ def _render_single(odds: L.LowballOdds, fmt: Format) -> str:
         return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Lowball hand of {odds.deck}: {odds.cards} cards, {_how(odds.exact, odds.trials, odds.seed)}"
     title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
-    table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    table = format_frame(readable(odds.ranks, odds.exact, trials=odds.trials), fmt, float_digits=6)
     if odds.exact:
         foot = f"P(cheatin') {odds.p_cheatin:.6f}   mean rank {odds.mean_rank:.4f}"
     else:
-        foot = (f"P(cheatin') {plus_minus(odds.p_cheatin, odds.p_cheatin_stderr)}   "
+        foot = (f"P(cheatin') {plus_minus(odds.p_cheatin, odds.p_cheatin_stderr, trials=odds.trials, proportion=True)}   "
                 f"mean rank {plus_minus(odds.mean_rank, odds.mean_rank_stderr, 4)} (± one standard error)")
     text = f"{title}\n\n{table}\n{foot}\n"
     return text if odds.exact else text + stderr_note(text, odds.trials)
@@ -88,7 +88,9 @@ def _wide(summary: pd.DataFrame, hands: tuple[L.LowballOdds, ...]) -> pd.DataFra
     return out
 
 
-def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
+def _render_matchup(g: L.GamblinOdds, fmt: Format, full_table: bool = False) -> str:
+    """The answer first: each player's figures and the result; ``full_table`` adds the rank
+    distributions (always in CSV and JSON)."""
     if fmt is Format.json:
         return dumps_json({"command": "lowball", **g.to_json()})
     if fmt is Format.csv:
@@ -104,13 +106,18 @@ def _render_matchup(g: L.GamblinOdds, fmt: Format) -> str:
         first = [g.p_win_first_deal, g.p_lose_first_deal]
         result["stderr"] = [g.p_win_stderr, g.p_lose_stderr, g.p_tie_stderr,
                             *(math.sqrt(p * (1 - p) / g.trials) for p in first)]
-    outcome = format_frame(readable(result, g.exact), fmt, float_digits=6,
+    outcome = format_frame(readable(result, g.exact, trials=g.trials), fmt, float_digits=6,
                            title="Result of Gamblin' (lowest hand wins)")
     title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
-    s = format_frame(readable(g.summary(), g.exact), fmt, float_digits=6)
-    r = format_frame(readable(g.ranks(), g.exact), fmt, float_digits=6, title="Lowball hand ranks")
-    text = f"{title}\n\n{s}\n{outcome}\n{r}"
-    return text if g.exact else text + "Figures ± one standard error.\n" + stderr_note(text, g.trials)
+    s = format_frame(human_columns(readable(g.summary(), g.exact, trials=g.trials)), fmt, float_digits=6)
+    text = f"{title}\n\n{s}\n{outcome}"
+    if full_table:
+        text += "\n" + format_frame(readable(g.ranks(), g.exact, trials=g.trials), fmt, float_digits=6,
+                                    title="Lowball hand ranks")
+    more = "" if full_table else "Each deck's lowball hand ranks: --full-table."
+    foot = ("" if g.exact else "Figures ± one standard error. ") + more
+    text += "\n" + ((foot + "\n") if fmt is Format.md else note(foot)) if foot else ""
+    return text if g.exact else text + stderr_note(text, g.trials)
 
 
 def _render_table(t: L.TableOdds, fmt: Format) -> str:
@@ -122,8 +129,8 @@ def _render_table(t: L.TableOdds, fmt: Format) -> str:
     title = (f"Gamblin' at a table of {n}: {t.trials:,} simulated deals, seed {t.seed} "
              f"(lowest hand wins 2 ghost rock, second lowest 1)")
     title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
-    body = format_frame(readable(t.players, False), fmt, float_digits=6)
-    foot = note(f"Identical hands on a first deal: probability {plus_minus(t.p_identical, t.p_identical_stderr)}; "
+    body = format_frame(readable(t.players, False, trials=t.trials), fmt, float_digits=6)
+    foot = note(f"Identical hands on a first deal: probability {plus_minus(t.p_identical, t.p_identical_stderr, trials=t.trials, proportion=True)}; "
                 f"redraws per deal: {t.mean_redraws:.4f} on average. Figures ± one standard error.")
     text = f"{title}\n\n{body}\n{foot}"
     return text + stderr_note(text, t.trials)
@@ -149,6 +156,7 @@ def register(app: typer.Typer) -> None:
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
         with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to every deck."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to DECK."),
+        full_table: bool = typer.Option(False, "--full-table", help="Head to head (--vs), table and Markdown: add each deck's lowball hand-rank distribution (always in CSV and JSON)."),
         hands: bool = typer.Option(False, "--hands", help="List every distinct lowball hand DECK can deal (exact), lowest first, with its probability."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
@@ -188,7 +196,7 @@ def register(app: typer.Typer) -> None:
         elif n_players == 2:
             g = L.gamblin_odds(main, opponents[0], exact=is_exact, trials=n_trials, seed=used_seed,
                                workers=workers, names=(deck_label(main), deck_label(opponents[0])))
-            text = _render_matchup(g, fmt)
+            text = _render_matchup(g, fmt, full_table)
         else:
             decks = [main, *opponents]
             t = L.table_odds(decks, trials=n_trials, seed=used_seed, workers=workers,

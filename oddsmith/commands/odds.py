@@ -44,8 +44,9 @@ from oddsmith.commands._common import (
 )
 from oddsmith.doomtown import shootout as S
 from oddsmith.doomtown.deck import Deck, deck_state_of
-from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, format_frame, note, plus_minus, stderr_note
+from oddsmith.errors import OddsmithError, quote
+from oddsmith.output import (Format, dumps_json, emit, format_frame, human_columns, human_label, is_proportion, note,
+                             plus_minus, stderr_note)
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
@@ -60,8 +61,10 @@ POSSE_HELP = ("Posse giving the stud and draw bonus: a file, '-', 'gang' (the de
               "such as 'Baker Andrews; 2x stud:1; draw:2' (card titles, stud:N, draw:N; '*' marks the shooter).")
 
 
-def _fig(value: float, se: float, exact: bool, digits: int = 4) -> str:
-    return f"{value:.{digits}f}" if exact else plus_minus(value, se, digits)
+def _fig(value: float, se: float, exact: bool, digits: int = 4, trials: Optional[int] = None) -> str:
+    """A figure of the hand's foot: bare when exact; a probability (``trials`` given) seen as 0 or 1
+    gets its exact 95% bound."""
+    return f"{value:.{digits}f}" if exact else plus_minus(value, se, digits, trials=trials, proportion=trials is not None)
 
 
 def _how(odds: S.ShootoutOdds) -> str:
@@ -79,8 +82,8 @@ def _side_line(odds: S.ShootoutOdds, shooter: Optional[str]) -> str:
 def _hand_foot(odds: S.ShootoutOdds, md: bool = False) -> str:
     e = odds.exact
     lines = [("mean rank", _fig(odds.mean_rank, odds.mean_rank_stderr, e)),
-             ("P(cheatin')", _fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6)),
-             ("P(full house or better)", _fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6))]
+             ("P(cheatin')", _fig(odds.p_cheatin, odds.p_cheatin_stderr, e, 6, odds.trials)),
+             ("P(full house or better)", _fig(odds.p_full_house_or_better, odds.p_at_least_stderr(7), e, 6, odds.trials))]
     if odds.mean_discards is not None and odds.draw:
         lines.append(("cards redrawn, on average", f"{odds.mean_discards:.3f}"))
     if md:
@@ -107,7 +110,7 @@ def _render_hand(odds: S.ShootoutOdds, fmt: Format, choice: Optional[S.ShooterCh
         return format_frame(with_deck_state(odds.ranks, odds.deck_state), fmt)
     title = f"Shootout hand: {_side_line(odds, choice.name if choice else None)}; {_how(odds)}"
     title = f"## {title}" if fmt is Format.md else note(title).rstrip("\n")
-    table = format_frame(readable(odds.ranks, odds.exact), fmt, float_digits=6)
+    table = format_frame(readable(odds.ranks, odds.exact, trials=odds.trials), fmt, float_digits=6)
     head = _choice_text(choice, "Posse")
     key = note("probability: P(the kept hand has this rank); at_least: P(rank >= this one); "
                "cheatin: P(this rank and cheatin')")
@@ -125,7 +128,10 @@ def _wide_round(r: S.RoundOdds) -> pd.DataFrame:
     return out
 
 
-def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.ShooterChoice], ...]) -> str:
+def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.ShooterChoice], ...],
+                  full_table: bool = False) -> str:
+    """The answer first: the round's result and each side's figures; ``full_table`` adds the
+    distributions of casualties and kept ranks (always in CSV and JSON)."""
     if fmt is Format.json:
         out: dict[str, Any] = {"command": "shootout", **r.to_json()}
         for key, ch in zip(("shooter_options", "vs_shooter_options"), choices):
@@ -136,16 +142,17 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
         return format_frame(with_deck_state(_wide_round(r), [r.a.deck_state, r.b.deck_state]), fmt)
     md = fmt is Format.md
     title = f"One shootout round: {r.trials:,} simulated rounds, seed {r.seed}"
-    lines = [f"## {title}" if md else title, "",
-             f"A: {_side_line(r.a, r.shooters[0])}", f"B: {_side_line(r.b, r.shooters[1])}"]
+    sides = [f"A: {_side_line(r.a, r.shooters[0])}", f"B: {_side_line(r.b, r.shooters[1])}"]
     if md:
-        lines = [lines[0], "", "- " + lines[2], "- " + lines[3]]
+        lines = [f"## {title}", "", "- " + sides[0], "- " + sides[1]]
+    else:
+        lines = [title, ""] + [note(x, indent="    ").rstrip("\n") for x in sides]
     heads = _choice_text(choices[0], "A") + _choice_text(choices[1], "B")
     outcome = pd.DataFrame({
         "outcome": ["A wins (A's kept hand higher)",
                     "B wins (B's kept hand higher)",
-                    "identical hands (no winner; 1 casualty each)",
-                    "equal ranks: 1 casualty each (tie-break wins above + identical hands)"],
+                    "identical hands (no winner)",
+                    "equal ranks (1 casualty each)"],
         "probability": [r.p_win, r.p_lose, r.p_tie, r.p_equal_ranks],
         "stderr": [r.p_win_stderr, r.p_lose_stderr, r.p_tie_stderr, r.p_equal_ranks_stderr]})
     summary = r.summary()[["side", "deck", "p_win", "p_win_stderr", "expected_casualties",
@@ -154,15 +161,23 @@ def _render_round(r: S.RoundOdds, fmt: Format, choices: tuple[Optional[S.Shooter
     summary = summary.rename(columns={"expected_casualties": "casualties_suffered_mean",
                                       "expected_casualties_stderr": "casualties_suffered_mean_stderr"})
     sub = str  # format_frame makes a Markdown title a "###" heading itself
+    equal = ("identical hands: no winner, 1 casualty each side. Equal ranks: 1 casualty each side; they are the "
+             "tie-breaks won (counted in A wins and B wins) plus the identical hands.")
     parts = ["\n".join(lines) + "\n" + (("\n" + heads) if heads else ""),
-             format_frame(readable(outcome, False, 6), fmt, title=sub("Result of the round")),
-             format_frame(readable(summary, False, 4), fmt, title=sub("Each side (casualties_suffered_mean: "
-                                                                      "casualties the side suffers, on average)")),
-             format_frame(readable(r.casualties, False, 6), fmt,
-                          title=sub("Casualties suffered (p_A: P(side A suffers exactly that many), p_B: side B)")),
-             format_frame(readable(r.ranks(), False, 6), fmt, title=sub("Kept hand ranks (p_A: side A, p_B: side B)"))]
+             format_frame(readable(outcome, False, 6, trials=r.trials), fmt, title=sub("Result of the round"))
+             + (f"{equal}\n" if md else note(equal)),
+             format_frame(human_columns(readable(summary, False, 4, trials=r.trials))
+                          .rename(columns={"casualties suffered (mean) ± se": "casualties ± se"}), fmt,
+                          title=sub("Each side (casualties: those the side suffers, on average)"))]
+    if full_table:
+        parts += [format_frame(readable(r.casualties, False, 6, trials=r.trials), fmt,
+                               title=sub("Casualties suffered (p_A: P(side A suffers exactly that many), p_B: side B)")),
+                  format_frame(readable(r.ranks(), False, 6, trials=r.trials), fmt,
+                               title=sub("Kept hand ranks (p_A: side A, p_B: side B)"))]
     text = "\n".join(parts)
-    return text + "\nFigures ± one standard error.\n" + stderr_note(text, r.trials)
+    more = "" if full_table else "The distributions of casualties and kept hand ranks: --full-table."
+    foot = "Figures ± one standard error. " + more
+    return text + "\n" + (foot + "\n" if md else note(foot)) + stderr_note(text, r.trials)
 
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+))?\s*$")
@@ -174,40 +189,86 @@ def parse_bonus_list(text: str, what: str) -> list[int]:
     for part in str(text).split(","):
         m = _RANGE.match(part)
         if not m:
-            raise OddsmithError(f"{what}: {part.strip()!r} is not a number or a range such as 0-3")
+            raise OddsmithError(f"{what}: {quote(part.strip())} is not a number or a range such as 0-3")
         lo, hi = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
         if lo > hi:
-            raise OddsmithError(f"{what}: range {part.strip()!r} runs backwards")
-        for v in range(lo, hi + 1):
-            values.add(S.check_bonus(v, what))
+            raise OddsmithError(f"{what}: range {quote(part.strip())} runs backwards")
+        if hi > S.MAX_BONUS:  # name what was typed, not the first value past the limit
+            raise OddsmithError(f"{what}: {quote(part.strip())} goes past {S.MAX_BONUS}; bonuses are 0..{S.MAX_BONUS}")
+        values.update(range(lo, hi + 1))
     return sorted(values)
 
 
-def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any]) -> str:
+def _tradeoff_cell(row: Any, figure: str, trials: int) -> str:
+    """One shootout cell of the trade-off: bare where exact, else ± se (or its exact 95% bound)."""
+    value = row[f"shootout_{figure}"]
+    if row["shootout_exact"]:
+        return f"{value:.4f}"
+    return plus_minus(value, row[f"shootout_{figure}_stderr"], 4, trials=trials, proportion=is_proportion(figure))
+
+
+def _tradeoff_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """The lowball figures, one row per deck (they do not depend on the stud and draw bonus)."""
+    low = df.drop_duplicates(["deck", "vs"])[["deck", "vs", "lowball_p_win", "lowball_p_cheatin",
+                                               "lowball_mean_rank"]]
+    return low.reset_index(drop=True).rename(columns={"lowball_p_win": "P(win)", "lowball_p_cheatin": "P(cheatin')",
+                                                      "lowball_mean_rank": "mean rank"})
+
+
+def _tradeoff_grid(df: pd.DataFrame, trials: int) -> pd.DataFrame:
+    """P(full house or better): a row per deck and stud bonus, a column per draw bonus (the deck
+    column only when there are several decks)."""
+    decks = list(dict.fromkeys(df["deck"]))
+    studs, draws = sorted(set(df["stud"])), sorted(set(df["draw"]))
+    cells = {(r["deck"], r["stud"], r["draw"]): _tradeoff_cell(r, "p_full_house_or_better", trials)
+             for _, r in df.iterrows()}
+    grid: dict[str, list[Any]] = {"deck": [d for d in decks for _ in studs], "stud": studs * len(decks)}
+    for d in draws:
+        grid[f"draw {d}"] = [cells[(deck, st, d)] for deck, st in zip(grid["deck"], grid["stud"])]
+    out = pd.DataFrame(grid)
+    return out if len(decks) > 1 else out.drop(columns=["deck"])
+
+
+def _render_tradeoff(df: pd.DataFrame, fmt: Format, meta: dict[str, Any], full_table: bool = False) -> str:
+    """The answer first: each deck's Gamblin' figures once, then its shootout strength as a stud x draw
+    grid of P(full house or better); ``full_table`` adds every figure of every cell."""
     if fmt is Format.json:
         return dumps_json({"command": "tradeoff", **meta, "rows": df})
     if fmt is Format.csv:
         return format_frame(df, fmt)
-    shown = df.drop(columns=["shootout_trials", "deck_state"]).copy()
-    exact_all = bool(df["shootout_exact"].all())
-    shown = readable(shown.drop(columns=["shootout_exact"]), exact_all, 4)
-    if not exact_all:  # exact cells (stud <= 2, draw 0) have no standard error: show the bare figure
-        for col in [c for c in shown.columns if c.endswith(" ± se")]:
-            base = col[:-len(" ± se")]
-            shown[col] = [f"{v:.4f}" if ex else s for v, ex, s in zip(df[base], df["shootout_exact"], shown[col])]
-    shown.insert(4, "exact", df["shootout_exact"].map({True: "yes", False: "no"}))
-    shown = shown.rename(columns=lambda c: c.replace("shootout_", "").replace("lowball_", "low_"))
-    how = f"shootout cells: exact where stud <= 2 and draw 0, else {meta['trials']:,} simulated hands, seed {meta['seed']}"
+    md = fmt is Format.md
+    trials = meta["trials"]
+    simulated = not bool(df["shootout_exact"].all())
+    how = (f"shootout cells: exact where stud <= 2 and draw 0, else {trials:,} simulated hands, seed {meta['seed']}"
+           + ("; ± one standard error" if simulated else ""))
     title = f"Trade-off: lowball against shootout strength (policy {meta['policy']}, discard {meta['discard']})"
-    key = ("low_p_win: P(win Gamblin' against vs, identical hands redrawn)\nlow_p_cheatin: P(lowball hand "
-           "cheatin')\nmean_rank: mean kept shootout rank\np_full_house_or_better: P(kept rank >= 7)")
+    parts = [format_frame(_tradeoff_summary(df), fmt, float_digits=4,
+                          title="Gamblin' (lowball), exact: P(win) against vs (identical hands redrawn), P(cheatin'), "
+                                "mean rank")]
+    grid = _tradeoff_grid(df, trials)
+    who = "In a shootout" if "deck" in grid.columns else f"{df['deck'].iloc[0]} in a shootout"
+    parts.append(format_frame(grid, fmt, keys=[c for c in ("deck", "stud") if c in grid.columns],
+                              title=f"{who}: P(full house or better) by stud bonus (rows) and draw bonus (columns)"))
+    if full_table:
+        for (deck, vs), rows in df.groupby(["deck", "vs"], sort=False):
+            cells = rows[["stud", "draw"]].copy()
+            cells["exact"] = rows["shootout_exact"].map({True: "yes", False: "no"})
+            for figure, label in (("mean_rank", "mean rank"), ("p_full_house_or_better", "P(full house+)"),
+                                  ("p_cheatin", "P(cheatin')")):
+                cells[label] = [_tradeoff_cell(r, figure, trials) for _, r in rows.iterrows()]
+            parts.append(format_frame(cells, fmt, keys=["stud", "draw"],
+                                      title=f"{deck} in a shootout, every cell: mean kept rank, P(full house or "
+                                            f"better), P(cheatin')"))
+        more = ""
+    else:
+        more = "Mean kept rank and P(cheatin') of every cell: --full-table (or --format csv/json)."
+    body = "\n".join(parts)
+    why_na = stderr_note(body, trials)
     states = meta["deck_states"]
-    table = format_frame(shown, fmt, keys=["deck", "vs", "stud", "draw"])  # what tells the rows apart
-    why_na = stderr_note(table, meta["trials"])
-    if fmt is Format.md:
-        key = "\n".join("- " + line for line in key.splitlines())
-        return f"## {title}\n\n{how}\n\n{table}\n{key}\n\n" + (why_na + "\n" if why_na else "") + states
-    return f"{title}\n{how}\n\n{table}\n{key}\n{why_na}\n{states}"
+    if md:
+        return f"## {title}\n\n{how}\n\n{body}\n" + (f"{more}\n\n" if more else "") + \
+            (why_na + "\n" if why_na else "") + states
+    return note(title) + note(how) + "\n" + body + "\n" + (note(more) if more else "") + why_na + "\n" + states
 
 
 # --------------------------------------------------------------------------
@@ -274,9 +335,10 @@ def _render_full(r: Any, fmt: Format) -> str:
               if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
     rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
     dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
-    tables = [format_frame(readable(summary, False, 4), fmt),
-              format_frame(readable(rounds, False, 4), fmt, title=sub("Rounds played")),
-              format_frame(readable(dudes, False, 4), fmt,
+    figures = [is_proportion(f) for f in r.summary["figure"]]
+    tables = [format_frame(readable(summary, False, 4, trials=r.trials, proportions=figures), fmt),
+              format_frame(readable(rounds, False, 4, trials=r.trials), fmt, title=sub("Rounds played")),
+              format_frame(readable(dudes, False, 4, trials=r.trials), fmt,
                            title=sub("Each dude's fate (sent home: a Harrowed dude sent home as a casualty, or fled)"))]
     parts = ["\n".join(lines) + "\n", tables[0],
              (note(key) if not md else key + "\n") + stderr_note("".join(tables), r.trials),
@@ -364,6 +426,7 @@ def register(app: typer.Typer) -> None:
         flee: Optional[str] = typer.Option(None, "--flee", help=FLEE_HELP + " Default never."),
         vs_flee: Optional[str] = typer.Option(None, "--vs-flee", help="The opponent's flee policy (as --flee)."),
         automaton: bool = typer.Option(False, "--automaton", help="Whole shootouts: the opponent plays the Automaton Variant throughout (its shooter priority, hand rule and casualty reflexes; never flees)."),
+        full_table: bool = typer.Option(False, "--full-table", help="One round head to head (--vs), table and Markdown: add the distributions of casualties and kept hand ranks (always in CSV and JSON)."),
         what_if: bool = typer.Option(False, "--what-if", help="Whole shootouts: what is +1 worth? The change in A's P(win) and dudes lost from one change at a time (common random numbers)."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
@@ -458,7 +521,7 @@ def register(app: typer.Typer) -> None:
             choices = (ch_a, ch_b)
         r = S.shootout_round(side_a, side_b, trials=n_trials, seed=used_seed, workers=workers,
                              shooters=(choices[0].name if choices[0] else None, choices[1].name if choices[1] else None))
-        text = _render_round(r, fmt, choices)
+        text = _render_round(r, fmt, choices, full_table)
         if fmt in (Format.table, Format.md):
             text += "\n" + deck_state_lines([main, opponent], fmt)
         emit(text, output)
@@ -477,10 +540,15 @@ def register(app: typer.Typer) -> None:
         partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP),
         with_gang: bool = typer.Option(False, "--with-gang", help=WITH_GANG_HELP + " Applies to every deck."),
         without: Optional[str] = typer.Option(None, "--without", help=WITHOUT_HELP + " Applies to every DECK."),
+        full_table: bool = typer.Option(False, "--full-table", help="Table and Markdown: add every figure of every stud/draw cell (mean kept rank, P(full house or better), P(cheatin')) after the summary."),
         fmt: Format = typer.Option(Format.table, "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
-        """The trade-off table: lowball win rate and P(cheatin') beside shootout strength per stud/draw bonus."""
+        """The trade-off table: lowball win rate and P(cheatin') beside shootout strength per stud/draw bonus.
+
+        Table and Markdown lead with the answer: each deck's Gamblin' figures once, then a grid of
+        P(full house or better) by stud and draw bonus; --full-table adds every figure of every cell.
+        CSV and JSON always hold every cell."""
         check_output(output)
         stud_list = parse_bonus_list(studs, "--studs")
         draw_list = parse_bonus_list(draws, "--draws")
@@ -500,4 +568,4 @@ def register(app: typer.Typer) -> None:
                 "studs": stud_list, "draws": draw_list}
         if fmt in (Format.table, Format.md):
             meta["deck_states"] = deck_state_lines(loaded + ([reference] if reference is not None else []), fmt)
-        emit(_render_tradeoff(df, fmt, meta), output)
+        emit(_render_tradeoff(df, fmt, meta, full_table), output)

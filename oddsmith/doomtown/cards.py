@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, quote
 from oddsmith.rules.doomtown import JOKER_CODE, VALUE_LABELS, Suit, card_code, code_suit, code_value
 
 _VALUES = {"A": 1, "1": 1, "T": 10, "J": 11, "Q": 12, "K": 13, **{str(v): v for v in range(2, 11)}}
@@ -60,7 +60,7 @@ def parse_hand(text: str, *, where: str | None = None) -> list[int]:
             codes.append(parse_card(token))
         except ValueError:
             at = f"card {pos}" + (f" on {where}" if where else "")
-            raise OddsmithError(f"unknown card {token!r} ({at}); {CARD_HELP}") from None
+            raise OddsmithError(f"unknown card {quote(token)} ({at}); {CARD_HELP}") from None
     return codes
 
 

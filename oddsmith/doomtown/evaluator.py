@@ -42,6 +42,10 @@ def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None =
     cards = np.full((n, MAX_CARDS), JOKER_CODE, dtype=np.uint8)
     lengths = np.zeros(n, dtype=np.uint8)
     for i, hand in enumerate(hands):
+        if _plain_hand(hand):  # the common case, checked without numpy (a million hands from a file)
+            cards[i, : len(hand)] = hand
+            lengths[i] = len(hand)
+            continue
         where = labels[i] if labels is not None else f"hand {i + 1}"
         codes = np.asarray(hand)
         if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
@@ -50,6 +54,14 @@ def pack_hands(hands: Sequence[Sequence[int]], *, labels: Sequence[str] | None =
         cards[i, : len(codes)] = codes
         lengths[i] = len(codes)
     return cards, lengths
+
+
+def _plain_hand(hand: object) -> bool:
+    """True for a list of 5..15 ints 0..52 with at most two jokers: a hand that needs no
+    closer look (anything else goes through :func:`_check_codes`, which names the problem)."""
+    return (type(hand) is list and HAND_SIZE <= len(hand) <= MAX_CARDS
+            and all(type(c) is int and 0 <= c <= JOKER_CODE for c in hand)
+            and hand.count(JOKER_CODE) <= MAX_JOKERS_PER_HAND)
 
 
 def _check_codes(codes: np.ndarray, where: str) -> None:
@@ -160,6 +172,18 @@ def evaluate_codes(hands: Sequence[Sequence[int]], *, lowball: bool = False,
     return evaluate_packed(cards, lengths, lowball=lowball)
 
 
+def _card_texts(ascii: bool) -> list[str]:
+    """The text of every card code 0..52, for formatting many hands at once."""
+    return format_cards(range(JOKER_CODE + 1), ascii=ascii)
+
+
+def _hand_texts(rows: Sequence[Sequence[int]] | np.ndarray, ascii: bool) -> list[str]:
+    """``format_hand`` of every row, through a table of the 53 card texts."""
+    names = _card_texts(ascii)
+    rows = rows.tolist() if isinstance(rows, np.ndarray) else rows
+    return [" ".join([names[c] for c in row]) for row in rows]
+
+
 def rank_name(rank: int) -> str | None:
     return HAND_RANK_NAMES[HandRank(int(rank))] if rank else None
 
@@ -168,6 +192,9 @@ def hand_records(hands: Sequence[Sequence[int]], ev: Evaluation, *, ascii: bool 
     """One JSON-ready dict per hand: cards, rank, rank_name, key (list), cheatin, best_five,
     counts_as, and legal (same fields, or None when no legal five exists)."""
     records = []
+    names = _card_texts(ascii)
+    cards = lambda codes: [names[int(c)] for c in codes]  # noqa: E731 (a million hands: no format_card calls)
+    five, ident, legal_five, legal_ident = (a.tolist() for a in (ev.five, ev.ident, ev.legal_five, ev.legal_ident))
     for i, hand in enumerate(hands):
         lk = int(ev.legal_key[i])
         legal = None
@@ -176,18 +203,18 @@ def hand_records(hands: Sequence[Sequence[int]], ev: Evaluation, *, ascii: bool 
                 "rank": lk >> KEY_RANK_SHIFT,
                 "rank_name": rank_name(lk >> KEY_RANK_SHIFT),
                 "key": key_as_list(lk),
-                "best_five": format_cards(ev.legal_five[i], ascii=ascii),
-                "counts_as": format_cards(ev.legal_ident[i], ascii=ascii),
+                "best_five": cards(legal_five[i]),
+                "counts_as": cards(legal_ident[i]),
             }
         k = int(ev.key[i])
         records.append({
-            "cards": format_cards(hand, ascii=ascii),
+            "cards": cards(hand),
             "rank": k >> KEY_RANK_SHIFT,
             "rank_name": rank_name(k >> KEY_RANK_SHIFT),
             "key": key_as_list(k),
             "cheatin": bool(ev.cheatin[i]),
-            "best_five": format_cards(ev.five[i], ascii=ascii),
-            "counts_as": format_cards(ev.ident[i], ascii=ascii),
+            "best_five": cards(five[i]),
+            "counts_as": cards(ident[i]),
             "legal": legal,
         })
     return records
@@ -197,18 +224,19 @@ def hands_frame(hands: Sequence[Sequence[int]], ev: Evaluation, *, ascii: bool =
     """Tidy table, one row per hand. ``key`` and ``legal_key`` are the packed integer keys;
     legal columns are empty (rank 0) when no legal five exists."""
     legal_rank = ev.legal_rank.astype(int)
+    names = {r: rank_name(r) for r in range(1, len(HandRank) + 1)}
     return pd.DataFrame({
-        "cards": [format_hand(h, ascii=ascii) for h in hands],
+        "cards": _hand_texts([list(map(int, h)) for h in hands], ascii),
         "rank": ev.rank.astype(int),
-        "rank_name": [rank_name(r) for r in ev.rank],
+        "rank_name": [names[r] for r in ev.rank.tolist()],
         "key": ev.key,
         "cheatin": ev.cheatin.astype(bool),
-        "best_five": [format_hand(f, ascii=ascii) for f in ev.five],
-        "counts_as": [format_hand(f, ascii=ascii) for f in ev.ident],
+        "best_five": _hand_texts(ev.five, ascii),
+        "counts_as": _hand_texts(ev.ident, ascii),
         "legal_rank": legal_rank,
-        "legal_rank_name": [rank_name(r) or "" for r in legal_rank],
+        "legal_rank_name": [names[r] if r else "" for r in legal_rank.tolist()],
         "legal_key": ev.legal_key,
-        "legal_five": [format_hand(f, ascii=ascii) if r else "" for f, r in zip(ev.legal_five, legal_rank)],
+        "legal_five": [t if r else "" for t, r in zip(_hand_texts(ev.legal_five, ascii), legal_rank.tolist())],
     })
 
 

@@ -514,7 +514,8 @@ def full_shootout(a: FullSide, b: FullSide, *, trials: int = DEFAULT_TRIALS, see
 # --------------------------------------------------------------------------
 
 WHAT_IF_COLUMNS = ("change", "whose", "p_a_wins", "delta_p_a_wins", "delta_p_a_wins_stderr",
-                   "dudes_lost_a", "delta_dudes_lost_a", "delta_dudes_lost_a_stderr")
+                   "dudes_lost_a", "delta_dudes_lost_a", "delta_dudes_lost_a_stderr",
+                   "p_a_wins_stderr", "dudes_lost_a_stderr")  # each row's own errors, added last (a contract)
 
 
 def _swap(d: PosseDude) -> PosseDude:
@@ -580,7 +581,8 @@ def what_if(a: FullSide, b: FullSide, *, trials: int = DEFAULT_WHAT_IF_TRIALS, s
     bw = (base.per_trial["winner"].to_numpy() == 1).astype(np.float64)
     bl = base.per_trial["lost_a"].to_numpy().astype(np.float64)
     n = base.trials
-    rows = [("none", "", float(bw.mean()), 0.0, 0.0, float(bl.mean()), 0.0, 0.0)]
+    se = lambda x: float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0  # noqa: E731
+    rows = [("none", "", float(bw.mean()), 0.0, 0.0, float(bl.mean()), 0.0, 0.0, se(bw), se(bl))]
     if changes is None:
         changes = what_if_changes(a.checked().posse, b.checked().posse)
     for change, whose, pa, pb in changes:
@@ -590,5 +592,5 @@ def what_if(a: FullSide, b: FullSide, *, trials: int = DEFAULT_WHAT_IF_TRIALS, s
         lost = r.per_trial["lost_a"].to_numpy().astype(np.float64)
         dw, dl = w - bw, lost - bl
         rows.append((change, whose, float(w.mean()), float(dw.mean()), float(dw.std(ddof=1) / math.sqrt(n)),
-                     float(lost.mean()), float(dl.mean()), float(dl.std(ddof=1) / math.sqrt(n))))
+                     float(lost.mean()), float(dl.mean()), float(dl.std(ddof=1) / math.sqrt(n)), se(w), se(lost)))
     return pd.DataFrame(rows, columns=list(WHAT_IF_COLUMNS))

@@ -56,7 +56,7 @@ from oddsmith.rules.doomtown import (
     gamblin_payouts,
     key_fields,
 )
-from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, sum_chunks
 
 RANKS = tuple(int(r) for r in HandRank)
 DEFAULT_TRIALS = 1_000_000
@@ -375,7 +375,7 @@ def lowball_odds(
         ext.simulate_deck(codes, gen, n_trials, out)
         return out
 
-    total = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="lowball"), axis=0)
+    total = sum_chunks(work, SamplingPlan(seed, trials), workers=workers, label="lowball")
     return _stated(_mc_odds(total[:12], int(total[12]), trials, name, n, seed), deck)
 
 
@@ -535,7 +535,7 @@ def gamblin_odds(
             raise OddsmithError(f"{na} and {nb} keep dealing identical lowball hands: Gamblin' never ends")
         return out
 
-    t = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="gamblin'"), axis=0)
+    t = sum_chunks(work, SamplingPlan(seed, trials), workers=workers, label="gamblin'")
     pa = _stated(_mc_odds(t[0:12], int(t[24]), trials, na, size_a, seed), deck)
     pb = _stated(_mc_odds(t[12:24], int(t[25]), trials, nb, size_b, seed), opponent)
     p_win = t[29] / trials
@@ -655,9 +655,7 @@ def table_odds(
             raise OddsmithError("these decks keep dealing identical lowball hands: Gamblin' never ends")
         return out, table
 
-    parts = run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="gamblin' table")
-    out = np.sum([p[0] for p in parts], axis=0)
-    table = np.sum([p[1] for p in parts], axis=0)
+    out, table = sum_chunks(work, SamplingPlan(seed, trials), workers=workers, label="gamblin' table")
     payout = gamblin_payouts(len(decks))
     hands = tuple(_stated(_mc_odds(out[i, :12], int(out[i, 12]), trials, names[i], int(sizes[i]), seed), decks[i])
                   for i in range(len(decks)))

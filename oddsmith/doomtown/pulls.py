@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from oddsmith.doomtown.deck import deck_state_of, kernel_counts, resolve_deck
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, quote
 from oddsmith.rules.doomtown import (
     JOKER_CODE,
     N_SUITS,
@@ -187,7 +187,7 @@ def parse_suits(text: str | Iterable[str]) -> tuple[Suit, ...]:
         elif key in _SUIT_WORDS:
             out.append(_SUIT_WORDS[key])
         else:
-            raise OddsmithError(f"unknown suit {p!r} (item {i}); use spades, hearts, diamonds, clubs, red or black")
+            raise OddsmithError(f"unknown suit {quote(p)} (item {i}); use spades, hearts, diamonds, clubs, red or black")
     return tuple(sorted(set(out)))
 
 
@@ -196,13 +196,19 @@ _VALUE_WORDS = {**{VALUE_LABELS[v].casefold(): int(v) for v in (Value.ACE, Value
                 **{v.name.casefold(): int(v) for v in (Value.ACE, Value.JACK, Value.QUEEN, Value.KING)}}
 
 
+def _in_pull(spec: str, item: str) -> str:
+    """Where a bad item of a value pull is: the whole condition, unless it is that one item
+    (then quoting both would say the same thing twice)."""
+    return "value pull: " if item.strip() == spec.strip() else f"value pull {quote(spec)}: "
+
+
 def _value_token(tok: str, spec: str) -> int:
     t = tok.strip().casefold()
     if t in _VALUE_WORDS:
         return _VALUE_WORDS[t]
     if t.isdigit() and VALUE_MIN <= int(t) <= VALUE_MAX:
         return int(t)
-    raise OddsmithError(f"value pull {spec!r}: {tok.strip()!r} is not a card value (A, 2..10, J, Q, K or 1..13)")
+    raise OddsmithError(f"{_in_pull(spec, tok)}{quote(tok.strip())} is not a card value (A, 2..10, J, Q, K or 1..13)")
 
 
 def parse_value_condition(spec: str) -> tuple[int, ...]:
@@ -214,18 +220,18 @@ def parse_value_condition(spec: str) -> tuple[int, ...]:
     wanted: set[int] = set()
     for part in (p.strip() for p in spec.split(",")):
         if not part:
-            raise OddsmithError(f"value pull {spec!r}: empty item")
+            raise OddsmithError(f"value pull {quote(spec)}: empty item")
         m = re.fullmatch(r"(>=|<=|>|<|=|==)?\s*([A-Za-z0-9]+)\s*([+-])?", part)
         rng = re.fullmatch(r"([A-Za-z0-9]+)\s*(?:-|\.\.)\s*([A-Za-z0-9]+)", part)
         if rng:
             lo, hi = _value_token(rng.group(1), spec), _value_token(rng.group(2), spec)
             if lo > hi:
-                raise OddsmithError(f"value pull {spec!r}: range {part!r} runs backwards")
+                raise OddsmithError(f"{_in_pull(spec, part)}range {quote(part)} runs backwards")
             wanted.update(range(lo, hi + 1))
         elif m:
             op, v, tail = m.group(1) or "", _value_token(m.group(2), spec), m.group(3)
             if op and tail:
-                raise OddsmithError(f"value pull {spec!r}: {part!r} has two comparisons")
+                raise OddsmithError(f"{_in_pull(spec, part)}{quote(part)} has two comparisons")
             if tail == "+" or op == ">=":
                 wanted.update(range(v, VALUE_MAX + 1))
             elif tail == "-" or op == "<=":
@@ -237,9 +243,9 @@ def parse_value_condition(spec: str) -> tuple[int, ...]:
             else:
                 wanted.add(v)
         else:
-            raise OddsmithError(f"value pull {spec!r}: cannot read {part!r} (try 8, 8+, <=5, 3-7)")
+            raise OddsmithError(f"{_in_pull(spec, part)}cannot read {quote(part)} (try 8, 8+, <=5, 3-7)")
     if not wanted:
-        raise OddsmithError(f"value pull {spec!r} wants no value at all")
+        raise OddsmithError(f"value pull {quote(spec)} wants no value at all")
     return tuple(sorted(wanted))
 
 

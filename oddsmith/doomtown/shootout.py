@@ -50,7 +50,7 @@ from oddsmith import _ext
 from oddsmith.doomtown.deck import N_CODES, deck_state_of, resolve_deck
 from oddsmith.doomtown.deck import deck_label as deck_name
 from oddsmith.doomtown.deck import kernel_codes as deck_codes
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, quote
 from oddsmith.rules.doomtown import (
     DECK_RULES,
     HAND_RANK_NAMES,
@@ -59,7 +59,8 @@ from oddsmith.rules.doomtown import (
     HandRank,
     PosseBonus,
 )
-from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.sampling import (SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks,
+                               sum_chunks)
 
 RANKS = tuple(int(r) for r in HandRank)
 MAX_BONUS = 10
@@ -133,9 +134,9 @@ def parse_policy(policy: "Policy | str") -> Policy:
     if m:
         k = int(m.group(1))
         if not 1 <= k <= HandRank.DEAD_MANS_HAND - 1:
-            raise OddsmithError(f"policy {policy!r}: the margin must be 1..10 ranks (margin 0 is 'greedy')")
+            raise OddsmithError(f"policy {quote(policy)}: the margin must be 1..10 ranks (margin 0 is 'greedy')")
         return Policy("margin", k)
-    raise OddsmithError(f"unknown hand-keeping policy {policy!r}: use legal, greedy or margin:K")
+    raise OddsmithError(f"unknown hand-keeping policy {quote(policy)}: use legal, greedy or margin:K")
 
 
 def check_bonus(value: int, what: str = "--stud") -> int:
@@ -148,7 +149,7 @@ def check_bonus(value: int, what: str = "--stud") -> int:
 def check_discard(discard: str) -> str:
     d = str(discard).strip().casefold()
     if d not in DISCARD_POLICIES:
-        raise OddsmithError(f"unknown discard policy {discard!r}: use {', '.join(DISCARD_POLICIES)}")
+        raise OddsmithError(f"unknown discard policy {quote(discard)}: use {', '.join(DISCARD_POLICIES)}")
     return d
 
 
@@ -416,7 +417,7 @@ def shootout_odds(
         ext.simulate_hands(codes, stud, draw, margin, mode, gen, n_trials, out)
         return out
 
-    total = np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label="shootout hands"), axis=0)
+    total = sum_chunks(work, SamplingPlan(seed, trials), workers=workers, label="shootout hands")
     return _odds_from_counts(total[:24], total=trials, exact=False, name=name, cards=int(codes.size), stud=stud,
                              draw=draw, policy=policy_label, discard=discard, seed=seed,
                              mean_discards=float(total[24]) / trials, deck_state=deck_state_of(deck))
@@ -567,7 +568,7 @@ def _simulate_rounds(a: Side, b: Side, trials: int, seed: int, workers: int, lab
                             cb, b.stud, b.draw, pb.kernel_margin, _MODE[b.discard], gen, n_trials, out)
         return out
 
-    return np.sum(run_chunks(work, SamplingPlan(seed, trials), workers=workers, label=label), axis=0)
+    return sum_chunks(work, SamplingPlan(seed, trials), workers=workers, label=label)
 
 
 def _round_odds(t: np.ndarray, a: Side, b: Side, trials: int, seed: int,
