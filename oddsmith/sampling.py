@@ -19,7 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
-import numpy as np
+from oddsmith import lazy
+
+np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
 
 from oddsmith import interrupts
 from oddsmith.errors import OddsmithError
