@@ -7,6 +7,7 @@ on stderr with exit status 2.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
@@ -15,6 +16,8 @@ from typer._click import exceptions as click_exc
 from oddsmith import __version__, interrupts
 from oddsmith.commands._help import MAX_HELP_WIDTH, OddsmithGroup
 from oddsmith.errors import OddsmithError, shorten_quoted
+from oddsmith.commands.completion import COMPLETE_VAR
+
 
 app = typer.Typer(
     name="oddsmith",
@@ -27,7 +30,7 @@ app = typer.Typer(
 )
 
 # Command areas, in the order their commands appear in --help.
-COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report")
+COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report", "completion")
 
 
 def _version(value: bool) -> None:
@@ -93,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    if os.environ.get(COMPLETE_VAR):  # a shell asks what TAB completes: typer's answer, in its form
+        from typer._completion_classes import completion_init
+
+        completion_init()
     try:
         rv = app(args=argv, prog_name="oddsmith", standalone_mode=False)
     except click_exc.NoArgsIsHelpError as exc:

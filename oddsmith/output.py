@@ -23,8 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-import numpy as np
-import pandas as pd
+from oddsmith import lazy
+
+np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
+pd = lazy.module("pandas")
 
 from oddsmith import interrupts
 from oddsmith.errors import OddsmithError, shorten

@@ -24,7 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
-import numpy as np
+from oddsmith import lazy
+
+np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
 
 from oddsmith import interrupts
 from oddsmith.errors import OddsmithError

@@ -186,6 +186,10 @@ def test_deck_report_markdown_numbers_match_the_engines_and_cli(tmp_path, capsys
     assert abs(cli["mean_rank"] - o.mean_rank) < 1e-12
     # the footer names the seed and the sampling error
     assert "seed 11" in text and "largest standard error" in text
+    # the first page says how to make the same figures again (issue 16: a printed sheet is reproducible)
+    cover = text[:text.index("\n## ")]
+    assert ("The same figures again: oddsmith report deck law-dogs --vs outlaws --seed 11 --trials 2000"
+            in cover)
 
 
 def test_shadows_sheets_html_and_posse_pages(tmp_path, capsys):
@@ -496,3 +500,158 @@ def test_posse_model_pages_use_the_posse_tables(capsys):
         cli_fights = [r for r in cli["fight"] if r["model"] == model.name and not r["form"]]
         assert [abs(a - b["attacker_wins"]) < 1e-12 for a, b in zip(fights["attacker_wins"], cli_fights)] == \
             [True] * len(cli_fights)
+
+
+# ---------------------------------------------------------------------------- issue 16: the report's polish
+
+def test_time_left_counts_down_during_a_long_step():
+    """A cheap first step then a dear one: the time left falls as the dear step runs, never climbs."""
+    from oddsmith.report import build
+
+    now = [0.0]
+    steps = build.Steps(["deck A: lowball", "deck A: shootouts", "Shadows: battles"] + ["page"] * 5,
+                        clock=lambda: now[0], delay=0.0)
+    try:
+        steps.step("deck A: lowball")
+        now[0] = 0.3
+        steps.done_step()
+        steps.step("deck A: shootouts")
+        seen = []
+        for t in (0.5, 1.0, 2.0, 5.0, 10.0, 30.0):
+            now[0] = t
+            seen.append(steps.time_left())
+            steps.draw()
+        assert all(b <= a for a, b in zip(seen, seen[1:])), seen
+        assert seen[0] < 60  # weighed steps: not "12 s" climbing to minutes
+        assert 0 < steps.done < steps.UNITS  # the bar moves within the step
+        assert build.step_seconds("deck A: shootouts") > build.step_seconds("deck A: lowball")
+    finally:
+        steps.close()
+
+
+def test_reproduce_command_names_what_changes_the_figures():
+    from oddsmith.report import build
+
+    s = build.ReportSettings.from_options(output="x.pdf", seed=5, trials=3000, paper="letter")
+    assert build.reproduce_command("full", s) == "oddsmith report --seed 5 --trials 3000 --paper letter"
+    s = build.ReportSettings.from_options(output="x.pdf", seed=7)
+    assert build.reproduce_command("deck", s, decks=["my deck.txt"], vs="outlaws", with_gang=True) == \
+        "oddsmith report deck 'my deck.txt' --vs outlaws --with-gang --seed 7"
+    assert build.reproduce_command("shadows", s, posse="unaligned") == "oddsmith report shadows unaligned --seed 7"
+    doc = document.Document("t", [], seed=7, reproduce="oddsmith report --seed 7")
+    assert "The same figures again: oddsmith report --seed 7" in doc.cover_page().blocks[0].lines
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_page_titles_stay_inside_the_margins(paper):
+    """The longest titles the sample report prints (the value pages) run onto a second line, not off the page."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    title = "What each $ buys: The Silver Creek Regulators against The Order of the Silver Nail"
+    page = document.Page(title=title, subtitle="as it is: P(win) 12.8 ± 1.49 % · " * 3,
+                         blocks=[document.Notes(["a line"])])
+    doc = document.Document("t", [page], seed=1)
+    with style.report_style():
+        fig = document.render_page(doc, page, 1, 1, paper)
+        FigureCanvasAgg(fig).draw()
+        width = fig.get_figwidth() * fig.dpi
+        texts = [t for t in fig.texts if t.get_text()]
+        assert any("Silver Creek" in t.get_text() for t in texts)
+        for t in texts:
+            box = t.get_window_extent()
+            assert box.x0 >= document.MARGIN * fig.dpi - 1 and box.x1 <= width - document.MARGIN * fig.dpi + 1, \
+                (t.get_text()[:40], box.x1 / fig.dpi)
+        heading = next(t for t in texts if "Silver Creek" in t.get_text())
+        subtitle = next(t for t in texts if t.get_text().startswith("as it is"))
+        assert subtitle.get_window_extent().y1 <= heading.get_window_extent().y0 + 1  # no overlap
+    lines, _ = document.fit_title(title, PAPER_TEXT_WIDTH[paper])
+    assert len(lines) == 2 and " ".join(lines) == title
+
+
+PAPER_TEXT_WIDTH = {p: w - 2 * document.MARGIN for p, (w, _) in document.PAPER.items()}
+
+
+def test_shooting_heatmap_shades_each_column_on_its_own_range():
+    """On the shooting sheet the colours tell rows apart in every column: in each column the best row for
+    the shooter is the brightest colour and the worst the darkest (Jams is not bright everywhere, nor
+    Shaken dark everywhere)."""
+    panels, _ = shadows_sheets._shooting_panels(False)
+    with style.report_style():
+        fig = Figure(figsize=(7, 6), layout="constrained")
+        charts.heatmap_grid(fig, panels, good=shadows_sheets.SHOOTER_GOOD, subject="the shooter")
+        bright, dark = style.cmap()(1.0), style.cmap()(0.0)
+        for column in ("Hit", "Shaken", "Downed", "Jams", "Saved"):
+            cells = []
+            for ax, (_, m) in zip(fig.axes, panels):
+                j = list(m.columns).index(column)
+                img = ax.images[0].get_array()
+                cells += [(v, tuple(img[i, j])) for i, v in enumerate(m[column].to_numpy(dtype=float))]
+            low = min(cells)[1]
+            high = max(cells)[1]
+            more_is_better = shadows_sheets.SHOOTER_GOOD.get(column, charts.HIGH) == charts.HIGH
+            assert high == pytest.approx(bright if more_is_better else dark), column
+            assert low == pytest.approx(dark if more_is_better else bright), column
+        assert "each column on its own range" in fig.axes[-1].get_ylabel().replace("\n", " ")
+
+
+def _whisker_half_lengths(ax) -> list[float]:
+    """Half the length of every error bar drawn on ``ax`` (data units)."""
+    from matplotlib.collections import LineCollection
+
+    out = []
+    for coll in ax.collections:
+        if isinstance(coll, LineCollection):
+            for seg in coll.get_segments():
+                (x0, y0), (x1, y1) = seg[0], seg[-1]
+                out.append(max(abs(x1 - x0), abs(y1 - y0)) / 2)
+    return out
+
+
+def test_every_chart_draws_whiskers_of_two_standard_errors():
+    """One convention for whiskers (issue 16): ± charts.WHISKER_SE standard errors on every chart."""
+    from oddsmith.report import full_shootout_page
+
+    assert charts.WHISKER_SE == 2 and "± 2 standard errors" in charts.WHISKERS
+    with style.report_style():
+        value = pd.DataFrame({"model": ["a", "b"], "item": ["x", "y"], "kind": ["skill", "gear"],
+                              "d_p_win_per_dollar": [0.01, 0.002], "d_p_win_stderr": [0.004, 0.002],
+                              "cost": [2, 4]})
+        fig = Figure(figsize=(6, 3), layout="constrained")
+        battle_page.value_bars(fig, value)
+        assert sorted(_whisker_half_lengths(fig.axes[0])) == pytest.approx([2 * 100 * 0.0005, 2 * 100 * 0.002])
+        what_if = pd.DataFrame({"change": ["none", "+1 bullet: X"], "whose": ["", "A"],
+                                "delta_p_a_wins": [0.0, 0.03], "delta_p_a_wins_stderr": [0.0, 0.005],
+                                "delta_dudes_lost_a": [0.0, -0.1], "delta_dudes_lost_a_stderr": [0.0, 0.02]})
+        fig = Figure(figsize=(6, 3), layout="constrained")
+        full_shootout_page.what_if_bars(fig, what_if)
+        assert _whisker_half_lengths(fig.axes[0]) == pytest.approx([2 * 100 * 0.005])
+        assert _whisker_half_lengths(fig.axes[1]) == pytest.approx([2 * 0.02])
+        scatter = pd.DataFrame({"deck": ["D"], "bonus": ["s1"], "x": [0.4], "y": [0.3], "se": [0.01]})
+        fig = Figure(figsize=(6, 3), layout="constrained")
+        charts.tradeoff_scatter(fig, scatter, x="x", y="y", deck="deck", bonus="bonus", yerr="se")
+        assert _whisker_half_lengths(fig.axes[0]) == pytest.approx([2 * 100 * 0.01])
+
+
+def test_every_page_with_whiskers_says_what_they_are():
+    plan = SamplingPlan(seed=2, trials=300)
+    pages = battle_page.battle_pages(plan)[1:2]  # a value page
+    inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+    pages += [p for p in deck_report.deck_pages(inputs, plan) if "what is +1 worth" in p.title or "trade-off" in p.title]
+    assert len(pages) == 4
+    for page in pages:
+        words = page.subtitle + " ".join(line for b in page.blocks if isinstance(b, document.Notes) for line in b.lines)
+        assert "± 2 standard errors" in words.replace("Whiskers", "whiskers"), page.title
+
+
+def test_a_negative_bullet_bar_is_explained_on_its_page():
+    from oddsmith.report import full_shootout_page
+
+    df = pd.DataFrame({"change": ["none", "+1 bullet: Philip Swinford", "+1 bullet: Tommy Harden",
+                                  "+1 bullet: Rob Wilby", "stud->draw: Tommy Harden"],
+                       "delta_p_a_wins": [0.0, -0.007, 0.15, -0.05, -0.15],
+                       "delta_p_a_wins_stderr": [0.0, 0.007, 0.01, 0.005, 0.01]})
+    note = full_shootout_page.negative_bullet_note(df)
+    assert "Philip Swinford (-0.7 pp)" in note and "within its whiskers of zero" in note
+    assert "Rob Wilby (-5.0 pp)" in note and "beyond its whiskers" in note
+    assert "Tommy Harden" not in note  # a rise, and a stud->draw change, need no word
+    assert full_shootout_page.negative_bullet_note(df[df["delta_p_a_wins"] >= 0]) is None

@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional
 
-import pandas as pd
 
+from oddsmith import lazy
 from oddsmith.doomtown.deck import Deck, deck_label, load_deck
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, check_output_path, is_proportion, note, plus_minus
 from oddsmith.sampling import check_trials, check_workers
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 
 FORMAT_HELP = "Output format: table, csv, json or md."
 OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."

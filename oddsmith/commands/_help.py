@@ -23,6 +23,7 @@ import pathlib
 from typing import Any, Iterator, Optional, get_args
 
 from typer._click import Command, Context
+from typer._coercion import build_runtime_param
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 # Metavars named after what the value is rather than its Python type.
@@ -134,6 +135,7 @@ def apply_conventions(root: Command) -> None:
         if command.short_help is None and command.help:
             command.short_help = summary(command)
         for param in command.params:
+            light_check(param)
             if isinstance(param, TyperArgument) and not isinstance(param, ConventionalArgument):
                 param.__class__ = ConventionalArgument
             elif isinstance(param, TyperOption):
@@ -145,6 +147,49 @@ def apply_conventions(root: Command) -> None:
                 if is_format_choice(param) and param.type_descriptor.parameter_info.case_sensitive:
                     param.type_descriptor.parameter_info.case_sensitive = False
                     param._runtime_param = None  # built from the descriptor when first needed
+        _light_help_option(command)
+
+
+class DeferredCheck:
+    """typer checks every given value with a pydantic validator that it builds, importing
+    pydantic (about 0.1 s), for each option the command line meets, even one left out
+    (None) and even for --help. This stands in for it: a value left out is None (or ``()``),
+    a flag's value is already True or False, and only a given value builds typer's own check."""
+
+    def __init__(self, param: Any) -> None:
+        self.descriptor = param.type_descriptor
+        self.flag = bool(getattr(param, "is_flag", False)) and self.descriptor.annotation is bool
+        self.check: Any = None
+
+    def coerce(self, value: Any, param: Any, ctx: Context) -> Any:
+        if value is None:
+            return () if (param.multiple or param.nargs == -1) else None
+        if self.flag and isinstance(value, bool):
+            return value
+        if self.check is None:
+            self.check = build_runtime_param(self.descriptor)
+        return self.check.coerce(value, param=param, ctx=ctx)
+
+
+def light_check(param: Any) -> None:
+    """Give ``param`` a :class:`DeferredCheck` (once; typer builds its own check when first needed)."""
+    if getattr(param, "_runtime_param", False) is None:
+        param._runtime_param = DeferredCheck(param)
+
+
+def _light_help_option(command: Command) -> None:
+    """click makes each command's --help option when first asked: give it a :class:`DeferredCheck` too."""
+    made = command.get_help_option
+
+    def get_help_option(ctx: Context) -> Optional[TyperOption]:
+        option = made(ctx)
+        if option is not None:
+            light_check(option)
+        return option
+
+    if not getattr(made, "light", False):
+        get_help_option.light = True  # type: ignore[attr-defined]
+        command.get_help_option = get_help_option  # type: ignore[method-assign]
 
 
 class OddsmithGroup(TyperGroup):

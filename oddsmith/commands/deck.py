@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands.deck_draws import register_draws
+from oddsmith import lazy
 from oddsmith.doomtown.deck import DeckFormat, deck_summary, load_deck, sample_decks
 from oddsmith.output import Format, dumps_json, emit, fact_lines, format_frame
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 
 deck_app = typer.Typer(
     name="deck",

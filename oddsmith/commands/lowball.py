@@ -18,7 +18,6 @@ import math
 from pathlib import Path
 from typing import Any, List, Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands._common import (
@@ -35,12 +34,15 @@ from oddsmith.commands._common import (
     readable,
     with_deck_state,
 )
-from oddsmith.doomtown import lowball as L
-from oddsmith.doomtown import pulls as P
+from oddsmith import lazy
 from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame, human_columns, note, plus_minus, stderr_note
 from oddsmith.sampling import resolve_seed
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+L = lazy.module("oddsmith.doomtown.lowball")
+P = lazy.module("oddsmith.doomtown.pulls")
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."
 PARTIAL_HELP = "Accept an incomplete deck (fewer than 52 valued cards)."

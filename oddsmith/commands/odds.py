@@ -25,7 +25,6 @@ import re
 from pathlib import Path
 from typing import Any, List, Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands._common import (
@@ -42,13 +41,16 @@ from oddsmith.commands._common import (
     readable,
     with_deck_state,
 )
-from oddsmith.doomtown import shootout as S
+from oddsmith import lazy
 from oddsmith.doomtown.deck import Deck, deck_state_of
 from oddsmith.errors import OddsmithError, quote
 from oddsmith.output import (Format, dumps_json, emit, format_frame, human_columns, human_label, is_proportion, note,
                              plus_minus, stderr_note)
 from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+S = lazy.module("oddsmith.doomtown.shootout")
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
 PARTIAL_HELP = "Accept incomplete decks (fewer than 52 valued cards)."

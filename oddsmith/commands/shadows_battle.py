@@ -19,17 +19,18 @@ import enum
 from pathlib import Path
 from typing import Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands._common import check_output
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, fold_lines, format_frame
 from oddsmith.sampling import check_trials, check_workers
-from oddsmith.shadows import battle as B
-from oddsmith.shadows import posse as P
-from oddsmith.shadows import value as V
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+B = lazy.module("oddsmith.shadows.battle")
+P = lazy.module("oddsmith.shadows.posse")
+V = lazy.module("oddsmith.shadows.value")
 
 POSSE_HELP = "Posse file (TOML), or a shipped sample posse by name (unaligned, twilight-order, ...)."
 VS_HELP = "The opposing posse: a posse file or a sample posse name."

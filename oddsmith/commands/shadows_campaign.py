@@ -13,15 +13,17 @@ import enum
 from pathlib import Path
 from typing import Any, List, Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame, note
 from oddsmith.rules import shadows as R
-from oddsmith.shadows import campaign as C
-from oddsmith.shadows import posse as P
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+C = lazy.module("oddsmith.shadows.campaign")
+P = lazy.module("oddsmith.shadows.posse")
 
 EXACT_HELP = "Add every probability as an exact fraction (columns/fields ending in _exact)."
 EXACT_FRACTIONS_OPTION = typer.Option(False, "--exact-fractions", help=EXACT_HELP)

@@ -19,15 +19,17 @@ import enum
 from pathlib import Path
 from typing import Any, List, Optional
 
-import pandas as pd
 import typer
 
 from oddsmith.commands._common import readable
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, check_output_option, dumps_json, emit, format_frame, note, plus_minus, stderr_note
 from oddsmith.rules import shadows as R
-from oddsmith.shadows import engine as E
-from oddsmith.shadows import tables as T
+
+pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+E = lazy.module("oddsmith.shadows.engine")
+T = lazy.module("oddsmith.shadows.tables")
 
 FORMAT_HELP = "Output format: table, csv, json or md."
 OUTPUT_HELP = "Write to this file instead of stdout (written atomically)."

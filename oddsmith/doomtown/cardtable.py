@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-import pandas as pd
+from oddsmith import lazy
+
+pd = lazy.module("pandas")  # light at start-up: docs/design.md, 'Start-up'
 
 from oddsmith.textinput import read_text
 from oddsmith.errors import OddsmithError

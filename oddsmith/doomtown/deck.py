@@ -53,8 +53,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Sequence
 
-import numpy as np
-import pandas as pd
+from oddsmith import lazy
+
+np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
+pd = lazy.module("pandas")
 
 from oddsmith.doomtown.cards import CARD_HELP, format_card, parse_card, parse_hand
 from oddsmith.doomtown.cardtable import (

@@ -32,6 +32,11 @@ def n_steps() -> int:
     return 1 + len(VALUE_PAIRS)
 
 
+def step_labels() -> list[str]:
+    """The progress steps of :func:`battle_pages`, in order."""
+    return ["Shadows: battles"] + [f"Shadows: value {a}" for a, _ in VALUE_PAIRS]
+
+
 def _sample(name: str) -> P.Posse:
     return P.sample_posse(None if name == P.DEFAULT_SAMPLE else name)
 
@@ -71,11 +76,12 @@ def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
 
 
 def value_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
-    """Horizontal bars of ΔP(win) per $ (percentage points), ± one standard error, best at the top."""
+    """Horizontal bars of ΔP(win) per $ (percentage points), whiskers ± :data:`charts.WHISKER_SE` standard
+    errors, best at the top."""
     ax = fig.add_subplot()
     y = np.arange(len(data))
     vals = 100 * data["d_p_win_per_dollar"].to_numpy(dtype=float)
-    err = 100 * (data["d_p_win_stderr"] / data["cost"]).to_numpy(dtype=float)
+    err = charts.WHISKER_SE * 100 * (data["d_p_win_stderr"] / data["cost"]).to_numpy(dtype=float)
     kinds = list(dict.fromkeys(["skill", "weapon", "gear"]))
     cols, hatches = style.colors(len(kinds)), style.hatches(len(kinds))
     for k, (kind, col, hatch) in enumerate(zip(kinds, cols, hatches)):
@@ -125,7 +131,8 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
                       title="ΔP(win) per $", data=view, height=4.2, sampling=sampling),
                 Table(view, title="Best purchases (± one paired standard error, from the per-battle differences)",
                       sampling=sampling, font_size=6.5),
-                Notes([f"{len(res.table)} purchases valued; not valued: {n_price} without a price in the rulebook "
+                Notes([f"Chart {charts.WHISKERS}; the table: ± one standard error.",
+                       f"{len(res.table)} purchases valued; not valued: {n_price} without a price in the rulebook "
                        f"text (no house price), {n_effect} with no effect in this battle, {n_rule} "
                        f"against the posse-building rules. Skills cost the Rank's price plus the nth-Skill surcharge."])],
         section=SECTION)

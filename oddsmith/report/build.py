@@ -56,15 +56,82 @@ class ReportSettings:
         return SamplingPlan(seed=self.seed, trials=self.trials)
 
 
+#: What each kind of step costs, in seconds of one core (measured on the sample report): the
+#: progress bar and its time left weigh the steps by these, so a cheap first step does not
+#: promise 12 s and a dear one then stall the bar. The first matching word of a label wins.
+STEP_SECONDS = (("shootouts", 2.5), ("battles", 5.0), ("value", 2.5), ("lowball", 0.3),
+                ("against each other", 0.3), ("writing", 0.5), ("page", 0.9))
+DEFAULT_STEP_SECONDS = 0.15  # an exact Shadows sheet
+#: Pages each step adds (for the writing's share of the bar before the pages exist); others: one.
+PAGES_PER_STEP = (("shootouts", 2), ("against each other", 2))
+FRAME_PAGES = 3  # the cover and the glossary's two pages
+
+
+def expected_pages(labels: list[str]) -> int:
+    """About how many pages the steps ``labels`` make (the real count replaces it once known)."""
+    return FRAME_PAGES + sum(next((n for word, n in PAGES_PER_STEP if word in x), 1) for x in labels)
+
+
+def step_seconds(label: str) -> float:
+    """The expected cost of the step named ``label`` (:data:`STEP_SECONDS`)."""
+    for word, seconds in STEP_SECONDS:
+        if word in label:
+            return seconds
+    return DEFAULT_STEP_SECONDS
+
+
 class Steps(Progress):
-    """Progress over the sections of a report, naming the one being built (stderr only)."""
+    """Progress over the steps of a report, naming the one being built (stderr only).
+
+    Steps are weighed by what they cost (:func:`step_seconds`), the bar moves within a step as
+    time passes (up to 90 % of that step), and the time left counts down during a long step
+    instead of climbing: the speed so far, times the work left, less the time already spent on
+    the step under way (never less than the steps after it need)."""
+
+    UNITS = 1000
+
+    def __init__(self, labels: list[str], label: str = "", *, delay: float = 0.5, clock=None) -> None:
+        kwargs = {"clock": clock} if clock is not None else {}
+        super().__init__(self.UNITS, label, delay=delay, **kwargs)
+        self.weight_total = max(sum(step_seconds(x) for x in labels), 1e-9)
+        self.weight_done = 0.0
+        self.weight_now = 0.0
+        self.step_start = self.start
+        self.time_done = 0.0  # elapsed time when the last step finished
+
+    def pages_to_write(self, expected: int, actual: int) -> None:
+        """The pages to write are ``actual``, not the ``expected`` the weights were made with."""
+        self.weight_total = max(self.weight_total + (actual - expected) * step_seconds("page"), 1e-9)
 
     def step(self, label: str) -> None:
         self.label = f"{label[:38]:<38}"
-        self.advance(0)
+        self.weight_now = step_seconds(label)
+        self.step_start = self.clock()
+        self.draw()
 
     def done_step(self) -> None:
-        self.advance(1)
+        self.weight_done = min(self.weight_total, self.weight_done + self.weight_now)
+        self.weight_now = 0.0
+        self.time_done = self.elapsed
+        self.draw()
+
+    def _rate(self) -> float | None:
+        return self.time_done / self.weight_done if self.weight_done > 0 and self.time_done > 0 else None
+
+    def time_left(self) -> float | None:
+        rate = self._rate()
+        if rate is None:
+            return None
+        after = rate * max(self.weight_total - self.weight_done - self.weight_now, 0.0)
+        in_step = self.clock() - self.step_start
+        return after + max(rate * self.weight_now - in_step, 0.0)
+
+    def draw(self, *, force: bool = False) -> None:
+        rate = self._rate() or 1.0
+        in_step = self.clock() - self.step_start
+        credit = self.weight_now * min(in_step / max(rate * self.weight_now, 1e-9), 0.9) if self.weight_now else 0.0
+        self.done = int(self.UNITS * min((self.weight_done + credit) / self.weight_total, 1.0))
+        super().draw(force=force)
 
 
 def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
@@ -79,13 +146,14 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
         deck_inputs = deck_report.load_decks(decks if kind == "deck" else None, vs, with_gang=with_gang)
     posse_input = shadows_sheets.load_posse(posse) if kind == "shadows" and posse else None
 
-    sections = 0
+    labels: list[str] = []
     if deck_inputs is not None:
-        sections += deck_report.n_steps(deck_inputs)
+        labels += deck_report.step_labels(deck_inputs)
     if kind in ("full", "shadows"):
-        sections += shadows_sheets.n_steps(posse_input) + battle_page.n_steps()
+        labels += shadows_sheets.step_labels(posse_input) + battle_page.step_labels()
+    n_pages = expected_pages(labels)
     pages: list[document.Page] = []
-    with Steps(sections, "report", delay=0.5) as steps:
+    with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
         if deck_inputs is not None:
             pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
                                                              steps=steps), glossary.DOOMTOWN)
@@ -95,11 +163,40 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
                                       glossary.SHADOWS)
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator,
-            chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input))
-        steps.step("writing " + settings.output.name)
+            chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
+            reproduce=reproduce_command(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang))
+        paged = settings.fmt not in ("md", "html")
+        # what is drawn one by one: every page, or (Markdown, HTML) every chart
+        total = len(doc.all_pages()) if paged else sum(len(p.charts()) for p in doc.all_pages(paged=False))
+        steps.pages_to_write(n_pages, total)
+
+        def on_page(number: int, of: int) -> None:
+            steps.done_step()
+            if number < of:
+                steps.step(f"writing page {number + 1} of {of}")
+
+        steps.step(f"writing page 1 of {total}")
         written = document.write_document(doc, settings.output, fmt=settings.fmt, paper=settings.paper,
-                                          dpi=settings.dpi)
-    return written, len(doc.all_pages(paged=settings.fmt not in ("md", "html")))
+                                          dpi=settings.dpi, on_page=on_page)
+    return written, len(doc.all_pages(paged=paged))
+
+
+def reproduce_command(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
+                      posse: str | None = None, with_gang: bool = False) -> str:
+    """The command that makes this report again with the same figures (printed on its first page)."""
+    import shlex
+
+    words = ["oddsmith", "report"]
+    if kind == "deck":
+        words += ["deck", *(decks or [])] + (["--vs", vs] if vs else []) + (["--with-gang"] if with_gang else [])
+    elif kind == "shadows":
+        words += ["shadows"] + ([posse] if posse else [])
+    words += ["--seed", str(settings.seed)]
+    if settings.trials != REPORT_TRIALS:
+        words += ["--trials", str(settings.trials)]
+    if settings.paper != DEFAULT_PAPER:
+        words += ["--paper", settings.paper]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _description(kind, deck_inputs, posse_input) -> list[str]:

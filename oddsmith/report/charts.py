@@ -28,6 +28,12 @@ from oddsmith.report import style
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
+#: Every chart's whiskers (error bars) span this many standard errors either side of the
+#: figure: about a 95 % interval, so a bar whose whiskers cross zero is no measurable change.
+#: Tables print one standard error ("± se"); each page with whiskers says so (:data:`WHISKERS`).
+WHISKER_SE = 2
+WHISKERS = "whiskers: ± 2 standard errors (about a 95 % interval)"
+
 
 def pct(p: float, digits: int = 1) -> str:
     """A probability as a percentage for a page (no % sign: headers say so)."""
@@ -84,13 +90,17 @@ def column_goods(matrix: pd.DataFrame, good: Good) -> list[str]:
 
 def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylabel: str = "",
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 1, percent: bool = True,
-            font_size: float | None = None, cell_pt: float | None = None, good: Good = HIGH) -> None:
-    """One heatmap with its numbers printed in the cells (percent by default), coloured by ``good``."""
+            font_size: float | None = None, cell_pt: float | None = None, good: Good = HIGH,
+            column_ranges: Mapping[str, tuple[float, float]] | None = None) -> None:
+    """One heatmap with its numbers printed in the cells (percent by default), coloured by ``good``.
+
+    ``column_ranges``: a column's own (low, high) to shade it on, instead of ``vmin``-``vmax``."""
     values = matrix.to_numpy(dtype=float)
-    norm = Normalize(vmin=vmin, vmax=vmax)
     cmaps = [colour_map(g) for g in column_goods(matrix, good)]
     rgba = np.zeros(values.shape + (4,))
     for j, cmap in enumerate(cmaps):
+        lo, hi = (column_ranges or {}).get(str(matrix.columns[j]), (vmin, vmax))
+        norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1e-12)
         rgba[:, j] = cmap(norm(np.nan_to_num(values[:, j])))
     rgba[np.isnan(values)] = 0.0  # transparent: no figure in that cell
     ax.imshow(rgba, aspect="auto")
@@ -122,6 +132,20 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     ax.set_ylabel(ylabel)
 
 
+def mixed_column_ranges(matrices: Sequence[pd.DataFrame]) -> dict[str, tuple[float, float]]:
+    """Each column's (lowest, highest) value over ``matrices`` (columns of one name share a range)."""
+    ranges: dict[str, tuple[float, float]] = {}
+    for m in matrices:
+        for c in m.columns:
+            col = m[c].to_numpy(dtype=float)
+            col = col[~np.isnan(col)]
+            if not len(col):
+                continue
+            lo, hi = ranges.get(str(c), (np.inf, -np.inf))
+            ranges[str(c)] = (min(lo, float(col.min())), max(hi, float(col.max())))
+    return ranges
+
+
 def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
                  xlabel: str = "", ylabel: str = "", vmin: float = 0.0, vmax: float = 1.0,
                  digits: int = 1, percent: bool = True, colorbar_label: str = "probability (%)",
@@ -130,8 +154,15 @@ def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
 
     ``panels``: ``(title, matrix)`` or ``(title, matrix, good)`` (a panel's own direction). ``subject``:
     whom the colours are about ("the row deck"), named on the colour bar.
+
+    Where the columns mix directions (Hit and Jams for a shooter), each column is shaded on its own
+    range over every panel, brightest where it is best for ``subject`` and darkest where it is worst:
+    on one 0-100 % scale a rare outcome (Jams) would be bright and a middling one (Shaken) dark in
+    every row, whatever the row, and the colours would say little.
     """
     panels = [(p[0], p[1], p[2] if len(p) > 2 else good) for p in panels]
+    goods = {g for _, m, pg in panels for g in column_goods(m, pg)}
+    ranges = mixed_column_ranges([m for _, m, _ in panels]) if len(goods) > 1 else None
     n = len(panels)
     ncols = ncols or n
     nrows = -(-n // ncols)
@@ -146,7 +177,7 @@ def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
         title, matrix, panel_good = panels[k]
         heatmap(ax, matrix, title="", xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
                 vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
-                cell_pt=72 * width * 0.8 / cols_in_panel, good=panel_good)
+                cell_pt=72 * width * 0.8 / cols_in_panel, good=panel_good, column_ranges=ranges)
         if title:  # wrap a long panel title within its panel, at the size every panel title has
             ax.set_title("\n".join(textwrap.wrap(title, max(8, int(72 * width * 0.65 / (0.65 * 9))))), fontsize=9)
         if k % ncols:
@@ -154,7 +185,6 @@ def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
     if suptitle:
         fig.suptitle(suptitle, x=0.0, ha="left", fontsize="medium", fontweight="bold")
     if colorbar_label:
-        goods = {g for _, m, pg in panels for g in column_goods(m, pg)}
         _colorbar(fig, axes, nrows, goods, colorbar_label, subject, vmin, vmax, percent)
 
 
@@ -183,7 +213,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     mixed = len(goods) > 1
     if mixed:
         cmap, norm = style.cmap(), Normalize(0, 1)
-        text = f"better for {subject}" if subject else "better for the row"
+        text = (f"better for {subject}" if subject else "better for the row") + ", each column on its own range"
     else:
         (good,) = goods
         cmap = colour_map(good)
@@ -239,7 +269,7 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
         sel = data if name is None else data[data[group] == name]
         sel = sel.set_index(x).reindex(cats)
         vals = 100 * sel[p].fillna(0).to_numpy(dtype=float)
-        err = 100 * sel[stderr].fillna(0).to_numpy(dtype=float) if stderr and stderr in sel else None
+        err = WHISKER_SE * 100 * sel[stderr].fillna(0).to_numpy(dtype=float) if stderr and stderr in sel else None
         if err is not None and not np.any(err > 0):
             err = None
         pos = np.arange(len(cats)) + (g - (len(groups) - 1) / 2) * width
@@ -331,8 +361,8 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
             row = sel[sel[bonus] == b]
             if row.empty:
                 continue
-            ex = 100 * row[xerr].to_numpy(dtype=float) if xerr else None
-            ey = 100 * row[yerr].to_numpy(dtype=float) if yerr else None
+            ex = WHISKER_SE * 100 * row[xerr].to_numpy(dtype=float) if xerr else None
+            ey = WHISKER_SE * 100 * row[yerr].to_numpy(dtype=float) if yerr else None
             ax.errorbar(100 * row[x], 100 * row[y], xerr=ex, yerr=ey, fmt=marker_of[b], color=col,
                         markeredgecolor="black", markeredgewidth=0.5, ecolor="black", elinewidth=0.7,
                         linestyle="none", markersize=5)

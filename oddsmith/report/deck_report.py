@@ -103,7 +103,15 @@ def describe(inputs: DeckInputs) -> list[str]:
 
 
 def n_steps(inputs: DeckInputs) -> int:
-    return 2 * len(inputs.decks) + 2
+    return len(step_labels(inputs))
+
+
+def step_labels(inputs: DeckInputs) -> list[str]:
+    """The progress steps of :func:`deck_pages`, in order."""
+    labels = []
+    for deck in inputs.decks:
+        labels += [f"deck {inputs.label(deck)}: lowball", f"deck {inputs.label(deck)}: shootouts"]
+    return labels + ["decks against each other"]
 
 
 # ---------------------------------------------------------------------------- pages
@@ -397,7 +405,7 @@ def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, r
         title="The trade-off: lowball against shootout strength",
         subtitle=f"x: P(win Gamblin') {reference} (exact) · y: P(kept shootout hand is a Full House or better) · "
                  f"policy {POLICY}, {DISCARD} discard · {plan.trials:,} trials per simulated point "
-                 f"(stud ≤ 2 without draw: exact), seed {plan.seed}; error bars ±1 standard error",
+                 f"(stud ≤ 2 without draw: exact), seed {plan.seed}; {charts.WHISKERS}",
         blocks=[
             Chart(partial(charts.tradeoff_scatter, data=frame, x="lowball_p_win", y="p_full_house_or_better",
                           deck="deck", bonus="bonus", yerr="p_full_house_or_better_stderr",

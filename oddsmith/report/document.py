@@ -289,6 +289,7 @@ class Document:
     cover: bool = True
     description: list[str] = field(default_factory=list)
     glossary: bool = True
+    reproduce: str = ""
 
     def all_pages(self, paged: bool = True) -> list[Page]:
         """Cover, pages, glossary; ``paged=False`` (Markdown, HTML): the glossary as one section."""
@@ -328,6 +329,8 @@ class Document:
                 + f"); their largest standard error is {100 * sampled.max_stderr:.2f} percentage points. "
                 "All other figures are exact.")
         lines.append("Each page's footer repeats the seed and the sampling error of that page.")
+        if self.reproduce:
+            lines.append(f"The same figures again: {self.reproduce}")
         if self.glossary:
             lines.append("The glossary at the end explains the terms and the colours of the heatmaps.")
         return Page(
@@ -452,21 +455,60 @@ def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
         raise TypeError(f"unknown block {block!r}")
 
 
+def text_width_in(text: str, size: float, weight: str = "normal") -> float:
+    """The printed width of one line of ``text`` in inches, in the report's font at ``size`` points."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    width, _, _ = TextToPath().get_text_width_height_descent(text, FontProperties(size=size, weight=weight),
+                                                              ismath=False)
+    return width / 72
+
+
+#: A page title's size (the style's "x-large") and the line height of a title run onto a second line (inches).
+TITLE_SIZE = "x-large"
+TITLE_LINE = 0.22
+
+
+def fit_title(title: str, width_in: float, size: float | str = TITLE_SIZE) -> tuple[list[str], float]:
+    """A page title's lines and size so that every line fits ``width_in``: one line if it fits, else
+    two lines broken between words, else the two lines at a smaller size (never past the margin)."""
+    from matplotlib.font_manager import FontProperties
+
+    size = FontProperties(size=size).get_size_in_points()
+    if text_width_in(title, size, "bold") <= width_in:
+        return [title], size
+    words = title.split()
+    best: tuple[float, list[str]] | None = None
+    for k in range(1, len(words)):
+        lines = [" ".join(words[:k]), " ".join(words[k:])]
+        widest = max(text_width_in(line, size, "bold") for line in lines)
+        if best is None or widest < best[0]:
+            best = (widest, lines)
+    if best is None:  # one long word
+        best = (text_width_in(title, size, "bold"), [title])
+    widest, lines = best
+    return lines, size if widest <= width_in else size * width_in / widest
+
+
 def render_page(doc: Document, page: Page, number: int, total: int, paper: str) -> Figure:
     """One page as a matplotlib Figure of the paper's size."""
     import textwrap
 
     w, h = PAPER[paper]
     fig = Figure(figsize=(w, h), layout="constrained")
+    title_lines, title_size = fit_title(page.title, w - 2 * MARGIN)
+    title_extra = TITLE_LINE * (len(title_lines) - 1)
     # about 0.6 em per character keeps a wrapped line inside the margins
     sub_lines = textwrap.wrap(page.subtitle, int((w - 2 * MARGIN) * 72 / (0.6 * 8))) if page.subtitle else []
-    header = HEADER + 0.15 * max(0, len(sub_lines) - 1)
+    header = HEADER + 0.15 * max(0, len(sub_lines) - 1) + title_extra
     fig.get_layout_engine().set(rect=(MARGIN / w, (MARGIN + FOOTER) / h,
                                       1 - 2 * MARGIN / w, 1 - (2 * MARGIN + header + FOOTER) / h))
     top = 1 - MARGIN / h
-    fig.text(MARGIN / w, top, page.title, ha="left", va="top", fontsize="x-large", fontweight="bold")
+    fig.text(MARGIN / w, top, "\n".join(title_lines), ha="left", va="top", fontsize=title_size, fontweight="bold",
+             linespacing=1.15)
     if sub_lines:
-        fig.text(MARGIN / w, top - 0.27 / h, "\n".join(sub_lines), ha="left", va="top", fontsize="medium",
+        fig.text(MARGIN / w, top - (0.27 + title_extra) / h, "\n".join(sub_lines), ha="left", va="top", fontsize="medium",
                  color="#333333", linespacing=1.25)
     line1, line2 = doc.footer(page, number, total)
     fig.text(MARGIN / w, MARGIN / h + 0.16 / h, line1, ha="left", va="bottom", fontsize="x-small", color="#333333")
@@ -529,18 +571,20 @@ def numbered(path: Path, n: int, total: int, tag: str = "") -> Path:
 
 
 def write_document(doc: Document, path: str | os.PathLike[str], *, fmt: str | None = None,
-                   paper: str = "a4", dpi: int = 150) -> list[Path]:
-    """Write ``doc`` to ``path``; returns every file written (the main file first)."""
+                   paper: str = "a4", dpi: int = 150,
+                   on_page: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Write ``doc`` to ``path``; returns every file written (the main file first).
+    ``on_page(n, total)`` is called as each page (or Markdown/HTML chart) is done: a progress bar."""
     fmt = format_for(path, fmt)
     paper = check_paper(paper)
     dpi = check_dpi(dpi)
     target = check_output(path, several_files=fmt != "pdf")
     with style.report_style():
         if fmt == "pdf":
-            return _write_pdf(doc, target, paper)
+            return _write_pdf(doc, target, paper, on_page)
         if fmt in ("png", "svg"):
-            return _write_images(doc, target, fmt, paper, dpi)
-        return _write_text(doc, target, fmt, paper, dpi)
+            return _write_images(doc, target, fmt, paper, dpi, on_page)
+        return _write_text(doc, target, fmt, paper, dpi, on_page)
 
 
 def _pdf_metadata(doc: Document, pages: list[Page]) -> dict:
@@ -553,13 +597,33 @@ def _pdf_metadata(doc: Document, pages: list[Page]) -> dict:
     }
 
 
-def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
+def _done(on_page, number: int, total: int) -> None:
+    if on_page is not None:
+        on_page(number, total)
+
+
+def render_processes(pages: int) -> int:
+    """How many processes draw a PDF's pages: every core (``ODDSMITH_RENDER_PROCESSES`` overrides),
+    one for a short document, where starting processes would cost more than it saves."""
+    wanted = os.environ.get("ODDSMITH_RENDER_PROCESSES")
+    n = int(wanted) if wanted and wanted.isdigit() and int(wanted) > 0 else (os.cpu_count() or 1)
+    return max(1, min(n, pages // MIN_PAGES_PER_PROCESS))
+
+
+#: A process draws at least this many pages (fewer pages: fewer processes).
+MIN_PAGES_PER_PROCESS = 4
+
+
+def _write_pdf(doc: Document, target: Path, paper: str, on_page=None) -> list[Path]:
     pages = doc.all_pages()
     with atomic_path(target) as tmp:
-        with PdfPages(tmp, metadata=_pdf_metadata(doc, pages)) as pdf:
-            for i, page in enumerate(pages, start=1):
-                fig = render_page(doc, page, i, len(pages), paper)
-                pdf.savefig(fig)
+        processes = render_processes(len(pages))
+        if processes == 1:
+            _draw_pdf_pages(doc, pages, range(len(pages)), paper, tmp, on_page)
+        else:
+            from oddsmith.report import parallel
+
+            parallel.draw_pdf(doc, pages, paper, tmp, processes, on_page)
         # the bookmarks go into the temporary file, so the target appears complete or not at all
         from oddsmith.report.pdf_outline import add_outline
 
@@ -567,13 +631,27 @@ def _write_pdf(doc: Document, target: Path, paper: str) -> list[Path]:
     return [target]
 
 
-def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
+def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Sequence[int], paper: str, path: Path,
+                    on_page=None) -> None:
+    """Draw ``pages[i]`` for each ``i`` of ``which`` (0-based, numbered among all ``pages``) into the PDF ``path``."""
+    from oddsmith import interrupts
+
+    with PdfPages(path, metadata=_pdf_metadata(doc, list(pages))) as pdf:
+        for k, i in enumerate(which, start=1):
+            interrupts.check()
+            fig = render_page(doc, pages[i], i + 1, len(pages), paper)
+            pdf.savefig(fig)
+            _done(on_page, k, len(which))
+
+
+def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int, on_page=None) -> list[Path]:
     pages = doc.all_pages()
     targets = [numbered(target, i, len(pages)) for i in range(1, len(pages) + 1)]
     with atomic_paths(targets) as tmps:
         for i, (page, tmp) in enumerate(zip(pages, tmps), start=1):
             fig = render_page(doc, page, i, len(pages), paper)
             fig.savefig(tmp, format=fmt, dpi=dpi)
+            _done(on_page, i, len(pages))
     return targets
 
 
@@ -635,7 +713,7 @@ img {{ max-width: 100%; }}
 """
 
 
-def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> list[Path]:
+def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int, on_page=None) -> list[Path]:
     pages = doc.all_pages(paged=False)
     charts = [(page, c) for page in pages for c in page.charts()]
     chart_paths = [numbered(target.with_suffix(".png"), i, len(charts), tag="chart-")
@@ -705,7 +783,8 @@ def _write_text(doc: Document, target: Path, fmt: str, paper: str, dpi: int) -> 
 
     with atomic_paths([target, *chart_paths]) as tmps:
         tmps[0].write_text(text, encoding="utf-8")
-        for (page, chart), tmp in zip(charts, tmps[1:]):
+        for k, ((page, chart), tmp) in enumerate(zip(charts, tmps[1:]), start=1):
             fig = chart_figure(chart, paper, _width_share(page, chart))
             fig.savefig(tmp, format="png", dpi=dpi)
+            _done(on_page, k, len(charts))
     return [target, *chart_paths]

@@ -14,7 +14,7 @@ import pandas as pd
 
 from oddsmith.doomtown import full_shootout as F
 from oddsmith.doomtown.posse import posse_from_cards
-from oddsmith.report import style
+from oddsmith.report import charts, style
 from oddsmith.report.document import Chart, Notes, Page, Sampling
 from oddsmith.sampling import SamplingPlan
 
@@ -24,7 +24,7 @@ WHAT_IF_REPORT_TRIALS = 10_000
 
 def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
     """Two panels of horizontal bars, one row per change: the change in A's P(win) (pp) and in
-    A's expected dudes lost, each ± 2 standard errors; changes to A and to B told apart by
+    A's expected dudes lost, whiskers ± :data:`charts.WHISKER_SE` standard errors; changes to A and to B told apart by
     colour and hatch."""
     rows = data[data["change"] != "none"].reset_index(drop=True)
     y = np.arange(len(rows))
@@ -38,7 +38,7 @@ def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
             sel = rows["whose"] == whose
             if not sel.any():
                 continue
-            ax.barh(y[sel], scale * rows.loc[sel, col], xerr=2 * scale * rows.loc[sel, col + "_stderr"],
+            ax.barh(y[sel], scale * rows.loc[sel, col], xerr=charts.WHISKER_SE * scale * rows.loc[sel, col + "_stderr"],
                     color=color, hatch=hatch, height=0.7,
                     label="a change to A's posse" if whose == "A" else "the same taken from B's posse",
                     error_kw={"elinewidth": 0.6, "ecolor": "black"})
@@ -50,6 +50,35 @@ def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
     if title:
         fig.suptitle(title, fontweight="bold", fontsize=9)
     fig.legend(*axes[0].get_legend_handles_labels(), ncols=2, loc="outside lower center")
+
+
+def negative_bullet_note(data: pd.DataFrame) -> str | None:
+    """Why a "+1 bullet" bar can fall below zero, for the rows of ``data`` (a :func:`F.what_if` table)
+    where it does; None when none does.
+
+    A bullet more never makes a dude's own hand worse, but each side picks its shooter to win the
+    round, not the whole shootout (the `best` shooter policy), and the paired difference still
+    carries chance: a bar whose whiskers reach zero is no measurable change."""
+    rows = data[data["change"].str.startswith("+1 bullet") & (data["delta_p_a_wins"] < 0)]
+    if rows.empty:
+        return None
+    reach = charts.WHISKER_SE * rows["delta_p_a_wins_stderr"]
+    within = rows[-rows["delta_p_a_wins"] <= reach]
+    beyond = rows[-rows["delta_p_a_wins"] > reach]
+
+    def names(part: pd.DataFrame) -> str:
+        return ", ".join(f"{c.split(': ', 1)[-1]} ({100 * v:+.1f} pp)" for c, v in
+                         zip(part["change"], part["delta_p_a_wins"]))
+
+    lines = []
+    if len(within):
+        lines.append(f"+1 bullet below zero within its whiskers of zero: {names(within)}: the bullet seldom "
+                     "changes who shoots or what is kept, so the bar is chance, no measurable change.")
+    if len(beyond):
+        lines.append(f"+1 bullet below zero beyond its whiskers: {names(beyond)}: a bullet more never worsens "
+                     "that dude's own hand, but it changes whom each round's shooter choice picks, and that "
+                     "choice maximises P(win the round), not P(win the shootout).")
+    return " ".join(lines)
 
 
 def gang_posse(deck):
@@ -71,7 +100,7 @@ def what_if_page(deck_a, deck_b, label_a: str, label_b: str, plan: SamplingPlan,
     a, b = F.FullSide(deck_a, pa, name=label_a), F.FullSide(deck_b, pb, name=label_b)
     df = F.what_if(a, b, trials=trials, seed=plan.seed, workers=workers)
     base = df.iloc[0]
-    notes = Notes([
+    lines = [
         f"A (the leader): the {label_a} starting gang ({', '.join(d.name for d in pa.dudes)}); "
         f"B: the {label_b} starting gang ({', '.join(d.name for d in pb.dudes)}). Their cards are in play, "
         "out of the decks.",
@@ -79,8 +108,13 @@ def what_if_page(deck_a, deck_b, label_a: str, label_b: str, plan: SamplingPlan,
         f"{base['dudes_lost_a']:.2f} dudes (aced or discarded) on average. Both sides pick the shooter that "
         "maximises P(win the round) each round, cover casualties keep-posse, never flee.",
         "Each bar: one change, every other thing equal, on the same random cards (common random numbers); "
-        "whiskers: ± 2 standard errors of the paired difference. Harrowed: covers up to 3 casualties.",
-    ], title="How to read this page")
+        f"{charts.WHISKERS[0].upper() + charts.WHISKERS[1:]}, of the paired difference. Harrowed: covers up to "
+        "3 casualties.",
+    ]
+    surprise = negative_bullet_note(df)
+    if surprise:
+        lines.append(surprise)
+    notes = Notes(lines, title="How to read this page")
     height = 1.2 + 0.16 * len(df)
     return Page(
         title=f"Whole shootouts: what is +1 worth? {label_a} against {label_b}",

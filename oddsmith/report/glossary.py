@@ -37,8 +37,9 @@ COLOUR_CONVENTION = [
     "the roller): bright yellow is better for them, dark blue is worse. So high P(win) is yellow, and high "
     "casualties suffered are dark blue, on every page.",
     "Where a table mixes good and bad outcomes (Hit and Jams on the shooting sheets, Saved and Casualty on the "
-    "save sheets), each column is coloured by what it means for that side, and the colour bar reads "
-    "worse → better instead of a percentage.",
+    "save sheets), each column is coloured by what it means for that side and shaded on its own range: "
+    "brightest in the row best for that side, darkest in the worst; the colour bar reads worse → better "
+    "instead of a percentage.",
     "Grey shades (white to dark grey) show how likely an outcome is when it is neither good nor bad as such, "
     "e.g. the distribution of casualties in a round.",
     "The blue-to-yellow scale (cividis) is readable by colour-blind readers and prints as light to dark in "
@@ -56,6 +57,9 @@ GENERAL = (
     Term("standard error, ±", "How far a simulated figure may stray from the true value through chance alone: "
          "about two times in three within ± one standard error, nineteen times in twenty within ± two. "
          "It shrinks with the square root of the trials. Exact figures have none."),
+    Term("whiskers (error bars)", "The line through the end of a bar or a point on every chart: ± 2 standard "
+         "errors either side (about a 95 % interval). A bar whose whiskers cross zero is no measurable change. "
+         "Tables print ± one standard error."),
     Term("pp (percentage points)", "The unit of a difference between percentages: 40 % to 42 % is 2 pp."),
     Term("rows that add up to 100", "Where a row (or column) lists every outcome of one roll or deal, its "
          "figures add up to 100 %, give or take the rounding of the last digit."),

@@ -47,6 +47,11 @@ def n_steps(posse) -> int:
     return 7 + (len(posse.models) if posse is not None else 0)
 
 
+def step_labels(posse) -> list[str]:
+    """The progress steps of :func:`shadows_pages` (one per page; their labels only weigh them)."""
+    return ["Shadows sheet"] * n_steps(posse)
+
+
 # ---------------------------------------------------------------------------- campaign
 
 def advance_page() -> Page:
@@ -174,7 +179,9 @@ def shooting_page(target_shaken: bool = False) -> Page:
                    f"{weapon}'s Jamming Check.",
                    "Save needed: 5+ for 1 Success, 6+ for 2, ... 10+ for 6; failing by 1-2 Shaken, 3-4 Downed, "
                    "5+ Casualty.",
-                   "Colours: bright is better for the shooter in every column, so a high Saved or Jams is dark."]),
+                   "Colours: each column is shaded on its own range, bright in the rows best for the shooter "
+                   "(the most Hit, Shaken, Downed and Casualty, the fewest Saved and Jams) and dark in the worst; "
+                   "the numbers give the levels."]),
         ],
         section=SECTION)
 
@@ -207,8 +214,8 @@ def saves_page() -> Page:
                       distributions=(Distribution(("Saved (%)", "Shaken (%)", "Downed (%)", "Casualty (%)")),)),
                 Notes(["Save Modifiers add to the die's score: Tough +1, Boilerplate cancels one Success "
                        "before the save, Silver Bullets -1 against Supernatural models.",
-                       "Colours: bright is better for the model saving, so a high Saved is bright and a high "
-                       "Shaken, Downed or Casualty is dark."])],
+                       "Colours: each column is shaded on its own range, bright in the rows best for the model "
+                       "saving (the most Saved, the fewest Shaken, Downed and Casualty) and dark in the worst."])],
         section=SECTION)
 
 

@@ -1,0 +1,130 @@
+"""The command line starts light: `--help`, `--version`, every sub-command's `--help` and a
+shell's TAB completion import none of numpy, pandas, Matplotlib, scipy, reportlab or the
+kernels (docs/design.md, 'Start-up'); the lazy stand-ins behave as the modules they stand for.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_run import run
+from oddsmith import lazy
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numpy", "pandas", "matplotlib", "scipy", "reportlab", "pydantic")
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    import typer.main
+
+    from oddsmith.cli import app
+    from oddsmith.commands._help import walk
+
+    return [path for path, _ in walk(typer.main.get_command(app))]
+
+
+def _imported(args: list[str], env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run ``python -X importtime -m oddsmith ARGS``; its output and every module it imported."""
+    run_env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100", **(env or {})}
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "oddsmith", *args], cwd=ROOT,
+                          capture_output=True, text=True, env=run_env, timeout=60)
+    modules = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    return proc, modules
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith("oddsmith._ext."))
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], []], ids=["help", "version", "no-args-help-path"])
+def test_root_starts_light(args):
+    if not args:  # `oddsmith` alone writes the report: its light part is `report --help`
+        args = ["report", "--help"]
+    proc, modules = _imported(args)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "oddsmith.cli" in modules  # the parse of -X importtime found the modules
+    assert _heavy(modules) == []
+
+
+@pytest.mark.parametrize("path", [p for p in _command_paths() if p], ids=" ".join)
+def test_every_help_starts_light(path):
+    proc, modules = _imported([*path, "--help"])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Usage: oddsmith " + " ".join(path) in proc.stdout
+    assert _heavy(modules) == [], f"`oddsmith {' '.join(path)} --help` imports heavy modules"
+
+
+def test_completion_answers_light():
+    """What TAB asks (typer's bash protocol) is answered without the heavy modules."""
+    proc, modules = _imported([], env={"_ODDSMITH_COMPLETE": "complete_bash", "COMP_WORDS": "oddsmith shadows b",
+                                       "COMP_CWORD": "2"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert sorted(proc.stdout.split()) == ["battle", "bottle"]
+    assert _heavy(modules) == []
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_script(capsys, shell):
+    rc, out, _ = run(capsys, "completion", shell)
+    assert rc == 0
+    assert "_ODDSMITH_COMPLETE=complete_" + shell in out
+    assert ("complete --command oddsmith" if shell == "fish" else "oddsmith") in out
+
+
+def test_completion_refuses_unknown_shell(capsys):
+    rc, out, err = run(capsys, "completion", "tcsh")
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and "'tcsh'" in err and "bash" in err
+
+
+def _lazy_modules() -> dict[str, lazy.LazyModule]:
+    """Every lazy stand-in the command modules hold, by module name."""
+    import pkgutil
+
+    import oddsmith.commands
+
+    found: dict[str, lazy.LazyModule] = {}
+    for info in pkgutil.iter_modules(oddsmith.commands.__path__):
+        module = importlib.import_module(f"oddsmith.commands.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, lazy.LazyModule):
+                found[value.__name__] = value
+    return found
+
+
+def test_constants_read_from_source_are_the_modules_own():
+    """Each constant a stand-in reads from its module's source equals the imported module's value."""
+    checked = 0
+    for name in sorted(_lazy_modules()):
+        constants = lazy.source_constants(name)
+        real = importlib.import_module(name)
+        for key, value in constants.items():
+            assert getattr(real, key) == value, (name, key)
+            checked += 1
+    assert checked >= 8
+
+
+def test_source_constants_leave_out_what_they_cannot_read(tmp_path, monkeypatch):
+    (tmp_path / "fake.py").write_text(
+        'A = 1_000  # a comment\nB = "x # y"\nC = 2\nC = 3\nD = compute()\nE: int = 5\nF = (1,\n     2)\n'
+        'def g():\n    H = 1\n', encoding="utf-8")
+    monkeypatch.setattr(lazy, "_PACKAGE_DIR", tmp_path)
+    assert lazy.source_constants("oddsmith.fake") == {"A": 1000, "B": "x # y", "E": 5}
+    assert lazy.source_constants("oddsmith.missing") == {}
+    assert lazy.source_constants("json") == {}
+
+
+def test_lazy_module_loads_when_used():
+    stand_in = lazy.LazyModule("json")
+    assert "not loaded" in repr(stand_in)
+    assert stand_in.dumps([1]) == "[1]"
+    assert stand_in.__dict__["_lazy_target"] is sys.modules["json"]
+    assert lazy.module("json") is sys.modules["json"]  # already imported: the module itself
+    with pytest.raises(AttributeError):
+        stand_in.no_such_name
+    assert lazy.function("json", "dumps")({"a": 1}) == '{"a": 1}'
