@@ -171,9 +171,10 @@ def register_tune(deck_app: typer.Typer) -> None:
         fmt: str = typer.Option("table", "--format", "-f", help=FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help=OUTPUT_HELP),
     ) -> None:
-        """Propose card swaps from the card pool: each scored on Gamblin', the shootout hand and
-        cheatin' (and whole shootouts with --posse), their Pareto frontier, and the best
-        sequences of up to --swaps swaps."""
+        """Propose card swaps from the pool: their Pareto frontier and the best sequences.
+
+        Each legal single swap is scored on P(win Gamblin'), the shootout hand and cheatin'
+        (and whole shootouts with --posse); then the best sequences of up to --swaps swaps."""
         from oddsmith.commands._common import check_one_stdin, check_output, load
         from oddsmith.doomtown import tune as T
         from oddsmith.executor import make_executor
