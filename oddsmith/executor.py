@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence
 from oddsmith.errors import OddsmithError
 
 #: Seconds to wait for a Dask scheduler before saying it cannot be reached.
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 3.0
 DASK_HINT = 'Dask is not installed: pip install "oddsmith[dask]" (or pip install dask distributed)'
 
 #: First spawn-key entry of each kind of stream, so that no two kinds ever share one.
