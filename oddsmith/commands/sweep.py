@@ -37,7 +37,13 @@ def render(df, fmt: str) -> str:
         return dumps_json({"rows": df.to_dict("records")})
     if fmt == "csv":
         return df.to_csv(index=False, lineterminator="\n", float_format="%.17g")
-    shown = df.drop(columns=["source", "deck_key", "version"])
+    from oddsmith.output import plus_minus
+
+    shown = df[["deck", "question", "stud", "draw", "measure"]].copy()
+    for col in ("p", "p_cheatin", "mean_rank"):
+        shown[col + " ± se"] = [("" if v != v else f"{v:.4f}") if ex else plus_minus(v, e, 4)
+                                for v, e, ex in zip(df[col], df[col + "_stderr"], df["exact"])]
+    shown["exact"] = ["yes" if e else f"{t:,} hands" for e, t in zip(df["exact"], df["trials"])]
     return format_frame(shown, Format(fmt))
 
 
