@@ -28,6 +28,8 @@ from oddsmith.errors import OddsmithError
 
 #: Seconds to wait for a Dask scheduler before saying it cannot be reached.
 CONNECT_TIMEOUT = 3.0
+#: Seconds to wait for a scheduler's first worker.
+WORKER_TIMEOUT = 10.0
 DASK_HINT = 'Dask is not installed: pip install "oddsmith[dask]" (or pip install dask distributed)'
 
 #: First spawn-key entry of each kind of stream, so that no two kinds ever share one.
@@ -160,6 +162,12 @@ class DaskExecutor(Executor):
         except (OSError, TimeoutError) as exc:
             raise OddsmithError(f"--scheduler {address}: cannot reach the Dask scheduler within {timeout:g} s "
                                 f"({type(exc).__name__}); is `dask scheduler` running there?") from None
+        try:  # a scheduler without workers would leave every task waiting
+            self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (OSError, TimeoutError):
+            self.client.close()
+            raise OddsmithError(f"--scheduler {address}: the scheduler has no workers after {WORKER_TIMEOUT:g} s; "
+                                f"start some with `dask worker {address}`") from None
         self.workers = max(len(self.client.scheduler_info().get("workers", {})), 1)
         self.name = f"the Dask scheduler at {address} ({self.workers} workers)"
 
@@ -168,6 +176,13 @@ class DaskExecutor(Executor):
         futures = [self.client.submit(fn, *args, pure=False) for args in tasks]
         try:
             return self.client.gather(futures)
+        except (ModuleNotFoundError, RuntimeError) as exc:
+            self.client.cancel(futures)
+            if isinstance(exc, ModuleNotFoundError) or "deserializ" in str(exc):
+                raise OddsmithError(f"the Dask cluster at {self.address} cannot run oddsmith's tasks "
+                                    f"({str(exc).splitlines()[0]}): install the same oddsmith on the scheduler "
+                                    f"and on every worker") from None
+            raise
         except BaseException:
             self.client.cancel(futures)
             raise

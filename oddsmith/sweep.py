@@ -287,7 +287,7 @@ def read_journal(path: Path, header: dict) -> dict[int, list[dict]]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise OddsmithError(f"{path}: the sweep journal is corrupted (not text); delete it to start over") from None
+        raise OddsmithError(f"{path}: the sweep journal is corrupted (not text); start over with --restart") from None
     except OSError as exc:
         raise OddsmithError(f"{path}: cannot read the sweep journal ({exc.strerror})") from None
     lines = text.split("\n")
@@ -300,32 +300,35 @@ def read_journal(path: Path, header: dict) -> dict[int, list[dict]]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError:
-            raise OddsmithError(f"{path}: line {i}: the sweep journal is corrupted; delete it to start over") from None
+            raise OddsmithError(f"{path}: line {i}: the sweep journal is corrupted; start over with --restart") from None
         if i == 1:
             if not isinstance(item, dict) or item.get("oddsmith_sweep") != 1:
-                raise OddsmithError(f"{path}: not a sweep journal; delete it or write elsewhere")
+                raise OddsmithError(f"{path}: not a sweep journal; start over with --restart or write elsewhere")
             if json.loads(json.dumps(header)) != item:
                 raise OddsmithError(f"{path}: the journal belongs to another sweep (other decks, grid, seed or "
-                                    f"version); delete it to start over")
+                                    f"version); start over with --restart")
             continue
         if (not isinstance(item, dict) or not isinstance(item.get("deck_index"), int)
                 or not isinstance(item.get("rows"), list)
                 or not 0 <= item["deck_index"] < len(header["decks"])):
-            raise OddsmithError(f"{path}: line {i}: the sweep journal is corrupted; delete it to start over")
+            raise OddsmithError(f"{path}: line {i}: the sweep journal is corrupted; start over with --restart")
         done[item["deck_index"]] = item["rows"]
     return done
 
 
 class Journal:
-    """Appends each finished deck's rows, one JSON line each, flushed to disk."""
+    """Appends each finished deck's rows, one JSON line each, flushed to disk. A new journal is
+    created with the first finished batch, so a run that fails before leaves none."""
 
     def __init__(self, path: Path, header: dict, fresh: bool) -> None:
-        self.path = path
-        self.fh = open(path, "w" if fresh else "a", encoding="utf-8")
-        if fresh:
-            self._line(header)
+        self.path, self.header, self.fresh = path, header, fresh
+        self.fh = None
 
     def _line(self, item: dict) -> None:
+        if self.fh is None:
+            self.fh = open(self.path, "w" if self.fresh else "a", encoding="utf-8")
+            if self.fresh:
+                self._line(self.header)
         self.fh.write(json.dumps(item, allow_nan=True) + "\n")
         self.fh.flush()
         os.fsync(self.fh.fileno())
@@ -334,7 +337,8 @@ class Journal:
         self._line({"deck_index": index, "rows": rows})
 
     def close(self) -> None:
-        self.fh.close()
+        if self.fh is not None:
+            self.fh.close()
 
 
 def sweep(decks: Sequence[SweepDeck], opponent: SweepDeck, grid: SweepGrid = SweepGrid(), *,

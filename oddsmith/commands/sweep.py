@@ -16,7 +16,7 @@ from oddsmith.errors import OddsmithError
 
 FORMATS = ("table", "csv", "json", "md", "parquet")
 BY_SUFFIX = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".json": "json", ".md": "md"}
-PARQUET_HINT = 'Parquet output needs pyarrow: pip install "oddsmith[dask]" (or pip install pyarrow)'
+PARQUET_HINT = 'Parquet output needs pyarrow: pip install "oddsmith[parquet]" (or write .csv)'
 
 
 def _format(fmt: Optional[str], output: Optional[Path]) -> str:
