@@ -637,8 +637,9 @@ class TuneResult:
     def to_json(self) -> dict[str, Any]:
         """The issue 14 contract: deck, opponent, swaps (out, in, d_p_lowball_win, d_p_shootout,
         d_p_cheatin, with a posse d_p_full_shootout_win), shootout_measure, frontier (indices of
-        swaps), sequences (swaps and the same deltas), stderr (every delta; 0 where exact),
-        exact (which deltas are), trials, seed; plus context."""
+        swaps), sequences (swaps and the same deltas), stderr (every delta of every swap and
+        sequence; 0 where exact), exact (which deltas are), trials (simulated hands per deck, 0
+        when the hand figure is exact; with a posse also full_shootout_trials), seed; plus context."""
         names = self.delta_names
         swaps, stderr = [], []
         for r in self.swaps.to_dict("records"):
@@ -667,10 +668,10 @@ class TuneResult:
                                 f"{1 - self.question.lowball_weight:g} * d_p_shootout",
                        "decks_evaluated": self.evaluated},
             "sequences": seqs,
-            "stderr": {"swaps": stderr},
+            "stderr": {"swaps": stderr, "sequences": [s["stderr"] for s in seqs]},
             "exact": dict(self.exact),
-            "trials": {"shootout_hands": 0 if self.exact["d_p_shootout"] else self.question.trials,
-                       **({"full_shootouts": self.question.full_trials} if self.posse else {})},
+            "trials": 0 if self.exact["d_p_shootout"] else self.question.trials,
+            **({"full_shootout_trials": self.question.full_trials} if self.posse else {}),
             "seed": int(self.seed),
             "executor": self.executor,
         }

@@ -93,10 +93,15 @@ def write_chart(result, path: str | Path) -> Path:
     return target
 
 
-def tune_page(deck, opponent, label: str, opponent_label: str, plan) -> Page:
+def tune_page(deck, opponent, label: str, opponent_label: str, plan) -> Page | None:
     """The report page: which single swaps from the box help ``deck`` against ``opponent``
-    (default question: stud 0, draw 0, exact), its frontier and the best swaps."""
+    (default question: stud 0, draw 0, exact), its frontier and the best swaps; None for a plain
+    list of cards (no titles: nothing to look up in the box)."""
     from oddsmith.doomtown.tune import TuneSearch, tune
+
+    cards = getattr(deck, "cards", None)
+    if cards is None or not cards["title"].notna().any():
+        return None
 
     result = tune(deck, opponent, search=TuneSearch(swaps=REPORT_SWAPS), seed=plan.seed)
     front = result.swaps[result.swaps["frontier"]]
