@@ -449,7 +449,8 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
         if what_if is not None:
             pages.append(what_if)
-        tuned = tune_page.tune_page(deck, opp, label, inputs.label(opp), plan) if deck is inputs.decks[0] else None
+        tuned = (tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
+                 if inputs.starters and deck is inputs.decks[0] else None)  # the sample report: one frontier page
         if tuned is not None:
             pages.append(tuned)
         if steps:

@@ -50,7 +50,7 @@ def frontier_chart(fig, data: pd.DataFrame, *, measure: str = "shootout figure",
     picks = sorted({round(i * (n - 1) / max(LABELLED - 1, 1)) for i in range(min(n, LABELLED))}) if n else []
     for i in picks:
         r = pts.iloc[i]
-        more = f" (+{int(r['n']) - 1} alike)" if r["n"] > 1 else ""
+        more = f" (+{int(r['n']) - 1} more)" if r["n"] > 1 else ""
         ax.annotate(r["label"] + more, (100 * r["d_p_lowball_win"], 100 * r["d_p_shootout"]), fontsize=5.5,
                     xytext=(4, 3), textcoords="offset points", zorder=6)
     ax.set_xlabel("change in P(win Gamblin') (percentage points)")
