@@ -134,7 +134,8 @@ def render(result: Any, fmt: Any, top: int) -> str:
                 + format_frame(seqs, fmt, title="Best sequences"))
     return (fact_lines(facts) + "\n" + format_frame(table, fmt, title="single swaps (changes in percentage points)")
             + "\n" + format_frame(seqs, fmt, title="best sequences") + note(
-                "Swaps of the same suit and value for the same are one row ('or N more' counts the other titles; JSON and CSV list them all)."))
+                "Swaps of the same suit and value for the same are one row ('or N more' counts the other "
+                "titles; JSON and CSV list them all)."))
 
 
 def register_tune(deck_app: typer.Typer) -> None:
