@@ -30,7 +30,7 @@ app = typer.Typer(
 )
 
 # Command areas, in the order their commands appear in --help.
-COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report", "completion")
+COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "sweep", "shadows", "report", "serve", "completion")
 
 
 def _version(value: bool) -> None:

@@ -122,5 +122,8 @@ register_draws(deck_app)
 
 
 def register(app: typer.Typer) -> None:
+    from oddsmith.commands.deck_tune import register_tune
+
+    register_tune(deck_app)
     app.add_typer(deck_app, name="deck")
 

@@ -1263,3 +1263,56 @@ def deck_summary(deck: Deck) -> dict:
         "max_copies": int(deck.counts()[:JOKER_CODE].max()) if deck.valued_cards else 0,
         "warnings": list(deck.warnings),
     }
+
+
+# --------------------------------------------------------------------------
+# Swapping cards (oddsmith deck tune; Rulebook "Deck Building"; SWAP_RULES)
+# --------------------------------------------------------------------------
+
+
+def swap_cards(deck: Deck, swaps: Iterable[tuple[str, str]], *, name: str | None = None) -> Deck:
+    """``deck`` with each ``(out, in)`` swap made in its draw deck, the new list validated.
+
+    ``out`` is a title of a card in the draw deck (or a card token such as ``8S``
+    for an untitled card); ``in`` is a title of the deck's card table. The new
+    card takes the old one's place in the draw deck. A starting-gang card, the
+    outfit, a legend or a joker is never swapped
+    (:data:`oddsmith.rules.doomtown.SWAP_RULES`). The whole list (the gang in play
+    included) is then checked by :func:`validate_deck`, so a swap that breaks
+    "Deck Building" raises OddsmithError naming the rule.
+    """
+    from oddsmith.rules.doomtown import SWAP_RULES
+
+    deck = set_up(deck)
+    table = deck.table if deck.table is not None else _card_table()
+    frame = deck.cards.reset_index(drop=True)
+    done = []
+    for out, new in swaps:
+        where = f"swap {out!r} -> {new!r}"
+        try:
+            code = parse_card(str(out))
+        except ValueError:
+            keys = frame["title"].map(lambda t: title_key(t) if t else "")
+            match = frame.index[(keys == title_key(str(out))) & ~frame["starting"]]
+        else:
+            match = frame.index[(frame["code"] == code) & frame["title"].isna() & ~frame["starting"]]
+        if len(match) == 0:
+            raise OddsmithError(f"{where}: {out!r} is not in the draw deck (the starting gang, the outfit and "
+                                f"a legend are never swapped)")
+        if frame.at[match[-1], "code"] == JOKER_CODE:
+            raise OddsmithError(f"{where}: a joker is not one of the 52 valued cards and is never swapped")
+        card = table.lookup(str(new), where)
+        if str(card["type"]) not in SWAP_RULES.swappable_types:
+            raise OddsmithError(f"{where}: {card['title']!r} is a {card['type']}; a swap trades cards with a suit "
+                                f"and value ({', '.join(SWAP_RULES.swappable_types)})")
+        row = _frame([_row_from_table(card, line=None)])
+        at = int(match[-1])
+        frame = pd.concat([frame.iloc[:at], row, frame.iloc[at + 1:]], ignore_index=True)
+        done.append(f"-{out} +{card['title']}")
+    listed = frame if deck.in_play is None or deck.in_play.empty else pd.concat([deck.in_play, frame],
+                                                                                 ignore_index=True)
+    label = name or (f"{deck.name} ({'; '.join(done)})" if done else deck.name)
+    outfits = [deck.outfit] if deck.outfit else []
+    legends = [deck.legend] if deck.legend else []
+    warnings = validate_deck(listed, partial=deck.partial, name=label, outfits=outfits, legends=legends, table=table)
+    return replace(deck, name=label, cards=frame, warnings=tuple(warnings))

@@ -20,7 +20,7 @@ import pandas as pd
 
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import charts, full_shootout_page
+from oddsmith.report import charts, full_shootout_page, tune_page
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Distribution, Notes, Page, Row, Sampling, Table
 from oddsmith.sampling import SamplingPlan
@@ -457,6 +457,10 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
         if what_if is not None:
             pages.append(what_if)
+        tuned = (tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
+                 if inputs.starters and deck is inputs.decks[0] else None)  # the sample report: one frontier page
+        if tuned is not None:
+            pages.append(tuned)
         if steps:
             steps.done_step()
     if steps:

@@ -483,6 +483,31 @@ class StartingGangRules:
 STARTING_GANG_RULES = StartingGangRules()
 
 
+@dataclass(frozen=True)
+class SwapRules:
+    """What a deckbuilding swap (``oddsmith deck tune``; docs/deckbuilding.md) may change.
+
+    A swap trades one card of the draw deck for one card of the pool, so the deck
+    keeps its 52 valued cards (Rulebook "Deck Building"); the new list must pass
+    :class:`DeckRules` like any deck.
+    """
+
+    swappable_types: tuple[str, ...] = ("dude", "deed", "goods", "spell", "action")
+    """The cards with a suit and value. The outfit and a legend are not counted among the
+    52 (Rulebook "Deck Building", "Legends"), and a joker traded for a valued card would
+    make 53 valued cards: none of them is ever swapped."""
+    starting_gang_fixed: bool = True
+    """The starting gang is chosen and put into play at set-up (Rulebook "Setting Up the
+    Game", 4. Choose Starting Dudes): a swap changes the draw deck, never the gang."""
+    off_faction_upkeep: bool = True
+    """A dude of another faction than the outfit's is legal, but "you increase their upkeep
+    by their influence" (Rulebook "Dudes from Other Factions"): by default the pool offers
+    only dudes of the outfit's faction and drifters."""
+
+
+SWAP_RULES = SwapRules()
+
+
 # --------------------------------------------------------------------------
 # Stud and draw bonus  (Rulebook "4. Draw!"; Quick reference "Stud Bonus", "Draw Bonus")
 # --------------------------------------------------------------------------
