@@ -60,6 +60,7 @@ from oddsmith.rules.doomtown import (
     PosseBonus,
 )
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.notebook import notebook_view
 
 RANKS = tuple(int(r) for r in HandRank)
 MAX_BONUS = 10
@@ -210,6 +211,7 @@ def _plan_json(seed: int | None, trials: int) -> dict[str, Any]:
     return {"seed": int(seed), "bit_generator": plan.bit_generator, "chunk_trials": plan.chunk_trials}
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class ShootoutOdds:
     """The kept shootout hand of one deck with a stud and draw bonus.
@@ -451,6 +453,7 @@ class Side:
         return "automaton" if self.discard == "automaton" else str(parse_policy(self.policy))
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class RoundOdds:
     """One shootout round, side A against side B (simulated).
@@ -612,6 +615,7 @@ def shootout_round(a: Side, b: Side, *, trials: int = DEFAULT_TRIALS, seed: int 
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class ShooterChoice:
     """The shooter picked for a posse and why.
@@ -741,6 +745,7 @@ def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, 
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class DiscardGap:
     """How far the discard heuristic falls short of the search reference.
