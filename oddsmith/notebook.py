@@ -147,7 +147,7 @@ def html_view(view: View) -> str:
         out.append(f'<details open><summary><code>{e(name)}</code> ({len(df):,} rows)</summary>')
         out.append(_frame_html(df))
         out.append("</details>")
-    out += [f"<p>{e(n)}</p>" for n in notes]
+    out += [f"<p>{e(' '.join(n.split()))}</p>" for n in notes]  # the CLI's notes come wrapped for a terminal
     if view.chart:
         out.append("<p><code>.plot()</code> draws its chart.</p>")
     out.append("</div>")

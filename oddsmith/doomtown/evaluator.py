@@ -161,6 +161,7 @@ def evaluate_codes(hands: Sequence[Sequence[int]], *, lowball: bool = False,
 
 
 def rank_name(rank: int) -> str | None:
+    """The book name of a hand rank 1..11 ("Dead Man's Hand" for 11); None for 0 (no legal hand)."""
     return HAND_RANK_NAMES[HandRank(int(rank))] if rank else None
 
 
