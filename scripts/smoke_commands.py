@@ -54,8 +54,9 @@ COMMANDS: list[tuple[list[str], str | None]] = [
     (["shadows", "posse", "--faction", "twilight", "--view", "costs"], None),
     (["shadows", "battle", "twilight-order", "--vs", "dark-confederacy", "-t", "300", "--seed", "1"], None),
     (["shadows", "value", "unaligned", "--vs", "twilight-order", "-t", "100", "--top", "3", "--seed", "1"], None),
-    (["report", "shadows", "-o", "sheets.pdf"], "sheets.pdf"),
-    (["report", "deck", "law-dogs", "--vs", "outlaws", "-t", "500", "--seed", "1", "-o", "deck.pdf"], "deck.pdf"),
+    (["report", "shadows", "-t", "200", "--seed", "1", "-o", "sheets.md"], "sheets.md"),  # charts drawn as PNG
+    (["report", "deck", "law-dogs", "--vs", "outlaws", "-t", "500", "--seed", "1", "-o", "deck.pdf"],
+     "deck.pdf"),  # PDF pages
 ]
 
 

@@ -181,14 +181,15 @@ def test_tradeoff_chart_from_the_table():
     assert isinstance(fig, Figure) and len(fig.axes[0].lines) >= 2
 
 
-def test_importing_oddsmith_never_changes_the_backend():
+def test_importing_oddsmith_never_changes_the_backend(tmp_path):
     code = ("import matplotlib; matplotlib.use('svg'); "
             "import oddsmith, oddsmith.doomtown, oddsmith.shadows, oddsmith.notebook, oddsmith.report.style, "
             "oddsmith.report.charts, oddsmith.report.document, oddsmith.cli; "
             "from oddsmith.doomtown.lowball import lowball_odds; lowball_odds('balanced').plot(); "
             "print(matplotlib.get_backend())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(ROOT)})
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path),
+                              "MPLCONFIGDIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "svg"
 
