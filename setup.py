@@ -9,9 +9,17 @@ import os
 import sys
 from glob import glob
 
-import numpy as np
-from Cython.Build import cythonize
-from setuptools import Extension, setup
+import setuptools
+
+# pyproject.toml states its licence as an SPDX expression (license = "MIT"),
+# which setuptools reads from version 77 on; older ones stop with a schema dump.
+if int(setuptools.__version__.split(".")[0]) < 77:
+    sys.exit(f"oddsmith: setuptools {setuptools.__version__} is too old to build oddsmith (it needs 77 or later): "
+             "pip install 'setuptools>=77', or build with pip, which fetches it")
+
+import numpy as np  # noqa: E402
+from Cython.Build import cythonize  # noqa: E402
+from setuptools import Extension, setup  # noqa: E402
 
 PACKAGES = [
     "oddsmith",
@@ -50,7 +58,12 @@ def extensions():
 
 setup(
     packages=PACKAGES,
-    package_data={"oddsmith.data": ["**/*"], "oddsmith.report": ["*.mplstyle"]},
+    package_data={
+        "oddsmith": ["py.typed"],
+        "oddsmith._ext": ["*.pyi"],
+        "oddsmith.data": ["**/*"],
+        "oddsmith.report": ["*.mplstyle"],
+    },
     include_package_data=True,
     ext_modules=cythonize(
         extensions(),

@@ -616,7 +616,7 @@ def duration(seconds: float) -> str:
 class Progress:
     """A progress bar with the time left, on stderr, for work longer than ``delay`` seconds.
 
-    It draws only when stderr is a terminal (or ``ODDSMITH_PROGRESS=1``), so
+    It draws only when stderr is a terminal, a Jupyter kernel's (or ``ODDSMITH_PROGRESS=1``), so
     pipes and log files stay clean, and only the outermost bar draws (a
     report's bar is not broken by the simulations inside it). ``note`` prints
     a line above the bar (on or off a terminal).
@@ -633,7 +633,9 @@ class Progress:
         self.clock = clock
         self.start = clock()
         self.delay = delay
-        self.enabled = sys.stderr.isatty() or os.environ.get("ODDSMITH_PROGRESS") == "1"
+        from oddsmith.notebook import in_notebook_kernel  # a notebook rewrites the \r line as a terminal does
+
+        self.enabled = sys.stderr.isatty() or os.environ.get("ODDSMITH_PROGRESS") == "1" or in_notebook_kernel()
         self.drawn = False
         self._last_draw = -math.inf
         self._width = 0

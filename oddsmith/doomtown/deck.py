@@ -83,6 +83,7 @@ from oddsmith.rules.doomtown import (
     code_value,
     deck_building_title,
 )
+from oddsmith.notebook import notebook_view
 
 #: Columns of :attr:`Deck.cards`, one row per card.
 DECK_COLUMNS = (
@@ -140,6 +141,7 @@ class DeckState(str, enum.Enum):
     full = "full"
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class Deck:
     """A validated Doomtown deck (or part of one, when ``partial``).

@@ -185,6 +185,7 @@ def _hand_texts(rows: Sequence[Sequence[int]] | np.ndarray, ascii: bool) -> list
 
 
 def rank_name(rank: int) -> str | None:
+    """The book name of a hand rank 1..11 ("Dead Man's Hand" for 11); None for 0 (no legal hand)."""
     return HAND_RANK_NAMES[HandRank(int(rank))] if rank else None
 
 

@@ -52,6 +52,7 @@ from oddsmith.rules.doomtown import (
     weakest_first_key,
 )
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks
+from oddsmith.notebook import notebook_view
 
 DEFAULT_TRIALS = 200_000
 DEFAULT_WHAT_IF_TRIALS = 50_000
@@ -364,6 +365,7 @@ def round_win_tables(sa: _Setup, sb: _Setup, seed: int, hands: int = TABLE_HANDS
 FATES = ("standing", "aced", "discarded", "home", "fled")
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class FullShootout:
     """Whole shootouts, side A (the leader) against side B.

@@ -57,6 +57,7 @@ from oddsmith.rules.doomtown import (
     key_fields,
 )
 from oddsmith.sampling import SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, sum_chunks
+from oddsmith.notebook import notebook_view
 
 RANKS = tuple(int(r) for r in HandRank)
 DEFAULT_TRIALS = 1_000_000
@@ -234,6 +235,7 @@ def _rank_frame(p: np.ndarray, cheat: np.ndarray, trials: int = 0) -> pd.DataFra
     })
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class LowballOdds:
     """One deck's lowball hand: rank distribution, P(cheatin'), mean rank.
@@ -394,6 +396,7 @@ def lowball_distribution(deck: object, **kwargs: Any) -> pd.DataFrame:
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class GamblinOdds:
     """Two players' Gamblin' hands against each other (player A = ``players[0]``).
@@ -549,6 +552,7 @@ def gamblin_odds(
     )
 
 
+@notebook_view
 @dataclass(frozen=True)
 class LowballTradeoff:
     """What the trade-off table takes from lowball (exact)."""
@@ -579,6 +583,7 @@ def lowball_tradeoff(deck: object, opponent: object | None = None, *, without: o
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class TableOdds:
     """Multiplayer Gamblin' (Rulebook "Multiplayer Variant"): lowest hand wins 2 ghost

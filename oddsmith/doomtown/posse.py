@@ -54,6 +54,7 @@ from oddsmith.rules.doomtown import (
     casualty_capacity,
     posse_bonus,
 )
+from oddsmith.notebook import notebook_view
 
 #: Most dudes read into one posse (far beyond any table's gang; stops runaway counts).
 MAX_POSSE = 100
@@ -148,6 +149,7 @@ class PosseDude:
         return f"{self.name} ({self.bullets} {self.bullet_type.value})"
 
 
+@notebook_view
 @dataclass(frozen=True)
 class Posse:
     """The dudes of one side of a shootout; ``shooter`` is the index of a named shooter, if any."""

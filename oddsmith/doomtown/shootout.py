@@ -61,6 +61,7 @@ from oddsmith.rules.doomtown import (
 )
 from oddsmith.sampling import (SamplingPlan, binomial_stderr, check_trials, check_workers, resolve_seed, run_chunks,
                                sum_chunks)
+from oddsmith.notebook import notebook_view
 
 RANKS = tuple(int(r) for r in HandRank)
 MAX_BONUS = 10
@@ -211,6 +212,7 @@ def _plan_json(seed: int | None, trials: int) -> dict[str, Any]:
     return {"seed": int(seed), "bit_generator": plan.bit_generator, "chunk_trials": plan.chunk_trials}
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class ShootoutOdds:
     """The kept shootout hand of one deck with a stud and draw bonus.
@@ -452,6 +454,7 @@ class Side:
         return "automaton" if self.discard == "automaton" else str(parse_policy(self.policy))
 
 
+@notebook_view
 @dataclass(frozen=True, eq=False)
 class RoundOdds:
     """One shootout round, side A against side B (simulated).
@@ -613,6 +616,7 @@ def shootout_round(a: Side, b: Side, *, trials: int = DEFAULT_TRIALS, seed: int 
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class ShooterChoice:
     """The shooter picked for a posse and why.
@@ -743,6 +747,7 @@ def choose_shooters(a: Side, posse_a: Any | None, b: Side, posse_b: Any | None, 
 # --------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class DiscardGap:
     """How far the discard heuristic falls short of the search reference.

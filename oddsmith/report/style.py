@@ -16,7 +16,8 @@ import matplotlib as mpl
 import matplotlib.style
 import numpy as np
 
-mpl.use("Agg", force=False)  # reports are files: never open a window
+# No backend is chosen here: every chart is a matplotlib.figure.Figure (never pyplot), written by
+# savefig, so the report needs no backend, and importing oddsmith leaves a notebook's inline one alone.
 
 STYLE_FILE = "oddsmith.mplstyle"
 

@@ -13,7 +13,10 @@ or D6/D8/D10). The re-roll reading defaults to B (see
 :class:`oddsmith.rules.shadows.RerollReading`).
 
 Posses and campaign rolls live in :mod:`oddsmith.shadows.posse` and
-:mod:`oddsmith.shadows.campaign`.
+:mod:`oddsmith.shadows.campaign`; their main entry points, and battles
+(:mod:`oddsmith.shadows.battle`) and what each dollar buys
+(:mod:`oddsmith.shadows.value`), are also names of this package, imported on
+first use. Every name of ``__all__`` is documented in docs/api.md.
 """
 from oddsmith.shadows.engine import (
     BOTTLE_OUTCOMES,
@@ -79,3 +82,27 @@ __all__ = [
     "simulate_successes", "simulate_test", "standard_table", "standard_tables", "success_table", "test_distribution",
     "test_joint",
 ]
+
+#: Public names imported from their module on first use (posses, battles, value): name -> module.
+_LAZY = {
+    **dict.fromkeys(("Posse", "load_posse", "read_posse", "sample_posse", "sample_posse_names", "check_posse",
+                     "validate", "total_cost", "roster_table"), "posse"),
+    **dict.fromkeys(("BattleOptions", "BattleResult", "battle_options"), "battle"),
+    "ValueResult": "value",
+}
+# battle() and value() are reached through their modules (oddsmith.shadows.battle.battle, ...value.value):
+# the package attributes of those names are the modules themselves.
+__all__ += sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -48,6 +48,7 @@ from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, check_
                                run_chunks)
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
+from oddsmith.notebook import notebook_view
 
 _K = _ext.load("shadows_battle")
 
@@ -418,6 +419,7 @@ _check_card_keys()
 # ---------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class BattleResult:
     """Figures of one battle: ``summary`` (figure, value, stderr), ``models`` (per model), ``activation`` (exact)."""

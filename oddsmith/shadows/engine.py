@@ -24,6 +24,7 @@ import numpy as np
 
 from oddsmith import _ext
 from oddsmith.errors import OddsmithError
+from oddsmith.notebook import notebook_view
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers,
                                resolve_seed, run_chunks)
@@ -66,6 +67,7 @@ STATES = ("saved", "shaken", "downed", "casualty")
 # ---------------------------------------------------------------------------
 
 
+@notebook_view
 @dataclass(frozen=True)
 class Odds:
     """Probabilities of named outcomes.

@@ -44,6 +44,7 @@ import pandas as pd
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.textinput import read_text
+from oddsmith.notebook import notebook_view
 
 try:  # Python 3.11+
     import tomllib as _toml
@@ -150,6 +151,7 @@ class PosseModel:
         return R.model_infamy(self.rank, len(self.all_skills), self.is_arcanist)
 
 
+@notebook_view
 @dataclass(frozen=True)
 class Posse:
     """A whole posse file."""

@@ -24,6 +24,7 @@ from oddsmith.rules import shadows as R
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
+from oddsmith.notebook import notebook_view
 
 DEFAULT_TRIALS = 5_000
 
@@ -52,6 +53,7 @@ class Candidate:
     posse: P.Posse
 
 
+@notebook_view
 @dataclass(frozen=True)
 class ValueResult:
     """``table``: one row per simulated purchase, best ΔP(win) per $ first; ``skipped``: the rest and why;
