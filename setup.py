@@ -22,6 +22,8 @@ PACKAGES = [
     "oddsmith.commands",
     "oddsmith._ext",
     "oddsmith.data",
+    "oddsmith.web",
+    "oddsmith.web.pages",
 ]
 
 
@@ -49,7 +51,8 @@ def extensions():
 
 setup(
     packages=PACKAGES,
-    package_data={"oddsmith.data": ["**/*"], "oddsmith.report": ["*.mplstyle"]},
+    package_data={"oddsmith.data": ["**/*"], "oddsmith.report": ["*.mplstyle"],
+                  "oddsmith.web": ["templates/*.html", "static/*.css", "static/*.js"]},
     include_package_data=True,
     ext_modules=cythonize(
         extensions(),

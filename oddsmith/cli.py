@@ -27,7 +27,7 @@ app = typer.Typer(
 )
 
 # Command areas, in the order their commands appear in --help.
-COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report")
+COMMAND_MODULES = ("hand", "deck", "lowball", "odds", "shadows", "report", "serve")
 
 
 def _version(value: bool) -> None:
