@@ -35,7 +35,7 @@ from oddsmith.web.jobs import Busy, JobRegistry
 #: Seconds a page waits for its simulation before answering with a progress panel instead.
 WAIT_SECONDS = 3.0
 #: Largest query string accepted (a pasted deck or posse, URL-encoded, fits well within it).
-MAX_QUERY_BYTES = 96 * 1024
+MAX_QUERY_BYTES = 60 * 1024
 
 _STATIC = {"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"}
 # Pages may use only what this server sends: no CDN, no external font or script, no telemetry.

@@ -37,7 +37,7 @@ def address(sock: socket.socket) -> str:
 def run(host: str, port: int, *, open_browser: bool = False) -> None:
     import uvicorn
 
-    from oddsmith.web.app import make_app
+    from oddsmith.web.app import MAX_QUERY_BYTES, make_app
 
     sock = bind(host, port)
     url = address(sock)
@@ -50,6 +50,8 @@ def run(host: str, port: int, *, open_browser: bool = False) -> None:
         import webbrowser
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(make_app(), log_level="warning", access_log=False, server_header=False)
+    # a pasted deck or posse travels in the query string: let h11 read request lines up to the app's own limit
+    config = uvicorn.Config(make_app(), log_level="warning", access_log=False, server_header=False,
+                            h11_max_incomplete_event_size=2 * MAX_QUERY_BYTES)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])

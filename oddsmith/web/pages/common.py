@@ -56,4 +56,5 @@ def load_deck_input(q: Query, name: str, paste_name: str | None, *, with_gang: b
 
 
 def deck_error(exc: Exception, field: str) -> BadInput:
-    return BadInput(str(exc), field)
+    """A deck's error as the page's (a :class:`BadInput` keeps its own field and status)."""
+    return exc if isinstance(exc, BadInput) else BadInput(str(exc), field)
