@@ -52,7 +52,7 @@ def extensions():
 setup(
     packages=PACKAGES,
     package_data={"oddsmith.data": ["**/*"], "oddsmith.report": ["*.mplstyle"],
-                  "oddsmith.web": ["templates/*.html", "static/*.css", "static/*.js"]},
+                  "oddsmith.web": ["templates/*.html", "static/*.css", "static/*.js", "static/*.svg"]},
     include_package_data=True,
     ext_modules=cythonize(
         extensions(),

@@ -37,7 +37,8 @@ WAIT_SECONDS = 3.0
 #: Largest query string accepted (a pasted deck or posse, URL-encoded, fits well within it).
 MAX_QUERY_BYTES = 60 * 1024
 
-_STATIC = {"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"}
+_STATIC = {"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+           "favicon.svg": "image/svg+xml"}
 # Pages may use only what this server sends: no CDN, no external font or script, no telemetry.
 _HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self'; style-src 'self'; "
                                        "script-src 'self'; connect-src 'self'; form-action 'self'",
@@ -117,7 +118,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
                     if view or fmt:
                         raise BadInput("the answer is still being computed: open the page and wait for it first",
                                        status=409)
-                    body = module.form(x, q) + f'<div class="answer">{_job_panel(job, module)}</div>'
+                    body = module.form(x, q) + f'<div class="answer" id="answer">{_job_panel(job, module)}</div>'
                     return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH), 202)
                 result = job.result
             else:
