@@ -118,7 +118,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
                     if view or fmt:
                         raise BadInput("the answer is still being computed: open the page and wait for it first",
                                        status=409)
-                    body = module.form(x, q) + f'<div class="answer" id="answer">{_job_panel(job, module)}</div>'
+                    body = module.form(x, q) + f'<div class="answer" id="answer">{TO_QUESTION}{_job_panel(job, module)}</div>'
                     return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH), 202)
                 result = job.result
             else:
@@ -143,7 +143,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
         share = (f'<p class="share">Link to this answer: <a href="{H.esc(link)}">{H.esc(_short(link))}</a> · '
                  f'<a href="{H.esc(_url(module, params, view="print"))}">Printable view</a> · '
                  f'<a href="{H.esc(_url(module, params, format="pdf"))}">PDF</a></p>')
-        body = module.form(x, q) + f'<div class="answer" id="answer">{answer}{share}</div>'
+        body = module.form(x, q) + f'<div class="answer" id="answer">{TO_QUESTION}{answer}{share}</div>'
         return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH))
 
     def _bad(module: ModuleType, q: Query, exc: Exception, status: int | None = None) -> Response:
@@ -152,7 +152,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
             form = module.form(None, q)
         except OddsmithError:
             form = module.form(None, Query({}))
-        body = form + f'<div class="answer" id="answer">{H.error_box(str(exc))}</div>'
+        body = form + f'<div class="answer" id="answer">{TO_QUESTION}{H.error_box(str(exc))}</div>'
         return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH), status)
 
     async def job_status(request: Request) -> Response:
@@ -192,6 +192,9 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
     app = Starlette(routes=routes, exception_handlers={404: not_found})
     app.state.jobs = jobs
     return app
+
+
+TO_QUESTION = '<a class="to-question" href="#question">Change the question (the form is below)</a>'
 
 
 def _short(link: str, n: int = 90) -> str:

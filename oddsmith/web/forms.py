@@ -112,3 +112,11 @@ def grid(text: str, what: str, hi: int) -> tuple[int, ...]:
     if bad:
         raise BadInput(f"{what}: {bad[0]} is out of range (0 to {hi})", what)
     return tuple(dict.fromkeys(values))
+
+
+def grid_text(values: Iterable[int]) -> str:
+    """A grid as the form writes it: ``0-3`` for a run, else ``0,2,4``."""
+    values = list(values)
+    if len(values) > 1 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ",".join(map(str, values))

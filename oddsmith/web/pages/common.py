@@ -17,7 +17,7 @@ def check(name: str, value: bool, label: str) -> str:
 
 
 def number(name: str, value: object, label: str, lo: int, hi: int) -> str:
-    shown = "" if value is None else str(value)
+    shown = "" if value is None else str(value)[:40]
     return (f'<label>{H.esc(label)} <input name="{name}" type="number" min="{lo}" max="{hi}" '
             f'value="{H.esc(shown)}"></label>')
 
@@ -32,7 +32,7 @@ def textarea(name: str, value: str | None, label: str, placeholder: str = "") ->
             f'placeholder="{H.esc(placeholder)}">{H.esc(value or "")}</textarea></label>')
 
 
-def sampling_fields(trials: int | None, seed: int | None, hi: int) -> str:
+def sampling_fields(trials: object, seed: object, hi: int) -> str:
     return (number("trials", trials, f"Trials (simulated; at most {hi:,})", 1, hi)
             + number("seed", seed, "Seed (the same seed gives the same figures)", 0, 2**63 - 1))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from oddsmith.web import render as H
-from oddsmith.web.forms import BadInput, Query, grid
+from oddsmith.web.forms import BadInput, Query, grid, grid_text
 from oddsmith.web.pages import common as C
 
 PATH = "/doomtown/deck"
@@ -15,6 +15,7 @@ SIMULATED = True
 MAX_TRIALS = 200_000
 DEFAULT_TRIALS = 20_000
 MAX_BONUS = 6  # a grid of at most 7 x 7 cells
+DEFAULT_VS = "balanced"  # the trade-off chart then compares two decks (the CLI's tradeoff example)
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def question(q: Query) -> Question:
     draws = grid(q.text("draws", "0-3"), "draws", MAX_BONUS)
     trials = q.integer("trials", DEFAULT_TRIALS, 1, MAX_TRIALS)
     seed = q.seed()
-    vs = q.choice("vs", ["self"] + _samples(), "self")
+    vs = q.choice("vs", ["self"] + _samples(), DEFAULT_VS)
     try:
         if not q.params.get("deck") and not q.params.get("paste"):
             q = Query({**q.params, "deck": "law-dogs"})
@@ -63,8 +64,8 @@ def question(q: Query) -> Question:
 
 
 def params(x: Question) -> dict[str, str]:
-    out = {"deck": x.sample, "paste": x.paste or "", "vs": x.vs, "studs": ",".join(map(str, x.studs)),
-           "draws": ",".join(map(str, x.draws)), "trials": str(x.trials)}
+    out = {"deck": x.sample, "paste": x.paste or "", "vs": x.vs, "studs": grid_text(x.studs),
+           "draws": grid_text(x.draws), "trials": str(x.trials)}
     out.update({k: "1" for k in ("with_gang", "partial") if getattr(x, k)})
     if x.seed is not None:
         out["seed"] = str(x.seed)
@@ -90,22 +91,25 @@ def answer(x: Question) -> Answer:
                                     seed=x.seed))
 
 
+PASTE_EXAMPLE = "Outfit: Law Dogs\nStarting Gang:\n1x Philip Swinford\n..."
+
+
 def form(x: Question | None, q: Query) -> str:
     sample = x.sample if x else (q.params.get("deck") or ("" if q.params.get("paste") else "law-dogs"))
     paste = x.paste if x else q.params.get("paste", "")[:20_000]
-    vs = x.vs if x else q.params.get("vs", "self")
-    studs = ",".join(map(str, x.studs)) if x else q.params.get("studs", "0-3")[:40]
-    draws = ",".join(map(str, x.draws)) if x else q.params.get("draws", "0-3")[:40]
+    vs = x.vs if x else q.params.get("vs", DEFAULT_VS)
+    studs = grid_text(x.studs) if x else q.params.get("studs", "0-3")[:40]
+    draws = grid_text(x.draws) if x else q.params.get("draws", "0-3")[:40]
     return f"""<form method="get" action="{PATH}" class="question" id="question">
 {C.select("deck", _samples(), sample, "Sample deck", blank="(the pasted list below)")}
 {C.textarea("paste", paste, "Or paste a deck list (card list such as 4x 8S, Value,Suit lines, CSV, or titles as "
-            "printed; a pasted list wins over the sample)", "Outfit: Law Dogs&#10;Starting Gang:&#10;1x Philip Swinford&#10;...")}
+            "printed; a pasted list wins over the sample)", PASTE_EXAMPLE)}
 <div class="checks">{C.check("with_gang", bool(x and x.with_gang), "keep the starting gang in the draw deck")}
 {C.check("partial", bool(x and x.partial), "partial deck (fewer than 52 valued cards)")}</div>
 {C.select("vs", ["self"] + _samples(), vs, "Opponent (Gamblin' and the trade-off)")}
 {C.text("studs", studs, "Stud bonuses of the grid (0-3, 0,2,4 or 2; at most 6)")}
 {C.text("draws", draws, "Draw bonuses of the grid")}
-{C.sampling_fields(x.trials if x else DEFAULT_TRIALS, x.seed if x else None, MAX_TRIALS)}
+{C.sampling_fields(x.trials if x else q.params.get("trials", DEFAULT_TRIALS), x.seed if x else q.params.get("seed"), MAX_TRIALS)}
 <button type="submit">Work out the odds</button>
 <p class="hint">Lowball is exact; shootout hands with a draw bonus or stud 3+ are simulated and carry ± one
 standard error.</p></form>"""
@@ -159,7 +163,7 @@ def pages(a: Answer) -> list:
     first = deck_report.lowball_page(inputs, x.deck, a.lowball, [(x.opponent, a.gamblin)])
     grid_page = Page(title="Shootout hands for the stud and draw grid",
                      subtitle=f"policy legal, heuristic discard · {x.trials:,} trials per simulated cell, seed {x.seed}",
-                     blocks=[Table(_grid_view(a.tradeoff[a.tradeoff["deck"] == a.tradeoff["deck"].iloc[0]]),
+                     blocks=[Table(_grid_view(a.tradeoff[a.tradeoff["deck"] == a.tradeoff["deck"].iloc[0]]).drop(columns=["deck"]),
                                    title="The kept hand (± one standard error where simulated)")])
     return [first, grid_page, _tradeoff_page(a)]
 
@@ -183,6 +187,6 @@ def answer_html(a: Answer) -> str:
         f'data-mean-rank-stderr="{r.shootout_mean_rank_stderr!r}"></span>' for r in own.itertuples())
     parts = [f"<h2>{H.esc(s['name'])}</h2>", H.notes(facts, "The deck"), H.notes(warn, "Warnings"), head,
              H.table(ranks, "Lowball hand (exact): P(rank), P(this low or lower), P(and cheatin')"),
-             H.table(_grid_view(own), "Shootout hand by stud and draw bonus (± one standard error)"), cells]
+             H.table(_grid_view(own).drop(columns=["deck"]), "Shootout hand by stud and draw bonus (± one standard error)"), cells]
     parts += [H.page_html(_tradeoff_page(a))]
     return "".join(parts)

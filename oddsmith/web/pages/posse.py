@@ -155,7 +155,7 @@ def form(x: Question | None, q: Query) -> str:
 {C.select("activation", ACTIVATIONS, x.activation if x else "auto", "Solo or Dual Activations")}
 {C.number("value_trials", x.value_trials if x else DEFAULT_VALUE_TRIALS,
           f"Battles per purchase for 'what each $ buys' (0: skip; at most {MAX_VALUE_TRIALS:,})", 0, MAX_VALUE_TRIALS)}
-{C.sampling_fields(x.trials if x else DEFAULT_TRIALS, x.seed if x else None, MAX_TRIALS)}
+{C.sampling_fields(x.trials if x else q.params.get("trials", DEFAULT_TRIALS), x.seed if x else q.params.get("seed"), MAX_TRIALS)}
 <button type="submit">Check the posse and fight</button>
 <p class="hint">The posse's tables are exact; battles are simulated and carry ± one standard error.</p>
 </form>"""
@@ -233,7 +233,8 @@ def answer_html(a: Answer) -> str:
                    if c in shoot.columns]]
     parts = [f"<h2>{H.esc(x.posse.name)}: ${a.total_cost}, {len(x.posse.models)} models</h2>",
              "<p>The posse follows the posse-building rules.</p>",
-             H.table(a.roster, "Roster"), H.table(a.costs, f"Costs (total ${a.total_cost})"),
+             H.table(a.roster, "Roster"),
+             f"<details><summary>Costs, item by item (total ${a.total_cost})</summary>" + H.table(a.costs) + "</details>",
              "<details><summary>Shooting odds of every model and Weapon (exact)</summary>"
              + H.table(shoot) + "</details>",
              f"<h2>Battle against {H.esc(x.vs_posse.name)}</h2>",

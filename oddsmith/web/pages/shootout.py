@@ -135,7 +135,7 @@ def form(x: Question | None, q: Query) -> str:
 {C.check("with_gang", bool(x and x.with_gang), "keep the starting gangs in the draw decks")}</div>
 {C.number("what_if_trials", x.what_if_trials if x else DEFAULT_WHAT_IF_TRIALS,
           f"Shootouts per change for 'what is +1 worth?' (0: skip; at most {MAX_WHAT_IF_TRIALS:,})", 0, MAX_WHAT_IF_TRIALS)}
-{C.sampling_fields(x.trials if x else DEFAULT_TRIALS, x.seed if x else None, MAX_TRIALS)}
+{C.sampling_fields(x.trials if x else q.params.get("trials", DEFAULT_TRIALS), x.seed if x else q.params.get("seed"), MAX_TRIALS)}
 <button type="submit">Play the shootouts</button>
 <p class="hint">Simulated: every figure carries ± one standard error; the same seed gives the same figures.</p>
 </form>"""
