@@ -61,10 +61,16 @@ def figures(items: Iterable[tuple[str, str, float, float | None]], digits: int =
 
 
 def table(df, caption: str = "", *, cls: str = "") -> str:
-    """A DataFrame as an HTML table in a box that scrolls sideways on a narrow screen."""
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
+    """A DataFrame (or a list of dicts, one per row: no pandas for a small exact answer) as an HTML
+    table in a box that scrolls sideways on a narrow screen."""
+    if isinstance(df, list):
+        columns = list(df[0]) if df else []
+        records = [tuple(r.values()) for r in df]
+    else:
+        columns, records = list(df.columns), df.itertuples(index=False)
+    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     rows = []
-    for row in df.itertuples(index=False):
+    for row in records:
         cells = []
         for v in row:
             if isinstance(v, float):

@@ -69,15 +69,14 @@ class Answer:
     question: Question
     heading: str
     figures: tuple[tuple[str, str, float, None], ...]
-    table: object  # a DataFrame: outcome, probability, exact fraction
+    table: list  # one dict per outcome: outcome, probability, exact fraction
     modifiers: tuple
 
 
-def _odds_table(odds):
-    import pandas as pd
-
-    return pd.DataFrame({"outcome": list(odds.outcomes), "probability": [f"{v:.6f}" for v in odds.outcomes.values()],
-                         "exact": [str(odds.fractions[k]) for k in odds.outcomes] if odds.fractions else ""})
+def _odds_table(odds) -> list[dict]:
+    """Every outcome with its probability and exact fraction (rows as dicts: the report's Table takes a frame)."""
+    return [{"outcome": k, "probability": f"{v:.6f}", "exact": str(odds.fractions[k]) if odds.fractions else ""}
+            for k, v in odds.outcomes.items()]
 
 
 def _engine_error(exc: Exception) -> BadInput:
@@ -85,8 +84,6 @@ def _engine_error(exc: Exception) -> BadInput:
 
 
 def answer(x: Question) -> Answer:
-    import pandas as pd
-
     import oddsmith.shadows as S
     from oddsmith.errors import OddsmithError
     from oddsmith.shadows import campaign as C
@@ -131,7 +128,7 @@ def answer(x: Question) -> Answer:
         figs = (("p_advance", "P(advance after this game)", float(chance), None),
                 ("expected_games", "games to advance (expected)", float(games), None))
         return Answer(x, f"A {x.shooter} with {x.exp} Experience rolls for Advancement", figs,
-                      pd.DataFrame({"figure": table.columns, "value": [str(v) for v in table.iloc[0]]}), ())
+                      [{"figure": c, "value": str(v)} for c, v in zip(table.columns, table.iloc[0])], ())
     except OddsmithError as exc:
         raise _engine_error(exc) from None
 
@@ -178,9 +175,11 @@ def answer_html(a: Answer) -> str:
 
 
 def pages(a: Answer) -> list:
+    import pandas as pd
+
     from oddsmith.report.document import Notes, Page, Table
 
     lines = [f"{label}: {value:.6f} (exact)" for _, label, value, _ in a.figures]
     lines += [f"Modifier: {n} {v:+d}" for n, v in a.modifiers]
     return [Page(title=f"{TOOL_NAMES[a.question.tool]}: {a.heading}", subtitle="exact odds · oddsmith serve",
-                 blocks=[Notes(lines, title="The answer"), Table(a.table, title="Every outcome (exact)")])]
+                 blocks=[Notes(lines, title="The answer"), Table(pd.DataFrame(a.table), title="Every outcome (exact)")])]
