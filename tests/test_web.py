@@ -72,6 +72,7 @@ def test_a_page_without_a_seed_redirects_to_one_with_it(client):
     ("recover", "shooter=Veteran&shaken=1&friend=1"),
     ("bottle", "shooter=Novice&preacher=1"),
     ("advance", "shooter=Veteran&exp=2"),
+    ("injury", "shooter=Veteran&cause=downed"),
 ])
 def test_dice_figures_are_the_engines(client, tool, query):
     import oddsmith.shadows as S
@@ -93,6 +94,10 @@ def test_dice_figures_are_the_engines(client, tool, query):
         want = S.recovery("veteran", shaken=True, friend_in_contact=True).outcomes
     elif tool == "bottle":
         want = S.bottle_check("novice", preacher=True).outcomes
+    elif tool == "injury":
+        d = C.injury_distribution("veteran", "downed")
+        want = {"full_recovery": float(d["full_recovery"]), "dead": float(d["dead"]), "survives": float(1 - d["dead"])}
+        assert want["full_recovery"] == 0.5 and want["dead"] == 0.05  # the API docs' Hero/Downed row has 0.6 and 0.04
     else:
         want = {"p_advance": float(C.advance_chance("veteran", 2)),
                 "expected_games": float(C.expected_games_to_advance("veteran", 2))}

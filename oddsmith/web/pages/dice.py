@@ -13,9 +13,10 @@ PATH = "/shadows/dice"
 TITLE = "Shadows of the West: dice odds"
 SIMULATED = False
 
-TOOLS = ("shoot", "fight", "recover", "bottle", "advance")
+TOOLS = ("shoot", "fight", "recover", "bottle", "advance", "injury")
 TOOL_NAMES = {"shoot": "Shooting Attack", "fight": "Fight", "recover": "Recovery Test", "bottle": "Bottle Check",
-              "advance": "Advancement roll"}
+              "advance": "Advancement roll", "injury": "Injury roll"}
+CAUSES = ("casualty", "downed")
 RANKS = ("Novice", "Veteran", "Hero")
 RANGES = ("short", "medium", "long")
 
@@ -41,6 +42,7 @@ class Question:
     friend: bool
     preacher: bool
     exp: int
+    cause: str = "casualty"
 
 
 def _skills(text: str | None) -> tuple[str, ...]:
@@ -54,12 +56,13 @@ def question(q: Query) -> Question:
         weapon=q.choice("weapon", _weapons(), "Carbine"), range_band=q.choice("range", RANGES, "medium"),
         cover=q.flag("cover"), skills=_skills(q.text("skills")), target_skills=_skills(q.text("target_skills")),
         shaken=q.flag("shaken"), charging=q.flag("charging"), friend=q.flag("friend"), preacher=q.flag("preacher"),
-        exp=q.integer("exp", 2, 0, 30))
+        exp=q.integer("exp", 2, 0, 30), cause=q.choice("cause", CAUSES, "casualty"))
 
 
 def params(x: Question) -> dict[str, str]:
     out = {"tool": x.tool, "shooter": x.shooter, "target": x.target, "weapon": x.weapon, "range": x.range_band,
-           "skills": ", ".join(x.skills), "target_skills": ", ".join(x.target_skills), "exp": str(x.exp)}
+           "skills": ", ".join(x.skills), "target_skills": ", ".join(x.target_skills), "exp": str(x.exp),
+           "cause": x.cause}
     out.update({k: "1" for k in ("cover", "shaken", "charging", "friend", "preacher") if getattr(x, k)})
     return out
 
@@ -122,6 +125,14 @@ def answer(x: Question) -> Answer:
             figs = (("fights_on", "P(fights on)", p["fights_on"], None),
                     ("bottles_out", "P(Bottles Out)", p["bottles_out"], None))
             return Answer(x, f"A {x.shooter} Boss rolls the Bottle Check", figs, _odds_table(o), tuple(o.modifiers))
+        if x.tool == "injury":
+            dist = C.injury_distribution(x.shooter.lower(), x.cause)
+            figs = (("full_recovery", "P(full recovery)", float(dist["full_recovery"]), None),
+                    ("dead", "P(dead)", float(dist["dead"]), None),
+                    ("survives", "P(survives)", float(1 - dist["dead"]), None))
+            rows = [{"outcome": k, "probability": f"{float(v):.6f}", "exact": str(v)} for k, v in dist.items()]
+            return Answer(x, f"A {x.shooter} that ended the game {'a Casualty' if x.cause == 'casualty' else 'Downed'} "
+                             "rolls for Injury", figs, rows, ())
         chance = C.advance_chance(x.shooter.lower(), x.exp)
         table = C.advance_table([x.shooter.lower()], exp=[x.exp])
         games = C.expected_games_to_advance(x.shooter.lower(), x.exp)
@@ -157,6 +168,7 @@ def form(x: Question | None, q: Query) -> str:
 <label>Skills of the model <input name="skills" value="{H.esc(', '.join(x.skills))}" placeholder="Deadeye, Gunslinger"></label>
 <label>Skills of the target <input name="target_skills" value="{H.esc(', '.join(x.target_skills))}" placeholder="Tough"></label>
 <label>Experience (Advancement) <input name="exp" type="number" min="0" max="30" value="{x.exp}"></label>
+{_select("cause", CAUSES, x.cause, "Injury: how the game ended for the model")}
 <div class="checks">{_check("cover", x.cover, "target in Cover")}{_check("shaken", x.shaken, "Shaken")}
 {_check("charging", x.charging, "charging (Fight)")}{_check("friend", x.friend, "friend in Contact (Recovery)")}
 {_check("preacher", x.preacher, "Preacher (Bottle Check)")}</div>
