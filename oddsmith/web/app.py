@@ -76,7 +76,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
     modules = _page_modules()
 
     async def index(request: Request) -> Response:
-        items = "".join(f'<li><a href="{m.PATH}">{H.esc(m.TITLE)}</a>: {H.esc(m.__doc__.split(chr(10))[0])}</li>'
+        items = "".join(f'<li><a href="{m.PATH}">{H.esc(m.TITLE)}</a>: {H.esc(m.SUMMARY)}</li>'
                         for m in modules)
         body = (f"<h1>oddsmith</h1><p>Odds for Doomtown: Weird West Edition and Dracula's America: Shadows of the "
                 f"West, computed on this computer by the same analyses as the <code>oddsmith</code> command line."

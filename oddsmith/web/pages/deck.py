@@ -12,6 +12,8 @@ from oddsmith.web.pages import common as C
 PATH = "/doomtown/deck"
 TITLE = "Doomtown: a deck's odds"
 SIMULATED = True
+SUMMARY = ("paste a deck list or pick a sample: its cards, exact lowball and Gamblin' odds, shootout hands "
+           "for a stud and draw grid, and the trade-off chart")
 MAX_TRIALS = 200_000
 DEFAULT_TRIALS = 20_000
 MAX_BONUS = 6  # a grid of at most 7 x 7 cells

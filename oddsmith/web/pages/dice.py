@@ -12,6 +12,8 @@ from oddsmith.web.forms import BadInput, Query
 PATH = "/shadows/dice"
 TITLE = "Shadows of the West: dice odds"
 SIMULATED = False
+SUMMARY = ("exact odds of a Shooting Attack, a Fight, a Recovery Test, a Bottle Check, the Advancement "
+           "and Injury rolls")
 
 TOOLS = ("shoot", "fight", "recover", "bottle", "advance", "injury")
 TOOL_NAMES = {"shoot": "Shooting Attack", "fight": "Fight", "recover": "Recovery Test", "bottle": "Bottle Check",

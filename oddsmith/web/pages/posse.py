@@ -13,6 +13,8 @@ from oddsmith.web.pages import common as C
 PATH = "/shadows/posse"
 TITLE = "Shadows of the West: posse and battle"
 SIMULATED = True
+SUMMARY = ("paste a posse (TOML) or pick a sample: its rules check, roster, costs and shooting odds, a "
+           "battle against another posse, and what each $ buys")
 MAX_TRIALS = 200_000
 DEFAULT_TRIALS = 10_000
 MAX_VALUE_TRIALS = 10_000

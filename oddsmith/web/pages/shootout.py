@@ -12,6 +12,8 @@ from oddsmith.web.pages import common as C
 PATH = "/doomtown/shootout"
 TITLE = "Doomtown: whole shootouts"
 SIMULATED = True
+SUMMARY = ("two decks and two posses in whole shootouts: P(win), rounds, each dude's fate, "
+           "and what is +1 worth")
 MAX_TRIALS = 500_000
 DEFAULT_TRIALS = 20_000
 MAX_WHAT_IF_TRIALS = 50_000
