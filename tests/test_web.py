@@ -296,7 +296,9 @@ def test_a_job_that_fails_says_why():
         raise OddsmithError("no such thing")
 
     job = JobRegistry().start("bad", bad)
-    assert job.wait(10) and job.state == "failed" and job.error == "no such thing"
+    assert job.wait(10) and job.state == "failed" and job.error == "no such thing" and not job.internal
+    bug = JobRegistry().start("bug", lambda: 1 / 0)
+    assert bug.wait(10) and bug.state == "failed" and bug.internal and "ZeroDivisionError" in bug.error
 
 
 @pytest.mark.slow

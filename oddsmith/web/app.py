@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from importlib import resources
 from types import ModuleType
 from urllib.parse import urlencode
@@ -97,11 +98,13 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
         q = Query(request.query_params)
         view = request.query_params.get("view", "")
         fmt = request.query_params.get("format", "")
-        try:
-            x = module.question(q)
+        t0 = time.perf_counter()
+        try:  # reading a question loads decks and posses: off the event loop, which keeps answering others
+            x = await run_in_threadpool(module.question, q)
         except OddsmithError as exc:
             return _bad(module, q, exc)
         params = module.params(x)
+        t_read = time.perf_counter() - t0
         if module.SIMULATED and q.seed() is None:  # the seed goes into the URL, so the answer can be shared
             extra = {k: v for k, v in (("view", view), ("format", fmt)) if v}
             return RedirectResponse(_url(module, params, seed=str(secrets.randbelow(10**9)), **extra),
@@ -111,7 +114,7 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
                 job = jobs.start(module.PATH + "?" + urlencode(sorted(params.items())), lambda: module.answer(x))
                 await asyncio.get_running_loop().run_in_executor(None, job.wait, wait_seconds)
                 if job.state == "failed":
-                    raise BadInput(job.error)
+                    raise BadInput(job.error, status=500 if job.internal else 400)
                 if job.state == "cancelled":
                     raise BadInput("this simulation was cancelled; submit the form again to start it afresh")
                 if job.state == "running":
@@ -121,8 +124,11 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
                     body = module.form(x, q) + f'<div class="answer" id="answer">{TO_QUESTION}{_job_panel(job, module)}</div>'
                     return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH), 202)
                 result = job.result
+                t_analysis = (job.finished or time.monotonic()) - job.started
             else:
+                t1 = time.perf_counter()
                 result = await run_in_threadpool(module.answer, x)
+                t_analysis = time.perf_counter() - t1
         except Busy as exc:
             return _bad(module, q, exc, status=503)
         except OddsmithError as exc:
@@ -139,12 +145,17 @@ def make_app(*, max_running: int = 3, wait_seconds: float = WAIT_SECONDS) -> Sta
                     f'<a href="{H.esc(_url(module, params, format="pdf"))}">PDF</a></p>'
                     f"<h1>{H.esc(module.TITLE)}</h1>{html}<p class=\"foot\">Reproduce: {H.esc(link)}</p>")
             return _html(H.layout(module.TITLE, body, path=module.PATH).replace("<body>", '<body class="print">', 1))
+        t2 = time.perf_counter()
         answer = await run_in_threadpool(module.answer_html, result)
         share = (f'<p class="share">Link to this answer: <a href="{H.esc(link)}">{H.esc(_short(link))}</a> · '
                  f'<a href="{H.esc(_url(module, params, view="print"))}">Printable view</a> · '
                  f'<a href="{H.esc(_url(module, params, format="pdf"))}">PDF</a></p>')
         body = module.form(x, q) + f'<div class="answer" id="answer">{TO_QUESTION}{answer}{share}</div>'
-        return _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH))
+        response = _html(H.layout(module.TITLE, _two_columns(body), path=module.PATH))
+        # where the time went (a browser's developer tools show it; scripts/bench_web.py reads it)
+        response.headers["Server-Timing"] = (f"read;dur={1000 * t_read:.2f}, analysis;dur={1000 * t_analysis:.2f}, "
+                                             f"render;dur={1000 * (time.perf_counter() - t2):.2f}")
+        return response
 
     def _bad(module: ModuleType, q: Query, exc: Exception, status: int | None = None) -> Response:
         status = status or getattr(exc, "status", 400)

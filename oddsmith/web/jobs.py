@@ -47,6 +47,7 @@ class Job:
     total: int = 0
     result: Any = None
     error: str = ""
+    internal: bool = False  # failed on a bug rather than on the user's input
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
     _cancel: threading.Event = field(default_factory=threading.Event)
@@ -66,8 +67,9 @@ class Job:
             self.state = "cancelled"
         except OddsmithError as exc:
             self.state, self.error = "failed", str(exc)
-        except Exception as exc:  # a bug: the page says so and the server keeps serving
+        except Exception as exc:  # a bug: the page says so (HTTP 500) and the server keeps serving
             self.state, self.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+            self.internal = True
         finally:
             self.finished = time.monotonic()
             self._over.set()
