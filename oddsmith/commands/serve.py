@@ -16,8 +16,8 @@ OPEN_HELP = "Open the address in the web browser once the server is up."
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
-        host: str = typer.Option("127.0.0.1", "--host", help=HOST_HELP),
-        port: int = typer.Option(8765, "--port", help=PORT_HELP),
+        host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help=HOST_HELP),
+        port: int = typer.Option(8765, "--port", metavar="PORT", help=PORT_HELP),
         open_browser: bool = typer.Option(False, "--open", help=OPEN_HELP),
     ) -> None:
         """Serve the odds as a local web app: Doomtown decks and shootouts, Shadows dice, posses and battles."""

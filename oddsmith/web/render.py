@@ -66,8 +66,8 @@ def table(df, caption: str = "", *, cls: str = "") -> str:
     if isinstance(df, list):
         columns = list(df[0]) if df else []
         records = [tuple(r.values()) for r in df]
-    else:
-        columns, records = list(df.columns), df.itertuples(index=False)
+    else:  # plain lists: itertuples costs more than the rest of the page
+        columns, records = list(df.columns), df.to_numpy(dtype=object).tolist()
     head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     rows = []
     for row in records:
@@ -80,6 +80,13 @@ def table(df, caption: str = "", *, cls: str = "") -> str:
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def frame(rows: list[dict]):
+    """A DataFrame of row dicts, built column by column (pandas infers a list of dicts slowly)."""
+    import pandas as pd
+
+    return pd.DataFrame({k: [r[k] for r in rows] for k in rows[0]} if rows else {})
 
 
 def notes(lines: Sequence[str], title: str = "") -> str:

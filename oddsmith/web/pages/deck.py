@@ -117,24 +117,19 @@ def form(x: Question | None, q: Query) -> str:
 standard error.</p></form>"""
 
 
-def _grid_view(df):
-    import pandas as pd
+def _grid_view(records: list[dict], *, deck: bool = True) -> list[dict]:
+    """The grid's rows as the page prints them (plain dicts: cheaper than a DataFrame per view)."""
+    def pm(r: dict, col: str) -> str:
+        return H.pm(r[col], None if r["shootout_exact"] else r[col + "_stderr"])
 
-    pm = lambda v, e, ex: H.pm(v, None if ex else e)  # noqa: E731
-    return pd.DataFrame({
-        "deck": df["deck"], "stud": df["stud"], "draw": df["draw"],
-        "mean rank": [pm(v, e, x) for v, e, x in zip(df["shootout_mean_rank"], df["shootout_mean_rank_stderr"],
-                                                       df["shootout_exact"])],
-        "P(Full House or better)": [pm(v, e, x) for v, e, x in zip(df["shootout_p_full_house_or_better"],
-                                                                   df["shootout_p_full_house_or_better_stderr"],
-                                                                   df["shootout_exact"])],
-        "P(cheatin')": [pm(v, e, x) for v, e, x in zip(df["shootout_p_cheatin"], df["shootout_p_cheatin_stderr"],
-                                                       df["shootout_exact"])],
-        "how": ["exact" if x else f"{n:,} trials" for x, n in zip(df["shootout_exact"], df["shootout_trials"])],
-    })
+    return [{**({"deck": r["deck"]} if deck else {}), "stud": r["stud"], "draw": r["draw"],
+             "mean rank": pm(r, "shootout_mean_rank"),
+             "P(Full House or better)": pm(r, "shootout_p_full_house_or_better"),
+             "P(cheatin')": pm(r, "shootout_p_cheatin"),
+             "how": "exact" if r["shootout_exact"] else f"{r['shootout_trials']:,} trials"} for r in records]
 
 
-def _tradeoff_page(a: Answer):
+def _tradeoff_page(a: Answer, records: list[dict]):
     from functools import partial
 
     from oddsmith.report import charts
@@ -153,21 +148,35 @@ def _tradeoff_page(a: Answer):
                               deck="deck", bonus="bonus", yerr="shootout_p_full_house_or_better_stderr",
                               title="Lowball win rate against shootout strength, one point per deck and bonus",
                               xlabel=f"P(win Gamblin') against {opp}", ylabel="P(Full House or better)"),
-                      title="Trade-off chart", data=_grid_view(df), height=4.2, sampling=sampling)])
+                      title="Trade-off chart", data=H.frame(_grid_view(records)), height=4.2,
+                      sampling=sampling)])
+
+
+def _records(a: Answer) -> list[dict]:
+    """The trade-off table's rows as dicts (the deck's own first, then the opponent's)."""
+    df = a.tradeoff
+    return [dict(zip(df.columns, row)) for row in df.to_numpy(dtype=object).tolist()]
+
+
+def _own(records: list[dict]) -> list[dict]:
+    """The grid rows of the deck itself (the trade-off table also holds the opponent's)."""
+    return [r for r in records if r["deck"] == records[0]["deck"]]
 
 
 def pages(a: Answer) -> list:
+
     from oddsmith.report import deck_report
     from oddsmith.report.document import Page, Table
 
     x = a.question
+    records = _records(a)
     inputs = deck_report.DeckInputs(decks=[x.deck], vs=None if x.opponent is x.deck else x.opponent)
     first = deck_report.lowball_page(inputs, x.deck, a.lowball, [(x.opponent, a.gamblin)])
     grid_page = Page(title="Shootout hands for the stud and draw grid",
                      subtitle=f"policy legal, heuristic discard · {x.trials:,} trials per simulated cell, seed {x.seed}",
-                     blocks=[Table(_grid_view(a.tradeoff[a.tradeoff["deck"] == a.tradeoff["deck"].iloc[0]]).drop(columns=["deck"]),
+                     blocks=[Table(H.frame(_grid_view(_own(records), deck=False)),
                                    title="The kept hand (± one standard error where simulated)")])
-    return [first, grid_page, _tradeoff_page(a)]
+    return [first, grid_page, _tradeoff_page(a, records)]
 
 
 def answer_html(a: Answer) -> str:
@@ -182,13 +191,15 @@ def answer_html(a: Answer) -> str:
     head = H.figures([("lowball_p_win", f"P(win Gamblin') against {opp}", a.gamblin.p_win, None),
                       ("lowball_p_cheatin", "P(cheatin' lowball hand)", low.p_cheatin, None),
                       ("lowball_mean_rank", "lowball mean rank", low.mean_rank, None)])
-    ranks = low.ranks[low.ranks["probability"] > 0][["hand", "probability", "at_most", "cheatin"]]
-    own = a.tradeoff[a.tradeoff["deck"] == a.tradeoff["deck"].iloc[0]]
+    ranks = [{"hand": h, "probability": p, "at_most": m, "cheatin": c} for h, p, m, c in
+             zip(*(low.ranks[k].tolist() for k in ("hand", "probability", "at_most", "cheatin"))) if p > 0]
+    records = _records(a)
+    own = _own(records)
     cells = "".join(
-        f'<span hidden data-cell="{int(r.stud)},{int(r.draw)}" data-mean-rank="{r.shootout_mean_rank!r}" '
-        f'data-mean-rank-stderr="{r.shootout_mean_rank_stderr!r}"></span>' for r in own.itertuples())
+        f'<span hidden data-cell="{int(r["stud"])},{int(r["draw"])}" data-mean-rank="{r["shootout_mean_rank"]!r}" '
+        f'data-mean-rank-stderr="{r["shootout_mean_rank_stderr"]!r}"></span>' for r in own)
     parts = [f"<h2>{H.esc(s['name'])}</h2>", H.notes(facts, "The deck"), H.notes(warn, "Warnings"), head,
              H.table(ranks, "Lowball hand (exact): P(rank), P(this low or lower), P(and cheatin')"),
-             H.table(_grid_view(own).drop(columns=["deck"]), "Shootout hand by stud and draw bonus (± one standard error)"), cells]
-    parts += [H.page_html(_tradeoff_page(a))]
+             H.table(_grid_view(own, deck=False), "Shootout hand by stud and draw bonus (± one standard error)"), cells]
+    parts += [H.page_html(_tradeoff_page(a, records))]
     return "".join(parts)

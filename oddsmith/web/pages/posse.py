@@ -172,7 +172,8 @@ def _summary_view(r):
     import pandas as pd
 
     return pd.DataFrame({"figure": r.summary["figure"],
-                         "value ± se": [H.pm(v, e) for v, e in zip(r.summary["value"], r.summary["stderr"])]})
+                         "value ± se": [H.pm(v, e) for v, e in zip(r.summary["value"].tolist(),
+                                                                   r.summary["stderr"].tolist())]})
 
 
 def _models_view(r):
@@ -229,7 +230,8 @@ def pages(a: Answer) -> list:
 def answer_html(a: Answer) -> str:
     r = a.battle
     x = a.question
-    head = H.figures([(f, label, r[f], r.stderr(f)) for f, label in BATTLE_LABELS.items()])
+    s = r.summary.set_index("figure")
+    head = H.figures([(f, label, float(s.loc[f, "value"]), float(s.loc[f, "stderr"])) for f, label in BATTLE_LABELS.items()])
     shoot = a.shooting.copy()
     shoot = shoot[[c for c in ("model", "weapon", "range_band", "target", "hit", "shaken", "downed", "casualty")
                    if c in shoot.columns]]
