@@ -164,7 +164,6 @@ def _own(records: list[dict]) -> list[dict]:
 
 
 def pages(a: Answer) -> list:
-
     from oddsmith.report import deck_report
     from oddsmith.report.document import Page, Table
 
