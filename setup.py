@@ -31,6 +31,8 @@ PACKAGES = [
     "oddsmith.commands",
     "oddsmith._ext",
     "oddsmith.data",
+    "oddsmith.web",
+    "oddsmith.web.pages",
 ]
 
 
@@ -63,6 +65,7 @@ setup(
         "oddsmith._ext": ["*.pyi"],
         "oddsmith.data": ["**/*"],
         "oddsmith.report": ["*.mplstyle"],
+        "oddsmith.web": ["templates/*.html", "static/*.css", "static/*.js", "static/*.svg"],
     },
     include_package_data=True,
     ext_modules=cythonize(

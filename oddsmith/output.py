@@ -17,6 +17,7 @@ import stat
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -613,6 +614,22 @@ def duration(seconds: float) -> str:
     return f"{days:,} day{'s' if days != 1 else ''}" + (f" {s % 86400 // 3600} h" if days < 10 else "")
 
 
+_observers = threading.local()
+
+
+@contextlib.contextmanager
+def observe_progress(callback: Callable[[str, int, int], None]) -> Iterator[None]:
+    """Send every :class:`Progress` of this thread to ``callback(label, done, total)`` instead of
+    stderr (the web app's job runner). The callback may raise to stop the work: the chunk loops
+    of :mod:`oddsmith.sampling` then start no new chunk, as on Ctrl-C."""
+    before = getattr(_observers, "callback", None)
+    _observers.callback = callback
+    try:
+        yield
+    finally:
+        _observers.callback = before
+
+
 class Progress:
     """A progress bar with the time left, on stderr, for work longer than ``delay`` seconds.
 
@@ -657,6 +674,10 @@ class Progress:
         self.draw()
 
     def draw(self, *, force: bool = False) -> None:
+        observer = getattr(_observers, "callback", None)
+        if observer is not None:  # observed (a web job): report there, never on stderr
+            observer(self.label, self.done, self.total)
+            return
         if Progress._open and Progress._open[0] is not self:  # an inner bar keeps the outer one moving
             Progress._open[0].draw()
             return
