@@ -185,7 +185,7 @@ def test_campaign_method(tmp_path):
 def test_faction_rules(tmp_path):
     head = 'faction = "Twilight Order"'
     msg = broken(tmp_path, posse_text(HERO + novices(2), head=head))
-    assert "The Twilight Order needs exactly 2 Crusader(s), found 0 (rule faction-roles" in msg
+    assert 'The Twilight Order needs exactly 2 Crusader(s), found 0 (give 2 models role = "Crusader") (rule faction-roles' in msg
     crusaders = HERO.replace('rank = "Hero"', 'rank = "Hero"\nrole = "Crusader"') + \
         novices(1) + '\n[[model]]\nname = "Sister"\nrank = "Novice"\nrole = "Crusader"\nweapons = ["Pistol"]\n'
     assert P.load_posse(write(tmp_path, posse_text(crusaders, head=head))).faction is R.Faction.TWILIGHT_ORDER
@@ -319,7 +319,8 @@ def test_shooting_table_matches_engine_and_multi_shot(tmp_path):
 def test_rifle_without_stats_is_named_not_tabulated(tmp_path):
     models = HERO.replace('weapons = ["Pistol"]', 'weapons = ["Pistol", "Rifle"]') + novices(2)
     posse = P.load_posse(write(tmp_path, posse_text(models)))
-    assert P.untabulated_weapons(posse) == [("Boss Hogg", "Rifle", "the rulebook text gives no ranges or Jam Die for it")]
+    assert P.untabulated_weapons(posse) == [("Boss Hogg", "Rifle", "the rulebook text gives no ranges or Jam Die for "
+                                                                   'it; give house stats under [house_weapons."Rifle"]')]
     assert set(P.shooting_table(posse)["weapon"]) == {"Pistol"}
 
 

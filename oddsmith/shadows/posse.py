@@ -82,10 +82,65 @@ class PosseModel:
     injuries: tuple[R.Injury, ...] = ()
     exp: int = 0
     index: int = 0
+    house_weapons: tuple[R.Weapon, ...] = ()
+    """The posse file's ``[house_weapons]`` (the same on every model of a posse): house Shooting stats for the
+    Weapons the book gives none (:func:`oddsmith.rules.shadows.house_weapon`)."""
 
     @property
     def where(self) -> str:
         return f"model {self.index} {self.name!r}"
+
+    @property
+    def is_vessel(self) -> bool:
+        """The Congregation's Vessel: "they will temporarily lose all their Weapons, Gear, and Horse until
+        after the game" ("The Congregation", Faction Benefit: The Vessel)."""
+        return bool(self.role and self.role.loses_weapons_and_gear)
+
+    def _in_game(self, w: R.Weapon) -> tuple[R.Weapon, str | None]:
+        """The Weapon as used in a game (house stats applied) and why it cannot be used, or None."""
+        if self.is_vessel:
+            return w, "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
+        if w.takes_house_stats:
+            house = next((h for h in self.house_weapons if h.name == w.name), None)
+            if house is None:
+                return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
+                           f'[house_weapons."{w.name}"]')
+            w = house
+        return w, shootable(w) if shootable(w) != FIGHT_WEAPON else None
+
+    def battle_weapons(self) -> tuple[R.Weapon, ...]:
+        """The Weapons this model uses in a game, each once, in posse-file order.
+
+        The Congregation's Vessel has none ("they will temporarily lose all their Weapons, Gear, and
+        Horse until after the game"); a Weapon the book gives no Shooting stats for (the Rifle, the
+        Buffalo Gun) comes with the posse file's house stats, and is left out without them, as is a
+        fire-corridor Weapon (the Sawn-Off Shotgun): :meth:`unused_weapons` says why. A Fight Weapon
+        (the Woodsman's Axe) is kept: it has no Shooting Test but acts in a Fight.
+        """
+        out = []
+        for w in dict.fromkeys(self.weapons):
+            used, why = self._in_game(w)
+            if why is None:
+                out.append(used)
+        return tuple(out)
+
+    def unused_weapons(self) -> tuple[tuple[R.Weapon, str], ...]:
+        """(Weapon, why) for every Weapon the model carries but does not use in a game (see :meth:`battle_weapons`)."""
+        out = []
+        for w in dict.fromkeys(self.weapons):
+            _, why = self._in_game(w)
+            if why is not None:
+                out.append((w, why))
+        return tuple(out)
+
+    def battle_gear(self) -> tuple[R.Gear, ...]:
+        """The Gear this model uses in a game: none for the Vessel (see :attr:`is_vessel`), else its Gear."""
+        return () if self.is_vessel else self.gear
+
+    @property
+    def battle_horse(self) -> R.Gear | None:
+        """The horse this model rides in a game: none for the Vessel, else its own."""
+        return None if self.is_vessel else self.horse
 
     @property
     def all_skills(self) -> tuple[R.Skill, ...]:
@@ -108,12 +163,15 @@ class PosseModel:
 
     @property
     def boilerplate(self) -> bool:
-        """Boilerplate worn, or a Crusader's armour that counts as Boilerplate."""
-        return any(g.cancels_successes for g in self.gear) or bool(self.role and "Boilerplate" in self.role.gear)
+        """Boilerplate worn in a game (not by the Vessel, see :meth:`battle_gear`), or a Crusader's armour."""
+        return (any(g.cancels_successes for g in self.battle_gear())
+                or bool(self.role and "Boilerplate" in self.role.gear))
 
     @property
     def silver_bullets(self) -> bool:
-        return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets" for g in self.gear)
+        """Silver Bullets in a game: a Crusader's, or bought as Gear (not by the Vessel)."""
+        return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets"
+                                                                   for g in self.battle_gear())
 
     def _standing_dice(self, test: R.TestKind) -> int:
         """Dice Modifier of its Skills and Lasting Injuries on every ``test`` it makes."""
@@ -164,6 +222,8 @@ class Posse:
     dracula: bool = False
     prices: dict[str, int] = field(default_factory=dict, hash=False)
     source: str = "<posse>"
+    house_weapons: dict[str, R.Weapon] = field(default_factory=dict, hash=False)
+    """``[house_weapons]``: house Shooting stats by Weapon name (each model also holds them)."""
 
     @property
     def boss(self) -> PosseModel | None:
@@ -189,7 +249,10 @@ class Posse:
 _POSSE_KEYS = {"name", "faction", "method", "dollar_limit", "max_models", "native_american", "dracula"}
 _MODEL_KEYS = {"name", "rank", "weapons", "gear", "horse", "skills", "role", "hired_gun", "boss", "arcanist", "powers",
                "injuries", "exp"}
-_TOP_KEYS = {"posse", "prices", "model"}
+_TOP_KEYS = {"posse", "prices", "house_weapons", "model"}
+_HOUSE_WEAPON_KEYS = {"short", "medium", "long", "jam_die", "shots", "short_dice_mod", "medium_dice_mod",
+                      "long_dice_mod", "short_save_mod", "medium_save_mod", "long_save_mod"}
+_HOUSE_WEAPON_REQUIRED = ("short", "medium", "long", "jam_die")
 
 
 def _toml_module():
@@ -246,7 +309,8 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
     """Build a :class:`Posse` from parsed TOML; unknown keys and names are errors naming where they are."""
     for key in data:
         if key not in _TOP_KEYS:
-            raise OddsmithError(f"posse file {source}: unknown section {key!r}; sections are [posse], [prices] and [[model]]")
+            raise OddsmithError(f"posse file {source}: unknown section {key!r}; sections are [posse], [prices], "
+                                f"[house_weapons] and [[model]]")
     head = data.get("posse", {})
     _expect(head, dict, f"posse file {source}: [posse]")
     for key in head:
@@ -280,6 +344,8 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
             canonical = _resolve(R.gear, item, f"{where}: [prices]").name
         prices[canonical] = cost
 
+    house = _house_weapons(data.get("house_weapons", {}), where)
+
     raw_models = data.get("model", [])
     _expect(raw_models, list, f"{where}: [[model]]")
     if not raw_models:
@@ -300,6 +366,7 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
         else:
             raise OddsmithError(f"{mw}: no rank given (Novice, Veteran or Hero)")
         weapons = tuple(_resolve(R.weapon, w, mw) for w in _names(raw.get("weapons"), f"{mw}: weapons"))
+        # a Weapon with house stats is carried as the book's Weapon; battle_weapons() applies the stats
         gear_items = tuple(_resolve(R.gear, g, mw) for g in _names(raw.get("gear"), f"{mw}: gear"))
         horse_item = _resolve(R.horse, _expect(raw["horse"], str, f"{mw}: horse"), mw) if "horse" in raw else None
         skills = tuple(_resolve(R.skill, s, mw) for s in _names(raw.get("skills"), f"{mw}: skills"))
@@ -313,9 +380,45 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
             name=mname, rank=model_rank, weapons=weapons, gear=gear_items, horse=horse_item, skills=skills, role=role,
             hired_gun=hired, boss=_expect(raw.get("boss", False), bool, f"{mw}: boss"),
             arcanist=_expect(raw.get("arcanist", False), bool, f"{mw}: arcanist"), powers=powers, injuries=injuries,
-            exp=exp, index=i))
+            exp=exp, index=i, house_weapons=tuple(house.values())))
     return Posse(name=name, models=tuple(models), faction=faction, method=method, dollar_limit=dollar_limit,
-                 max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source)
+                 max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source,
+                 house_weapons=house)
+
+
+def _house_weapons(raw: Any, where: str) -> dict[str, R.Weapon]:
+    """``[house_weapons."Rifle"]`` tables: house Shooting stats for a Weapon the book gives none."""
+    _expect(raw, dict, f"{where}: [house_weapons]")
+    out: dict[str, R.Weapon] = {}
+    for item, table in raw.items():
+        hw = f"{where}: [house_weapons.{item!r}]"
+        base = _resolve(R.weapon, item, hw)
+        _expect(table, dict, hw)
+        for key in table:
+            if key not in _HOUSE_WEAPON_KEYS:
+                raise OddsmithError(f"{hw}: unknown key {key!r}; keys are {', '.join(sorted(_HOUSE_WEAPON_KEYS))}")
+        missing = [k for k in _HOUSE_WEAPON_REQUIRED if k not in table]
+        if missing:
+            raise OddsmithError(f"{hw}: missing {', '.join(missing)} (a house Weapon needs short, medium, long "
+                                f"and jam_die)")
+        jam = table["jam_die"]
+        if isinstance(jam, str):
+            m = re.fullmatch(r"\s*[dD](\d{1,3})\s*", jam)
+            if m is None:
+                raise OddsmithError(f"{hw}: jam_die must be D6, D8 or D10, got {jam!r}")
+            jam = int(m.group(1))
+        bands = {"short": R.RangeBand.SHORT, "medium": R.RangeBand.MEDIUM, "long": R.RangeBand.LONG}
+        try:
+            w = R.house_weapon(base, short=table["short"], medium=table["medium"], long=table["long"], jam_die=jam,
+                               shots=table.get("shots", 1),
+                               band_dice={b: table.get(f"{k}_dice_mod", 0) for k, b in bands.items()},
+                               band_save={b: table.get(f"{k}_save_mod", 0) for k, b in bands.items()})
+        except OddsmithError as exc:
+            raise OddsmithError(f"{hw}: {exc}") from None
+        if w.name in out:
+            raise OddsmithError(f"{hw}: the {w.name} has house stats twice")
+        out[w.name] = w
+    return out
 
 
 def read_posse(path: str | Path) -> Posse:
@@ -620,7 +723,8 @@ def validate(posse: Posse) -> list[Violation]:
             bad(m.where, "unique-gear", f"{gear_names.count('Telescopic Sight')} Telescopic Sight(s) need as many Rifle-Class "
                 f"Weapons, it has {rifles}")
         for g in m.gear:
-            if g.non_supernatural_only and m.supernatural:
+            # the Vessel is Supernatural only while possessed, when it has no Gear (The Congregation)
+            if g.non_supernatural_only and m.supernatural and not m.is_vessel:
                 bad(m.where, "unique-gear", f"{g.name} can only be taken by a non-Supernatural model")
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula:
                 bad(m.where, "supernatural-gear", f"{g.name} is Supernatural Gear (Dracula's America rules only)")
@@ -676,6 +780,9 @@ def validate(posse: Posse) -> list[Violation]:
 
     # --- Factions ---------------------------------------------------------------------------
     fac = posse.faction
+    if fac is not R.Faction.NONE and not posse.dracula:
+        bad(here, "dracula-factions", f"it joins {fac.value} but sets dracula = false (leave dracula out, or drop "
+            f"the faction)")
     if fac in R.NATIVE_AMERICAN_ONLY_FACTIONS and not posse.native_american:
         bad(here, "native-american", f"only Native American Posses may join {fac.value} (set native_american = true)")
     if fac in R.NOT_NATIVE_AMERICAN_FACTIONS and posse.native_american:
@@ -697,7 +804,10 @@ def validate(posse: Posse) -> list[Violation]:
             continue
         have = roles.get(role.name, [])
         if role.exactly is not None and len(have) != role.exactly:
-            bad(here, "faction-roles", f"{fac.value} needs exactly {role.exactly} {role.name}(s), found {len(have)}")
+            who = "one model" if role.exactly == 1 else f"{role.exactly} models"
+            hint = f'give {who} role = "{role.name}"' if len(have) < role.exactly else "keep only that many"
+            bad(here, "faction-roles", f"{fac.value} needs exactly {role.exactly} {role.name}(s), found {len(have)} "
+                f"({hint})")
         elif len(have) > role.at_most:
             bad(here, "faction-roles", f"at most {role.at_most} {role.name}(s), found {len(have)}")
     if fac is R.Faction.SKINWALKER_TRIBES:
@@ -824,11 +934,15 @@ def fighter_of(model: PosseModel, form: str | None = None):
     E, _ = _engine()
     skills = [s.name for s in model.all_skills]
     pistols = 0
+    weapons = model.battle_weapons()
     if form is None and any(s.close_work for s in model.all_skills):
-        pistols = min(R.CLOSE_WORK_MAX_PISTOLS, sum(1 for w in model.weapons if w.weapon_class is R.WeaponClass.PISTOL))
-    axe = form is None and any(w.fight_save for w in model.weapons)
+        pistols = min(R.CLOSE_WORK_MAX_PISTOLS, sum(1 for w in weapons if w.weapon_class is R.WeaponClass.PISTOL))
+    axe = form is None and any(w.fight_save for w in weapons)
     return E.Fighter.of(model.rank, skills=skills, weakened=R.Injury.WEAKENED in model.injuries,
                         close_work_pistols=pistols, axe=axe, form=form)
+
+
+FIGHT_WEAPON = "a Fight weapon"
 
 
 def shootable(weapon: R.Weapon) -> str | None:
@@ -836,19 +950,21 @@ def shootable(weapon: R.Weapon) -> str | None:
     if weapon.fire_corridor:
         return "fires a fire corridor (Fire Corridors), not a Shooting Test"
     if weapon.weapon_class is None and not weapon.band_save and not weapon.stats_known:
-        return "a Fight weapon"
+        return FIGHT_WEAPON
     if not weapon.stats_known:
         return "the rulebook text gives no ranges or Jam Die for it"
     return None
 
 
 def untabulated_weapons(posse: Posse) -> list[tuple[str, str, str]]:
-    """(model, weapon, reason) for every carried Weapon that gets no shooting table."""
+    """(model, weapon, reason) for every carried Weapon that gets no shooting table: the Weapons a model
+    does not use in a game (:meth:`PosseModel.unused_weapons`) and Fight Weapons."""
     posse = resolve_posse(posse)
     out = []
     for m in posse.models:
+        unused = dict(m.unused_weapons())
         for w in dict.fromkeys(m.weapons):
-            why = shootable(w)
+            why = unused.get(w) or (FIGHT_WEAPON if shootable(w) == FIGHT_WEAPON else None)
             if why is not None:
                 out.append((m.name, w.name, why))
     return out
@@ -878,7 +994,7 @@ def shooting_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_R
     frames = []
     for m in posse.models:
         shooter = shooter_of(m)
-        for w in dict.fromkeys(m.weapons):
+        for w in m.battle_weapons():
             if shootable(w) is not None:
                 continue
             df = T.shooting_table([shooter], target_list, weapon=w, range_bands=bands, reading=reading,
