@@ -71,14 +71,8 @@ WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 
 
 def load_posse_arg(spec: str, what: str = "POSSE") -> P.Posse:
-    """A posse file, or a sample posse by name; one clear error otherwise."""
-    path = Path(spec)
-    if path.is_file() or spec == "-" or path.suffix.lower() == ".toml":
-        return P.load_posse(spec)
-    names = P.sample_posse_names()
-    if spec.lower() in names:
-        return P.sample_posse(spec.lower())
-    raise OddsmithError(f"{what}: no posse file {spec!r} and no sample posse by that name (samples: {', '.join(names)})")
+    """A posse file, a sample posse or a Faction by name (the one resolver, :func:`P.load_posse_spec`)."""
+    return P.load_posse_spec(spec, what)
 
 
 def _pm(value: float, se: float, digits: int = 4) -> str:

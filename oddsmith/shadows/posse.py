@@ -261,11 +261,78 @@ def _toml_module():
     return _toml
 
 
+MAX_NESTING = 8
+"""Deepest nesting of arrays, inline tables and dotted keys a posse file may use (it needs 3: a [[model]]
+entry, its list of weapons, a name). TOML readers recurse once per level, so a file nested hundreds of
+levels deep would end in a RecursionError; it is refused first, in one line."""
+
+
+def _bracket_depth(text: str) -> tuple[int, int]:
+    """(deepest nesting of [ and { outside strings and comments, its line), in one pass without recursion."""
+    depth = deepest = 0
+    line = where = 1
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif c in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and text[j:j + len(quote)] != quote:
+                if c == '"' and text[j] == "\\":
+                    j += 1
+                elif text[j] == "\n":
+                    if len(quote) == 1:
+                        break  # an unclosed string: the TOML reader names it
+                    line += 1
+                j += 1
+            i = j if j < n and text[j] == "\n" else j + len(quote)
+            continue
+        elif c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif c in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return deepest, where
+
+
+def _data_depth(data: Any) -> int:
+    """Deepest nesting of the parsed tables and arrays (dotted keys nest without brackets), without recursion."""
+    deepest = 0
+    stack = [(data, 0)]
+    while stack:
+        value, d = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, d + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, d + 1) for v in value)
+        else:
+            continue
+        deepest = max(deepest, d + 1)
+        if deepest > MAX_NESTING:
+            break
+    return deepest
+
+
 def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
-    """TOML text to a dict; a syntax error names the file, line and column."""
+    """TOML text to a dict; a syntax error names the file, line and column; nesting deeper than
+    :data:`MAX_NESTING` is refused before the TOML reader can recurse into it."""
     toml = _toml_module()
+    deepest, line = _bracket_depth(text)
+    if deepest > MAX_NESTING:
+        raise OddsmithError(f"posse file {source}: arrays or tables nested {deepest} levels deep at line {line}; "
+                            f"a posse file nests at most {MAX_NESTING}")
     try:
-        return toml.loads(text)
+        data = toml.loads(text)
+    except RecursionError:  # pragma: no cover - the bracket scan refuses such files first
+        raise OddsmithError(f"posse file {source}: nested too deeply to read") from None
     except toml.TOMLDecodeError as exc:
         msg = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
@@ -275,6 +342,10 @@ def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
             lines = text.splitlines() or [""]
             where = f"line {len(lines)}, column {len(lines[-1]) + 1} (end of file)"
         raise OddsmithError(f"posse file {source}: malformed TOML at {where}: {reason}") from None
+    if _data_depth(data) > MAX_NESTING:
+        raise OddsmithError(f"posse file {source}: keys nested more than {MAX_NESTING} levels deep (dotted keys "
+                            f"such as a.b.c); a posse file nests at most {MAX_NESTING}")
+    return data
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
@@ -446,6 +517,14 @@ def sample_posse_text(faction_name: str | R.Faction | None = None) -> tuple[str,
     return f"{slug}.toml", entry.read_text(encoding="utf-8")
 
 
+TEMPLATE_FILE = "posse-template.toml"
+
+
+def template_text() -> str:
+    """A commented posse file to start from (``oddsmith shadows posse --template``): legal as it is."""
+    return (resources.files(SAMPLE_POSSE_PACKAGE) / TEMPLATE_FILE).read_text(encoding="utf-8")
+
+
 def sample_posse(faction_name: str | R.Faction | None = None) -> Posse:
     """A shipped sample posse, validated."""
     name, text = sample_posse_text(faction_name)
@@ -479,20 +558,44 @@ def resolve_posse(posse: "Posse | str | os.PathLike[str]", *, check: bool = True
         key = spec.lower().replace(" ", "-")
         if "\n" in spec or spec.startswith("["):
             read = posse_from_dict(parse_toml(posse, "<text>"), "<text>")
-        elif _is_file(spec) or spec.endswith(".toml"):
+        elif spec == "-" or _is_file(spec) or spec.lower().endswith(".toml") or os.sep in spec:
             read = read_posse(spec)
         elif key in sample_posse_names() or _is_faction(spec):
             name, text = sample_posse_text(None if key == DEFAULT_SAMPLE else (key if key in sample_posse_names()
                                                                              else spec))
             read = posse_from_dict(parse_toml(text, name), name)
         else:
-            raise OddsmithError(f"{spec}: no such posse file or sample posse "
-                                f"(samples: {', '.join(sample_posse_names())})")
+            raise OddsmithError(_unknown_posse(spec))
     else:
         raise OddsmithError("a posse is a Posse, a posse file, a sample posse name or a posse's TOML text")
     if check:
         check_posse(read)
     return read
+
+
+def _unknown_posse(spec: str) -> str:
+    """The error for a posse spec that is no file, sample or Faction, with the closest sample or Faction name."""
+    import difflib
+
+    names = {R.normalize_name(n): n for n in sample_posse_names()}
+    for alias, target in R._FACTION_ALIASES.items():
+        names.setdefault(R.normalize_name(alias), alias.lower())
+    close = difflib.get_close_matches(R.normalize_name(spec), list(names), n=1, cutoff=0.6)
+    hint = f" (did you mean {names[close[0]]!r}?)" if close else ""
+    return (f"{spec!r}: no such posse file, sample posse or Faction{hint}; samples: "
+            f"{', '.join(sample_posse_names())} (or a Faction's name: twilight, red hand coven, ...)")
+
+
+def load_posse_spec(spec: str | os.PathLike[str], what: str = "POSSE") -> Posse:
+    """The one resolver of a posse the commands take: a posse file (``-``: stdin), a shipped sample posse
+    by name (``twilight-order``), or a Faction's name or alias (``twilight``, ``Red Hand Coven``), read and
+    checked against the posse-building rules. ``what`` names the option in the error for an unknown name."""
+    try:
+        return resolve_posse(spec if isinstance(spec, os.PathLike) else str(spec))
+    except OddsmithError as exc:
+        if str(exc).startswith(f"{str(spec).strip()!r}: no such posse"):
+            raise OddsmithError(f"{what}: {exc}") from None
+        raise
 
 
 def _is_file(spec: str) -> bool:
@@ -882,6 +985,43 @@ def campaign_cost(posse: Posse) -> int:
 # ---------------------------------------------------------------------------
 # Summary
 # ---------------------------------------------------------------------------
+
+
+SUMMARY_COLUMNS = ["model", "rank", "role", "cost", "weapons", "skills", "best_shot", "p_hurt", "p_fight_win"]
+
+
+def summary_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING) -> pd.DataFrame:
+    """One short row per model, what a player reads first: its cost, what it uses in a game, and two exact odds.
+
+    ``cost``: the model and everything bought for it ($; empty when an item has no price). ``weapons``:
+    :meth:`PosseModel.battle_weapons` ("none this game" for the Vessel). ``best_shot`` / ``p_hurt``: the
+    Weapon most likely to hurt (Shaken, Downed or a Casualty) a plain Veteran at Medium Range with one
+    Shooting Attack, and that chance. ``p_fight_win``: the chance it wins a Fight it starts against a plain
+    Veteran, not Charging. Every figure is exact (:func:`shooting_table`, :func:`fight_table`).
+    """
+    posse = resolve_posse(posse)
+    shots = shooting_table(posse, reading=reading, targets=(R.Rank.VETERAN,), range_bands=(R.RangeBand.MEDIUM,))
+    fights = fight_table(posse, reading=reading, defenders=(R.Rank.VETERAN,), charging=(False,))
+    wins = list(fights.loc[fights["form"] == "", "attacker_wins"])  # one row per model, in file order
+    costs: dict[str, int | None] = {}
+    for row in cost_rows(posse):
+        have = costs.get(row["model"], 0)
+        costs[row["model"]] = None if have is None or row["cost"] is None else have + row["cost"]
+    rows = []
+    for i, m in enumerate(posse.models):
+        mine = shots[shots["model"] == m.name]
+        best = mine.loc[mine["hurt"].idxmax()] if not mine.empty else None
+        used = m.battle_weapons()
+        rows.append({
+            "model": m.name, "rank": m.rank.label,
+            "role": m.role.name if m.role else (f"Hired Gun: {m.hired_gun.name}" if m.hired_gun else ""),
+            "cost": costs.get(m.name), "weapons": ", ".join(w.name for w in used) or "none this game",
+            "skills": ", ".join(s.name for s in m.all_skills),
+            "best_shot": "" if best is None else best["weapon"],
+            "p_hurt": None if best is None else float(best["hurt"]),
+            "p_fight_win": float(wins[i]),
+        })
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 def roster_table(posse: Posse) -> pd.DataFrame:
