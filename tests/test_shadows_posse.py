@@ -458,9 +458,9 @@ def test_one_resolver_takes_file_sample_faction_and_alias(spec):
 def test_unknown_posse_name_suggests(capsys):
     rc, _, err = root(capsys, "shadows", "battle", "unaligned", "--vs", "twilite", "-t", "10")
     assert rc == 2 and err.count("\n") == 1
-    assert "--vs: 'twilite': no such posse file, sample posse or Faction (did you mean 'twilight'?)" in err
+    assert "--vs: no posse file 'twilite' and no sample posse or Faction by that name (did you mean 'twilight'?)" in err
     rc, _, err = run(capsys, "twilite")
-    assert rc == 2 and "POSSE: 'twilite': no such posse file" in err
+    assert rc == 2 and "POSSE: no posse file 'twilite'" in err
 
 
 def test_battle_takes_a_faction_name_as_posse_does(capsys):

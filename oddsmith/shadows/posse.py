@@ -573,17 +573,24 @@ def resolve_posse(posse: "Posse | str | os.PathLike[str]", *, check: bool = True
     return read
 
 
-def _unknown_posse(spec: str) -> str:
-    """The error for a posse spec that is no file, sample or Faction, with the closest sample or Faction name."""
+def _closest_posse_name(spec: str) -> str:
+    """' (did you mean ...?)' with the closest sample or Faction name, or ''."""
     import difflib
 
     names = {R.normalize_name(n): n for n in sample_posse_names()}
-    for alias, target in R._FACTION_ALIASES.items():
+    for alias in R._FACTION_ALIASES:
         names.setdefault(R.normalize_name(alias), alias.lower())
     close = difflib.get_close_matches(R.normalize_name(spec), list(names), n=1, cutoff=0.6)
-    hint = f" (did you mean {names[close[0]]!r}?)" if close else ""
-    return (f"{spec!r}: no such posse file, sample posse or Faction{hint}; samples: "
-            f"{', '.join(sample_posse_names())} (or a Faction's name: twilight, red hand coven, ...)")
+    return f" (did you mean {names[close[0]]!r}?)" if close else ""
+
+
+_SAMPLES_HINT = "(or a Faction's name: twilight, red hand coven, ...)"
+
+
+def _unknown_posse(spec: str) -> str:
+    """The error for a posse spec that is no file, sample or Faction, with the closest sample or Faction name."""
+    return (f"{spec}: no such posse file or sample posse{_closest_posse_name(spec)}; samples: "
+            f"{', '.join(sample_posse_names())} {_SAMPLES_HINT}")
 
 
 def load_posse_spec(spec: str | os.PathLike[str], what: str = "POSSE") -> Posse:
@@ -593,8 +600,10 @@ def load_posse_spec(spec: str | os.PathLike[str], what: str = "POSSE") -> Posse:
     try:
         return resolve_posse(spec if isinstance(spec, os.PathLike) else str(spec))
     except OddsmithError as exc:
-        if str(exc).startswith(f"{str(spec).strip()!r}: no such posse"):
-            raise OddsmithError(f"{what}: {exc}") from None
+        if str(exc).startswith(f"{str(spec).strip()}: no such posse file or sample posse"):
+            raise OddsmithError(f"{what}: no posse file {str(spec).strip()!r} and no sample posse or Faction by "
+                                f"that name{_closest_posse_name(str(spec))}; samples: "
+                                f"{', '.join(sample_posse_names())} {_SAMPLES_HINT}") from None
         raise
 
 
