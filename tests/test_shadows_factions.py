@@ -189,3 +189,13 @@ def test_rifle_without_house_stats_is_reported_not_dropped(tmp_path, capsys):
 def test_bad_house_weapons_are_refused(tmp_path, house, needle):
     msg = broken(tmp_path, RIFLE_POSSE.format(house=house))
     assert needle in msg and "house_weapons" in msg, msg
+
+
+def test_posse_json_lists_the_house_weapons(tmp_path, capsys):
+    path = write(tmp_path, RIFLE_POSSE.format(house=HOUSE_RIFLE))
+    rc, out, _ = run(capsys, "shadows", "posse", str(path), "--format", "json")
+    d = json.loads(out)
+    assert rc == 0 and d["not_tabulated"] == []
+    assert d["house_weapons"] == {"Rifle": {"short": 8, "medium": 16, "long": 24, "jam_die": "D8", "shots": 1,
+                                            "dice_mods": {"long": -1}, "save_mods": {"medium": 1}}}
+    assert {r["weapon"] for r in d["shooting"] if r["model"] == "Boss"} == {"Pistol", "Rifle"}

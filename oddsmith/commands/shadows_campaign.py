@@ -231,6 +231,12 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
         "legal": True,
     }
     notes = [{"model": m, "weapon": w, "reason": why} for m, w, why in P.untabulated_weapons(posse)]
+    if posse.house_weapons:
+        meta["house_weapons"] = {n: {"short": w.short, "medium": w.medium, "long": w.long, "jam_die": f"D{w.jam_die}",
+                                     "shots": w.shots_per_action,
+                                     "dice_mods": {b.value: v for b, v in w.band_dice.items()},
+                                     "save_mods": {b.value: v for b, v in w.band_save.items()}}
+                                 for n, w in posse.house_weapons.items()}
     if fmt is Format.json:
         if "shooting" in sections:
             meta["not_tabulated"] = notes

@@ -2,7 +2,8 @@
 
 For each model of posse A and each purchase it could legally make (the
 posse-building rules of :mod:`oddsmith.shadows.posse`; the Dollar Limit is
-only flagged, since the question is what the next dollar buys), the battle
+only flagged, and a budget, by default the dollars the posse has left, splits
+the ranking into what it can pay for and the rest), the battle
 of :mod:`oddsmith.shadows.battle` is played again on the same games (common
 random numbers: game t draws the same cards, and the same dice for every
 model and stretch of play the purchase leaves alone) and compared with the
