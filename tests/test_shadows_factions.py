@@ -184,7 +184,7 @@ def test_rifle_without_house_stats_is_reported_not_dropped(tmp_path, capsys):
      "the long dice modifier must be a whole number from -3 to +3, got 5"),
     ('[house_weapons."Rifle"]\nshort = 8.5\nmedium = 16\nlong = 24\njam_die = 8\n', "short must be a whole number"),
     ('[house_weapons."Rilfe"]\nshort = 8\nmedium = 16\nlong = 24\njam_die = 8\n', "unknown weapon 'Rilfe'"),
-    ('[house_weapons]\nRifle = 3\n', "[house_weapons.'Rifle'] must be dict"),
+    ('[house_weapons]\nRifle = 3\n', '[house_weapons."Rifle"] must be a table, got 3'),
 ])
 def test_bad_house_weapons_are_refused(tmp_path, house, needle):
     msg = broken(tmp_path, RIFLE_POSSE.format(house=house))

@@ -468,3 +468,8 @@ def test_battle_takes_a_faction_name_as_posse_does(capsys):
                         "-f", "json")
     assert rc == 0, err
     assert json.loads(out)["posse_b"] == P.sample_posse("twilight-order").name
+
+
+def test_a_huge_wrong_value_is_shortened_in_the_error(tmp_path):
+    msg = broken(tmp_path, posse_text(HERO.replace('rank = "Hero"', f'rank = "Hero"\nexp = "{"x" * 5000}"')))
+    assert "exp must be whole number, got 'xxxx" in msg and len(msg) < 300 and msg.endswith("...")

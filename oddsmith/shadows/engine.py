@@ -462,8 +462,11 @@ def shooting_range(weapon: R.Weapon | str, value: R.RangeBand | str | float) -> 
             except OddsmithError:
                 raise OddsmithError(f"--range: give a range band (short, medium, long) or inches (e.g. 10), "
                                     f"got {str(value)!r}") from None
-    if not math.isfinite(inches) or inches < 0:
+    if not math.isfinite(inches):
+        raise OddsmithError(f"--range: give a finite number of inches, got {str(value)!r}")
+    if inches < 0:
         raise OddsmithError(f"--range: inches must be 0 or more, got {str(value)!r}")
+    inches += 0.0  # -0 is 0
     if not w.stats_known:
         raise OddsmithError(f"--range: the rulebook text gives no ranges for the {w.name}")
     band = w.band_at(inches)

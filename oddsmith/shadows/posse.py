@@ -348,13 +348,20 @@ def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
     return data
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, shortened (a posse file may hold a huge value)."""
+    text = repr(value) if not isinstance(value, (dict, list)) or _data_depth(value) <= MAX_NESTING else "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
     if isinstance(value, bool) and kind in (int, (int,)):
-        raise OddsmithError(f"{what} must be a whole number, got {value!r}")
+        raise OddsmithError(f"{what} must be a whole number, got {_shown(value)}")
     if not isinstance(value, kind):
         names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
-        names = names.replace("str", "text").replace("list", "list").replace("int", "whole number").replace("bool", "true/false")
-        raise OddsmithError(f"{what} must be {names}, got {value!r}")
+        names = (names.replace("str", "text").replace("list", "list").replace("int", "whole number")
+                 .replace("bool", "true/false").replace("dict", "a table"))
+        raise OddsmithError(f"{what} must be {names}, got {_shown(value)}")
     return value
 
 
@@ -462,7 +469,7 @@ def _house_weapons(raw: Any, where: str) -> dict[str, R.Weapon]:
     _expect(raw, dict, f"{where}: [house_weapons]")
     out: dict[str, R.Weapon] = {}
     for item, table in raw.items():
-        hw = f"{where}: [house_weapons.{item!r}]"
+        hw = f'{where}: [house_weapons."{item}"]'
         base = _resolve(R.weapon, item, hw)
         _expect(table, dict, hw)
         for key in table:
