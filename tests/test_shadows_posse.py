@@ -273,7 +273,7 @@ def test_cli_posse_bad_input(tmp_path, capsys, text, needle):
 @pytest.mark.parametrize("args,needle", [
     (["--faction", "Illuminati"], "unknown faction 'Illuminati'"),
     (["missing.toml"], "posse file missing.toml does not exist"),
-    (["--format", "csv"], "CSV holds one table"),
+    (["--format", "csv", "--view", "all"], "CSV holds one table"),
     (["--reroll", "c", "--view", "roster"], "unknown re-roll reading 'c'"),
 ])
 def test_cli_posse_bad_options(capsys, args, needle):

@@ -200,8 +200,8 @@ def register(app: typer.Typer) -> None:
         reading = R.reroll_reading(reroll)
         if view is None:
             view = PosseView.all if fmt is Format.json else PosseView.summary
-        if view in (PosseView.all, PosseView.summary) and fmt is Format.csv:
-            raise OddsmithError("CSV holds one table: choose --view roster, costs, shooting or fight")
+        if view is PosseView.all and fmt is Format.csv:
+            raise OddsmithError("CSV holds one table: choose --view summary, roster, costs, shooting or fight")
         emit(render_posse(posse, view, fmt, reading), output)
 
 
