@@ -83,3 +83,13 @@ def test_house_rifle_is_a_candidate():
     assert not any(s["item"] == "Rifle" and "no Shooting Test" in s["reason"] for s in skipped)
     plain, skipped = V.candidates(P.sample_posse("unaligned"))
     assert not any(c.item == "Rifle" for c in plain)
+
+
+def test_the_vessel_buys_no_weapon_or_gear_for_the_game():
+    posse = P.sample_posse("congregation")
+    cands, skipped = V.candidates(posse)
+    vessel = next(m.name for m in posse.models if m.is_vessel)
+    mine = [c for c in cands if posse.models[c.model_index].name == vessel]
+    assert mine and {c.kind for c in mine} == {"skill"}  # its Skills still count while possessed
+    reasons = {s["reason"] for s in skipped if s["model"] == vessel and s["kind"] in ("weapon", "gear")}
+    assert V.VESSEL in reasons

@@ -58,6 +58,7 @@ what is wrong for this model (a broken rule's own message), else empty."""
 NO_EFFECT = ("no effect in this battle (open ground: no movement, terrain, Fights, Charges, Reactions or "
              "Spotting Tests, and gear with special rules of its own is left out)")
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
+VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             if why is not None and w.takes_house_stats:
                 why += " and the posse file gives no [house_weapons] stats"
             consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)),
-                     None if why is None else f"no Shooting Test in this battle ({why})")
+                     VESSEL if m.is_vessel else None if why is None else f"no Shooting Test in this battle ({why})")
         for name, g in R.GEAR.items():
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
                 continue
@@ -163,8 +164,9 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             else:
                 changed = replace(m, gear=m.gear + (g,))
             modelled = name in BATTLE_GEAR and not (name == "Telescopic Sight" and not any(
-                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.weapons))
-            consider(i, m, name, "gear", P.item_price(posse, name), changed, None if modelled else NO_EFFECT)
+                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.battle_weapons()))
+            consider(i, m, name, "gear", P.item_price(posse, name), changed,
+                     VESSEL if m.is_vessel else None if modelled else NO_EFFECT)
     return out, skipped
 
 
