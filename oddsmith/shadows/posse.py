@@ -14,6 +14,12 @@ Python 3.10 the ``tomli`` package is used if installed)::
     [prices]                         # optional house prices for items this rulebook text leaves unpriced
     "Sixgun" = 6
 
+    [house_weapons."Rifle"]          # optional house Shooting stats for the Rifle or Buffalo Gun
+    short = 8                        # Range band edges (inches), Jam Die, shots, per-band modifiers
+    medium = 16
+    long = 24
+    jam_die = "D10"
+
     [[model]]
     name = "Marshal Ezra Cole"
     rank = "Hero"                    # Novice/Veteran/Hero or D6/D8/D10
@@ -26,33 +32,29 @@ Python 3.10 the ``tomli`` package is used if installed)::
 
 :func:`validate` lists every broken rule (model, rule key, book section);
 :func:`check_posse` raises :class:`~oddsmith.errors.OddsmithError` with the
-first one. :func:`cost_table` prices an Advanced posse line by line, and
-:func:`shooting_table` / :func:`fight_table` give each model's odds through
-the dice engine.
+first one. :func:`cost_table` prices an Advanced posse line by line;
+:meth:`PosseModel.battle_weapons` is what a model uses in a game. The TOML
+layer is :mod:`oddsmith.shadows.posse_toml`; :func:`shooting_table`,
+:func:`fight_table` and :func:`summary_table` (each model's odds through the
+dice engine) are in :mod:`oddsmith.shadows.posse_odds`; every name of both is
+importable from here. :func:`load_posse_spec` is the one resolver of what a
+command is given (a file, a sample, a Faction's name).
 """
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pandas as pd
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
+from oddsmith.shadows.posse_toml import MAX_NESTING, parse_toml  # noqa: F401 (importable from here)
+from oddsmith.shadows.posse_toml import _expect, _house_weapons, _names, _resolve
 from oddsmith.textinput import read_text
-
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    try:
-        import tomli as _toml  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        _toml = None  # type: ignore[assignment]
-
 
 SAMPLE_POSSE_PACKAGE = "oddsmith.data"
 SAMPLE_POSSE_FOLDER = "posses"
@@ -250,137 +252,6 @@ _POSSE_KEYS = {"name", "faction", "method", "dollar_limit", "max_models", "nativ
 _MODEL_KEYS = {"name", "rank", "weapons", "gear", "horse", "skills", "role", "hired_gun", "boss", "arcanist", "powers",
                "injuries", "exp"}
 _TOP_KEYS = {"posse", "prices", "house_weapons", "model"}
-_HOUSE_WEAPON_KEYS = {"short", "medium", "long", "jam_die", "shots", "short_dice_mod", "medium_dice_mod",
-                      "long_dice_mod", "short_save_mod", "medium_save_mod", "long_save_mod"}
-_HOUSE_WEAPON_REQUIRED = ("short", "medium", "long", "jam_die")
-
-
-def _toml_module():
-    if _toml is None:  # pragma: no cover - Python 3.10 without tomli
-        raise OddsmithError("reading posse files needs Python 3.11+ (tomllib) or the 'tomli' package on Python 3.10")
-    return _toml
-
-
-MAX_NESTING = 8
-"""Deepest nesting of arrays, inline tables and dotted keys a posse file may use (it needs 3: a [[model]]
-entry, its list of weapons, a name). TOML readers recurse once per level, so a file nested hundreds of
-levels deep would end in a RecursionError; it is refused first, in one line."""
-
-
-def _bracket_depth(text: str) -> tuple[int, int]:
-    """(deepest nesting of [ and { outside strings and comments, its line), in one pass without recursion."""
-    depth = deepest = 0
-    line = where = 1
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-        elif c == "#":
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        elif c in "\"'":
-            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and text[j:j + len(quote)] != quote:
-                if c == '"' and text[j] == "\\":
-                    j += 1
-                elif text[j] == "\n":
-                    if len(quote) == 1:
-                        break  # an unclosed string: the TOML reader names it
-                    line += 1
-                j += 1
-            i = j if j < n and text[j] == "\n" else j + len(quote)
-            continue
-        elif c in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, where = depth, line
-        elif c in "]}":
-            depth = max(depth - 1, 0)
-        i += 1
-    return deepest, where
-
-
-def _data_depth(data: Any) -> int:
-    """Deepest nesting of the parsed tables and arrays (dotted keys nest without brackets), without recursion."""
-    deepest = 0
-    stack = [(data, 0)]
-    while stack:
-        value, d = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((v, d + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, d + 1) for v in value)
-        else:
-            continue
-        deepest = max(deepest, d + 1)
-        if deepest > MAX_NESTING:
-            break
-    return deepest
-
-
-def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
-    """TOML text to a dict; a syntax error names the file, line and column; nesting deeper than
-    :data:`MAX_NESTING` is refused before the TOML reader can recurse into it."""
-    toml = _toml_module()
-    deepest, line = _bracket_depth(text)
-    if deepest > MAX_NESTING:
-        raise OddsmithError(f"posse file {source}: arrays or tables nested {deepest} levels deep at line {line}; "
-                            f"a posse file nests at most {MAX_NESTING}")
-    try:
-        data = toml.loads(text)
-    except RecursionError:  # pragma: no cover - the bracket scan refuses such files first
-        raise OddsmithError(f"posse file {source}: nested too deeply to read") from None
-    except toml.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else "unknown position"
-        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
-        if "end of document" in msg and not m:
-            lines = text.splitlines() or [""]
-            where = f"line {len(lines)}, column {len(lines[-1]) + 1} (end of file)"
-        raise OddsmithError(f"posse file {source}: malformed TOML at {where}: {reason}") from None
-    if _data_depth(data) > MAX_NESTING:
-        raise OddsmithError(f"posse file {source}: keys nested more than {MAX_NESTING} levels deep (dotted keys "
-                            f"such as a.b.c); a posse file nests at most {MAX_NESTING}")
-    return data
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` for an error message, shortened (a posse file may hold a huge value)."""
-    text = repr(value) if not isinstance(value, (dict, list)) or _data_depth(value) <= MAX_NESTING else "..."
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if isinstance(value, bool) and kind in (int, (int,)):
-        raise OddsmithError(f"{what} must be a whole number, got {_shown(value)}")
-    if not isinstance(value, kind):
-        names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
-        names = (names.replace("str", "text").replace("list", "list").replace("int", "whole number")
-                 .replace("bool", "true/false").replace("dict", "a table"))
-        raise OddsmithError(f"{what} must be {names}, got {_shown(value)}")
-    return value
-
-
-def _names(value: Any, what: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    _expect(value, list, what)
-    for v in value:
-        _expect(v, str, f"{what} entry")
-    return list(value)
-
-
-def _resolve(fn, name: str, where: str):
-    try:
-        return fn(name)
-    except OddsmithError as exc:
-        raise OddsmithError(f"{where}: {exc}") from None
 
 
 def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
@@ -462,41 +333,6 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
     return Posse(name=name, models=tuple(models), faction=faction, method=method, dollar_limit=dollar_limit,
                  max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source,
                  house_weapons=house)
-
-
-def _house_weapons(raw: Any, where: str) -> dict[str, R.Weapon]:
-    """``[house_weapons."Rifle"]`` tables: house Shooting stats for a Weapon the book gives none."""
-    _expect(raw, dict, f"{where}: [house_weapons]")
-    out: dict[str, R.Weapon] = {}
-    for item, table in raw.items():
-        hw = f'{where}: [house_weapons."{item}"]'
-        base = _resolve(R.weapon, item, hw)
-        _expect(table, dict, hw)
-        for key in table:
-            if key not in _HOUSE_WEAPON_KEYS:
-                raise OddsmithError(f"{hw}: unknown key {key!r}; keys are {', '.join(sorted(_HOUSE_WEAPON_KEYS))}")
-        missing = [k for k in _HOUSE_WEAPON_REQUIRED if k not in table]
-        if missing:
-            raise OddsmithError(f"{hw}: missing {', '.join(missing)} (a house Weapon needs short, medium, long "
-                                f"and jam_die)")
-        jam = table["jam_die"]
-        if isinstance(jam, str):
-            m = re.fullmatch(r"\s*[dD](\d{1,3})\s*", jam)
-            if m is None:
-                raise OddsmithError(f"{hw}: jam_die must be D6, D8 or D10, got {jam!r}")
-            jam = int(m.group(1))
-        bands = {"short": R.RangeBand.SHORT, "medium": R.RangeBand.MEDIUM, "long": R.RangeBand.LONG}
-        try:
-            w = R.house_weapon(base, short=table["short"], medium=table["medium"], long=table["long"], jam_die=jam,
-                               shots=table.get("shots", 1),
-                               band_dice={b: table.get(f"{k}_dice_mod", 0) for k, b in bands.items()},
-                               band_save={b: table.get(f"{k}_save_mod", 0) for k, b in bands.items()})
-        except OddsmithError as exc:
-            raise OddsmithError(f"{hw}: {exc}") from None
-        if w.name in out:
-            raise OddsmithError(f"{hw}: the {w.name} has house stats twice")
-        out[w.name] = w
-    return out
 
 
 def read_posse(path: str | Path) -> Posse:
@@ -999,45 +835,9 @@ def campaign_cost(posse: Posse) -> int:
 
 
 # ---------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
 # Summary
 # ---------------------------------------------------------------------------
-
-
-SUMMARY_COLUMNS = ["model", "rank", "role", "cost", "weapons", "skills", "best_shot", "p_hurt", "p_fight_win"]
-
-
-def summary_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING) -> pd.DataFrame:
-    """One short row per model, what a player reads first: its cost, what it uses in a game, and two exact odds.
-
-    ``cost``: the model and everything bought for it ($; empty when an item has no price). ``weapons``:
-    :meth:`PosseModel.battle_weapons` ("none this game" for the Vessel). ``best_shot`` / ``p_hurt``: the
-    Weapon most likely to hurt (Shaken, Downed or a Casualty) a plain Veteran at Medium Range with one
-    Shooting Attack, and that chance. ``p_fight_win``: the chance it wins a Fight it starts against a plain
-    Veteran, not Charging. Every figure is exact (:func:`shooting_table`, :func:`fight_table`).
-    """
-    posse = resolve_posse(posse)
-    shots = shooting_table(posse, reading=reading, targets=(R.Rank.VETERAN,), range_bands=(R.RangeBand.MEDIUM,))
-    fights = fight_table(posse, reading=reading, defenders=(R.Rank.VETERAN,), charging=(False,))
-    wins = list(fights.loc[fights["form"] == "", "attacker_wins"])  # one row per model, in file order
-    costs: dict[str, int | None] = {}
-    for row in cost_rows(posse):
-        have = costs.get(row["model"], 0)
-        costs[row["model"]] = None if have is None or row["cost"] is None else have + row["cost"]
-    rows = []
-    for i, m in enumerate(posse.models):
-        mine = shots[shots["model"] == m.name]
-        best = mine.loc[mine["hurt"].idxmax()] if not mine.empty else None
-        used = m.battle_weapons()
-        rows.append({
-            "model": m.name, "rank": m.rank.label,
-            "role": m.role.name if m.role else (f"Hired Gun: {m.hired_gun.name}" if m.hired_gun else ""),
-            "cost": costs.get(m.name), "weapons": ", ".join(w.name for w in used) or "none this game",
-            "skills": ", ".join(s.name for s in m.all_skills),
-            "best_shot": "" if best is None else best["weapon"],
-            "p_hurt": None if best is None else float(best["hurt"]),
-            "p_fight_win": float(wins[i]),
-        })
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 def roster_table(posse: Posse) -> pd.DataFrame:
@@ -1058,45 +858,8 @@ def roster_table(posse: Posse) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------
-# Odds per model (through the dice engine: oddsmith.shadows.engine / tables)
+# Weapons in a game
 # ---------------------------------------------------------------------------
-
-TARGET_RANKS = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)
-RANGE_BANDS = (R.RangeBand.SHORT, R.RangeBand.MEDIUM, R.RangeBand.LONG)
-
-SHOOTING_COLUMNS = ["model", "rank", "weapon", "range_band", "target", "dice", "save_modifier", "hit", "hurt", "saved",
-                    "shaken", "downed", "casualty", "jam_check", "jammed"]
-ACTION_COLUMNS = ["action_unhurt", "action_shaken", "action_downed", "action_casualty", "action_jammed",
-                  "action_shots_fired"]
-FIGHT_COLUMNS = ["model", "rank", "form", "defender", "charging", "attacker_dice", "defender_dice", "attacker_wins",
-                 "draw", "defender_wins", "defender_saved", "defender_shaken", "defender_downed", "defender_casualty",
-                 "attacker_saved", "attacker_shaken", "attacker_downed", "attacker_casualty"]
-
-
-def _engine():
-    from oddsmith.shadows import engine, tables  # the compiled kernels load only when odds are asked for
-    return engine, tables
-
-
-def shooter_of(model: PosseModel):
-    """The dice engine's Shooter for a posse model (Rank, Skills, One-Eyed)."""
-    E, _ = _engine()
-    return E.Shooter.of(model.rank, skills=[s.name for s in model.all_skills],
-                        one_eyed=R.Injury.ONE_EYED in model.injuries)
-
-
-def fighter_of(model: PosseModel, form: str | None = None):
-    """The dice engine's Fighter for a posse model (Rank, Skills, Weakened, Close Work Pistols, the Woodsman's Axe)."""
-    E, _ = _engine()
-    skills = [s.name for s in model.all_skills]
-    pistols = 0
-    weapons = model.battle_weapons()
-    if form is None and any(s.close_work for s in model.all_skills):
-        pistols = min(R.CLOSE_WORK_MAX_PISTOLS, sum(1 for w in weapons if w.weapon_class is R.WeaponClass.PISTOL))
-    axe = form is None and any(w.fight_save for w in weapons)
-    return E.Fighter.of(model.rank, skills=skills, weakened=R.Injury.WEAKENED in model.injuries,
-                        close_work_pistols=pistols, axe=axe, form=form)
-
 
 FIGHT_WEAPON = "a Fight weapon"
 
@@ -1126,80 +889,18 @@ def untabulated_weapons(posse: Posse) -> list[tuple[str, str, str]]:
     return out
 
 
-def shooting_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                   targets: Iterable[R.Rank | str] = TARGET_RANKS, range_bands: Iterable[R.RangeBand | str] = RANGE_BANDS,
-                   fractions: bool = False) -> pd.DataFrame:
-    """Each model's Shooting Attack with each of its Weapons at each range band against each target Rank.
+# ---------------------------------------------------------------------------
+# Odds per model: in oddsmith.shadows.posse_odds, importable from here
+# ---------------------------------------------------------------------------
 
-    The model's Skills (Deadeye, Trick Shooter, Gunsmith ...) and One-Eyed
-    apply; targets are plain models of each Rank, standing, in the open.
-    Columns: ``model``, ``rank``, ``weapon``, ``range_band``, ``target``,
-    ``dice`` (rolled after modifiers), ``save_modifier``, ``hit``, ``hurt``,
-    ``saved``, ``shaken``, ``downed``, ``casualty``, ``jam_check``,
-    ``jammed`` (one Shooting Attack), and for Weapons or Skills that fire
-    more than once per Action (Sixgun, Repeater Rifle, Trigger-Happy) the
-    target's final state after the whole Action: ``action_unhurt``,
-    ``action_shaken``, ``action_downed``, ``action_casualty``,
-    ``action_jammed``, ``action_shots_fired`` (empty for single shots).
-    Weapons the engine cannot shoot are listed by :func:`untabulated_weapons`.
-    """
-    posse = resolve_posse(posse)
-    _, T = _engine()
-    target_list = [R.rank(t) for t in targets]
-    bands = [R.range_band(b) for b in range_bands]
-    frames = []
-    for m in posse.models:
-        shooter = shooter_of(m)
-        for w in m.battle_weapons():
-            if shootable(w) is not None:
-                continue
-            df = T.shooting_table([shooter], target_list, weapon=w, range_bands=bands, reading=reading,
-                                  fractions=fractions, action=True)
-            df.insert(0, "model", m.name)
-            df.insert(1, "rank", m.rank.label)
-            frames.append(df)
-    if not frames:
-        return pd.DataFrame(columns=SHOOTING_COLUMNS)
-    df = pd.concat(frames, ignore_index=True)
-    cols = [c for c in SHOOTING_COLUMNS if c in df.columns]
-    cols += [c for c in ACTION_COLUMNS if c in df.columns]
-    if fractions:
-        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
-    return df[cols]
+_ODDS_NAMES = frozenset({"TARGET_RANKS", "RANGE_BANDS", "SHOOTING_COLUMNS", "ACTION_COLUMNS", "FIGHT_COLUMNS",
+                         "SUMMARY_COLUMNS", "shooter_of", "fighter_of", "shooting_table", "fight_table",
+                         "summary_table"})
 
 
-def fight_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                defenders: Iterable[R.Rank | str] = TARGET_RANKS, charging: Iterable[bool] = (False, True),
-                fractions: bool = False) -> pd.DataFrame:
-    """Each model attacking a plain defender of each Rank, with and without Charging.
-
-    The model's Skills (Mean, 'Ornery, Bull-Rush, Tough, Close Work with its
-    Pistols), Weakened and the Woodsman's Axe apply; a Skinwalker also gets
-    rows in its Beast Form (``form``). Columns: ``model``, ``rank``,
-    ``form``, ``defender``, ``charging``, ``attacker_dice``,
-    ``defender_dice``, ``attacker_wins``, ``draw``, ``defender_wins``, the
-    defender's result when the model wins (``defender_saved`` ...
-    ``defender_casualty``) and the model's own when it loses
-    (``attacker_saved`` ... ``attacker_casualty``).
-    """
-    posse = resolve_posse(posse)
-    _, T = _engine()
-    defender_list = [R.rank(d) for d in defenders]
-    charge_list = list(charging)
-    frames = []
-    for m in posse.models:
-        forms: list[str | None] = [None]
-        if m.role is not None and m.role.name.startswith("Skinwalker"):
-            forms.append("wolf" if "Wolf" in m.role.name else "bear")
-        for form in forms:
-            df = T.fight_table([fighter_of(m, form)], defender_list, charging=charge_list, reading=reading,
-                               fractions=fractions)
-            df.insert(0, "model", m.name)
-            df.insert(1, "rank", m.rank.label)
-            df.insert(2, "form", "" if form is None else f"{form.title()} Form")
-            frames.append(df)
-    df = pd.concat(frames, ignore_index=True)
-    cols = list(FIGHT_COLUMNS)
-    if fractions:
-        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
-    return df[cols]
+def __getattr__(name: str):
+    """The odds tables (:mod:`oddsmith.shadows.posse_odds`, which imports this module) by their old names here."""
+    if name in _ODDS_NAMES:
+        from oddsmith.shadows import posse_odds
+        return getattr(posse_odds, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -153,7 +153,7 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             # a Weapon with [house_weapons] stats shoots as PosseModel.battle_weapons() gives it
             why = P.shootable(posse.house_weapons.get(name, w))
             if why is not None and w.takes_house_stats:
-                why += " and the posse file gives no [house_weapons] stats"
+                why += " and the posse file gives it no house stats"
             consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)),
                      VESSEL if m.is_vessel else None if why is None else f"no Shooting Test in this battle ({why})")
         for name, g in R.GEAR.items():
