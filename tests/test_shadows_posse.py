@@ -365,9 +365,10 @@ def test_cli_posse_all_views(capsys):
 root = cli_runner()
 
 
-def test_posse_help_describes_the_file_format(capsys):
+def test_posse_help_describes_the_file_format(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     rc, out, _ = run(capsys, "--help")
-    assert rc == 0
+    assert rc == 0 and max(len(line) for line in out.splitlines()) <= 80
     for needle in ("[posse]", "[[model]]", 'rank = "Hero"', "weapons = [", "[prices]", "[house_weapons.",
                    "--template"):
         assert needle in out, needle

@@ -166,13 +166,13 @@ def register(app: typer.Typer) -> None:
         [posse]
         name = "The Silver Creek Regulators"
         method = "advanced"        # basic | advanced | campaign
-        dollar_limit = 100         # Advanced (default $100); Basic: max_models = 8
-        faction = "Twilight Order" # optional; native_american = true, dracula = true
-        [prices]                   # optional: house prices for items the book leaves unpriced
+        dollar_limit = 100         # Advanced ($100); Basic: max_models = 8
+        faction = "Twilight Order" # optional; native_american, dracula
+        [prices]                   # optional: house prices for unpriced items
         "Sixgun" = 8
-        [house_weapons."Rifle"]    # optional: Shooting stats the book does not give
-        short = 8                  # Range band edges in inches; jam_die = "D10";
-        medium = 16                # shots = 1; long_dice_mod, medium_save_mod, ... = 0
+        [house_weapons."Rifle"]    # optional: stats the book does not give
+        short = 8                  # Range band edges in inches; shots = 1;
+        medium = 16                # long_dice_mod, medium_save_mod, ... = 0
         long = 24
         jam_die = "D10"
         [[model]]
