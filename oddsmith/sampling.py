@@ -21,6 +21,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -63,6 +64,8 @@ class SamplingPlan:
     trials: int
     chunk_trials: int = CHUNK_TRIALS
     bit_generator: str = BIT_GENERATOR
+    stream: tuple[int, ...] = ()
+    """Spawn-key prefix of one named stage of a figure (:func:`stream_key`); () for a single-stage figure."""
 
     def __post_init__(self) -> None:
         check_trials(self.trials)  # every simulation makes a plan: no run past the limit
@@ -85,10 +88,17 @@ class SamplingPlan:
     def chunk_generator(self, i: int) -> np.random.PCG64:
         """Chunk ``i``'s generator: child ``i`` of ``SeedSequence(seed)``, made only when
         needed (a run of 10^11 trials has 1.5 million chunks)."""
-        return np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(i,)))
+        return np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(*self.stream, i)))
 
     def bit_generators(self) -> list[np.random.PCG64]:
         return [self.chunk_generator(i) for i in range(self.n_chunks)]
+
+
+def stream_key(name: str) -> tuple[int, ...]:
+    """The spawn-key prefix of a named stage ("shot", "action", ...): a figure made of several simulated
+    stages draws each from its own stream of the one seed, so that no stage of ``--seed 5`` reuses the
+    numbers of any stage of another seed (chunk ``i`` of stage ``name`` is spawn key ``(crc32(name), i)``)."""
+    return (zlib.crc32(name.encode("utf-8")),)
 
 
 def resolve_seed(seed: int | None) -> int:

@@ -177,3 +177,35 @@ def test_bad_output_leaves_no_file(tmp_path, capsys):
     assert rc == 2 and "does not exist" in err
     rc, _out, _err = run(capsys, "shadows", "test", "--die", "d6", "--dice", "0", "--output", str(tmp_path / "x.json"))
     assert rc == 2 and list(tmp_path.iterdir()) == []
+
+
+# --- shoot: --range in inches, and what each outcome row counts (issue 16) ----------------------------
+
+
+def test_shoot_range_in_inches_picks_the_weapons_band(capsys):
+    by_inches = run_json(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "carbine",
+                         "--range", "13")
+    by_band = run_json(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "carbine",
+                       "--range", "long")
+    assert by_inches["outcomes"] == by_band["outcomes"]
+    assert by_inches["setup"]["range_band"] == "long" and by_inches["setup"]["range_inches"] == 13.0
+    assert "range_inches" not in by_band["setup"]
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "carbine",
+                     "--range", "13")
+    assert rc == 0 and '13" is Long Range for the Carbine (over 12", up to 18")' in out
+    rc, out, err = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--range", "13")
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "13\" is beyond the Pistol's Long Range (up to 12\")" in err
+
+
+def test_shoot_says_which_rows_are_nested(capsys):
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice")
+    assert rc == 0
+    rows = {line.strip().split("  ")[0]: line for line in out.splitlines()}
+    assert "of which jam_check (a die showed 1)" in rows and "of which jammed (the Jamming Check failed)" in rows
+    assert 'the rows not marked "of which" are every way the shot can end: they sum to 1' in " ".join(out.split())
+    d = run_json(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice")
+    assert list(d["outcomes"]) == ["miss", "jam_check", "jammed", "cancelled", "saved", "shaken", "downed", "casualty"]
+    assert sum(d["outcomes"][k] for k in FINAL) == pytest.approx(1)
+    rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--format", "csv")
+    assert [line.split(",")[0] for line in out.splitlines()[1:4]] == ["miss", "jam_check", "jammed"]

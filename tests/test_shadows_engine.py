@@ -521,3 +521,60 @@ def test_engine_modifiers_agree_with_the_rules_model():
         p = E.plan_fight(a, E.Fighter.of("novice"), charging=charging, fortified=fortified)
         assert p.attacker[1] == R.fight_dice(charging=charging, fortified_defender=fortified, outnumbered_by=out,
                                              skills=skills, wolf_form_attacking=form == "wolf")
+
+
+# --- seeding of the stages of `shadows shoot --mc` (issue 16) ------------------------------------------
+
+
+def _sixgun_plans():
+    sh = E.Shooter.of("Hero")
+    weapons = E.action_weapons(sh, "Sixgun")
+    sit = E.Situation(R.RangeBand.MEDIUM, False, False, False, False, False, None)
+    return [(E.plan_shot(sh, E.Target.of("Veteran"), w, sit), wid) for w, wid in weapons]
+
+
+def test_shoot_stages_have_their_own_named_streams():
+    from oddsmith.sampling import SamplingPlan, stream_key
+
+    five = E.simulate_shoot("Hero", "Veteran", "Sixgun", trials=20_000, seed=5)
+    six = E.simulate_shoot("Hero", "Veteran", "Sixgun", trials=20_000, seed=6)
+    # the Action stage of --seed 5 is not any stage of --seed 6 (it was seed + 1, the same numbers)
+    assert five.extra["action"] != E.simulate_sequence(_sixgun_plans(), trials=20_000, seed=6).outcomes
+    assert five.extra["action"] != six.extra["action"] and five.outcomes != six.outcomes
+    assert five.extra["streams"] == ["shot", "action"] and five.extra["action_seed"] == 5
+    keyed = E.simulate_sequence(_sixgun_plans(), trials=20_000, seed=5, stream="action")
+    assert five.extra["action"] == keyed.outcomes
+    draws = {(sd, name): SamplingPlan(sd, 10, stream=stream_key(name)).chunk_generator(0).random_raw(4).tolist()
+             for sd in (5, 6) for name in ("shot", "action")}
+    plain = {sd: SamplingPlan(sd, 10).chunk_generator(0).random_raw(4).tolist() for sd in (5, 6)}
+    every = list(draws.values()) + list(plain.values())
+    assert len({tuple(d) for d in every}) == len(every)
+
+
+def test_shoot_stages_same_whatever_the_workers_and_agree_with_exact():
+    trials = 3 * (1 << 16) // 2
+    one = E.simulate_shoot("Hero", "Veteran", "Sixgun", trials=trials, seed=11, workers=1)
+    two = E.simulate_shoot("Hero", "Veteran", "Sixgun", trials=trials, seed=11, workers=2)
+    assert one.outcomes == two.outcomes and one.extra["action"] == two.extra["action"]
+    exact = E.shoot("Hero", "Veteran", "Sixgun")
+    for k in ("unhurt", "shaken", "downed", "casualty", "jammed"):
+        assert abs(one.extra["action"][k] - exact.extra["action"][k]) <= 5 * one.extra["action_stderr"][k] + 1e-12
+    for k in ("miss", "saved", "shaken", "downed", "casualty"):
+        assert abs(one[k] - exact[k]) <= 5 * one.stderr[k] + 1e-12
+
+
+@pytest.mark.parametrize("text,band,inches", [("short", R.RangeBand.SHORT, None), ("4", R.RangeBand.SHORT, 4.0),
+                                              ("4.5", R.RangeBand.MEDIUM, 4.5), ('8"', R.RangeBand.MEDIUM, 8.0),
+                                              ("12in", R.RangeBand.LONG, 12.0), (0, R.RangeBand.SHORT, 0.0)])
+def test_shooting_range_takes_bands_and_inches(text, band, inches):
+    assert E.shooting_range("Pistol", text) == (band, inches)
+
+
+def test_shooting_range_refuses_out_of_range_and_nonsense():
+    with pytest.raises(OddsmithError, match="beyond the Carbine's Long Range \\(up to 18\"\\)"):
+        E.shooting_range("Carbine", "19")
+    for bad in ("far", "-1", "nan", "inf"):
+        with pytest.raises(OddsmithError, match="--range"):
+            E.shooting_range("Pistol", bad)
+    with pytest.raises(OddsmithError, match="no ranges for the Rifle"):
+        E.shooting_range("Rifle", "10")

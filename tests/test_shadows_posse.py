@@ -2,6 +2,7 @@
 import json
 import textwrap
 
+import pandas as pd
 import pytest
 
 from cli_run import cli_runner
@@ -185,7 +186,7 @@ def test_campaign_method(tmp_path):
 def test_faction_rules(tmp_path):
     head = 'faction = "Twilight Order"'
     msg = broken(tmp_path, posse_text(HERO + novices(2), head=head))
-    assert "The Twilight Order needs exactly 2 Crusader(s), found 0 (rule faction-roles" in msg
+    assert 'The Twilight Order needs exactly 2 Crusader(s), found 0 (give 2 models role = "Crusader") (rule faction-roles' in msg
     crusaders = HERO.replace('rank = "Hero"', 'rank = "Hero"\nrole = "Crusader"') + \
         novices(1) + '\n[[model]]\nname = "Sister"\nrank = "Novice"\nrole = "Crusader"\nweapons = ["Pistol"]\n'
     assert P.load_posse(write(tmp_path, posse_text(crusaders, head=head))).faction is R.Faction.TWILIGHT_ORDER
@@ -272,7 +273,7 @@ def test_cli_posse_bad_input(tmp_path, capsys, text, needle):
 @pytest.mark.parametrize("args,needle", [
     (["--faction", "Illuminati"], "unknown faction 'Illuminati'"),
     (["missing.toml"], "posse file missing.toml does not exist"),
-    (["--format", "csv"], "CSV holds one table"),
+    (["--format", "csv", "--view", "all"], "CSV holds one table"),
     (["--reroll", "c", "--view", "roster"], "unknown re-roll reading 'c'"),
 ])
 def test_cli_posse_bad_options(capsys, args, needle):
@@ -319,7 +320,8 @@ def test_shooting_table_matches_engine_and_multi_shot(tmp_path):
 def test_rifle_without_stats_is_named_not_tabulated(tmp_path):
     models = HERO.replace('weapons = ["Pistol"]', 'weapons = ["Pistol", "Rifle"]') + novices(2)
     posse = P.load_posse(write(tmp_path, posse_text(models)))
-    assert P.untabulated_weapons(posse) == [("Boss Hogg", "Rifle", "the rulebook text gives no ranges or Jam Die for it")]
+    assert P.untabulated_weapons(posse) == [("Boss Hogg", "Rifle", "the rulebook text gives no ranges or Jam Die for "
+                                                                   'it; give house stats under [house_weapons."Rifle"]')]
     assert set(P.shooting_table(posse)["weapon"]) == {"Pistol"}
 
 
@@ -342,7 +344,7 @@ def test_fight_table():
 
 
 def test_cli_posse_all_views(capsys):
-    rc, out, err = run(capsys, "--faction", "twilight order")
+    rc, out, err = run(capsys, "--faction", "twilight order", "--view", "all")
     assert rc == 0 and err == ""
     # the heading line is wrapped to the terminal width
     assert " ".join(out.split()).startswith(
@@ -356,3 +358,119 @@ def test_cli_posse_all_views(capsys):
     assert all(0.0 <= r["hit"] <= 1.0 for r in data["shooting"])
     rc, out, _ = run(capsys, "--view", "fight", "--format", "csv", "--reroll", "a")
     assert rc == 0 and out.splitlines()[0].startswith("model,rank,form,defender,charging")
+
+
+# --- a new user's posse file: help, template, summary, nesting, names ----------------------------------
+
+root = cli_runner()
+
+
+def test_posse_help_describes_the_file_format(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, "--help")
+    assert rc == 0 and max(len(line) for line in out.splitlines()) <= 80
+    for needle in ("[posse]", "[[model]]", 'rank = "Hero"', "weapons = [", "[prices]", "[house_weapons.",
+                   "--template"):
+        assert needle in out, needle
+
+
+def test_template_is_written_commented_and_legal(tmp_path, capsys):
+    target = tmp_path / "mine.toml"
+    rc, out, err = run(capsys, "--template", "-o", str(target))
+    assert rc == 0 and out == "" and err == ""
+    text = target.read_text(encoding="utf-8")
+    assert text == P.template_text() and text.count("#") > 20
+    posse = P.load_posse(target)
+    assert P.validate(posse) == [] and P.total_cost(posse) == 57 and len(posse.models) == 4
+    rc, out, _ = run(capsys, "--template")
+    assert rc == 0 and out == text
+    rc, _, err = run(capsys, "--template", "--faction", "twilight")
+    assert rc == 2 and "--template writes the template only" in err
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("slug", ["unaligned", "congregation", "skinwalker-tribes"])
+def test_summary_leads_and_fits_the_terminal(capsys, monkeypatch, columns, slug):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    rc, out, _ = run(capsys, slug)
+    lines = out.splitlines()
+    assert rc == 0 and len(lines) <= 40 and max(len(line) for line in lines) <= columns
+    assert lines[0].startswith(P.sample_posse(slug).name) and "--view all" in out
+    for name in (m.name for m in P.sample_posse(slug).models):
+        assert name in out
+    rc, full, _ = run(capsys, slug, "--view", "all")
+    assert rc == 0 and max(len(line) for line in full.splitlines()) <= columns
+    assert len(full.splitlines()) > 10 * len(lines)
+
+
+def test_summary_table_figures_are_the_full_tables():
+    posse = P.sample_posse("congregation")
+    df = P.summary_table(posse)
+    shots, fights = P.shooting_table(posse), P.fight_table(posse)
+    for row in df.itertuples():
+        mine = shots[(shots.model == row.model) & (shots.target == "Veteran") & (shots.range_band == "medium")]
+        if mine.empty:  # the Vessel: no Weapon this game
+            assert row.model == "Baptiste" and row.weapons == "none this game" and pd.isna(row.p_hurt)
+        else:
+            assert row.p_hurt == pytest.approx(mine["hurt"].max())
+        f = fights[(fights.model == row.model) & (fights.defender == "Veteran") & (~fights.charging)]
+        assert row.p_fight_win == pytest.approx(f["attacker_wins"].iloc[0])
+    assert dict(zip(df.model, df.cost)) == {m: sum(r["cost"] for r in P.cost_rows(posse) if r["model"] == m)
+                                            for m in df.model}
+
+
+def test_json_default_keeps_every_table(capsys):
+    rc, out, _ = run(capsys, "--format", "json")
+    assert rc == 0 and set(json.loads(out)) >= {"roster", "costs", "shooting", "fight", "not_tabulated"}
+
+
+def deep(tmp_path, kind):
+    n = 600
+    head = '[posse]\nname = "Deep"\n[[model]]\nname = "A"\nrank = "Hero"\n'
+    body = {"array": "weapons = " + "[" * n + "]" * n,
+            "inline": 'weapons = ["Pistol"]\nskills = ' + "{a = " * n + "1" + "}" * n,
+            "dotted": "weapons." + ".".join(["a"] * n) + " = 1"}[kind]
+    return write(tmp_path, head + body + "\n", name=f"deep-{kind}.toml")
+
+
+@pytest.mark.parametrize("kind", ["array", "inline", "dotted"])
+@pytest.mark.parametrize("args", [["shadows", "posse"], ["shadows", "battle", "--vs", "unaligned", "-t", "10"],
+                                  ["shadows", "value", "--vs", "unaligned", "-t", "10"], ["report", "shadows"]])
+def test_deeply_nested_posse_is_one_line(tmp_path, capsys, kind, args):
+    path = deep(tmp_path, kind)
+    rc, out, err = root(capsys, *args[:2], str(path), *args[2:])
+    assert rc == 2 and out == "" and err.count("\n") == 1, err[-300:]
+    assert "nested" in err and "a posse file nests at most 8" in err
+
+
+def test_nesting_scan_ignores_brackets_in_strings_and_comments(tmp_path):
+    text = posse_text(HERO.replace('"Boss Hogg"', '"Boss [[[[[[[[[[[[[[[[[[[[["  # [[[[[[[[[[[[[[[[[[[[[[[[')
+                      + novices(2))
+    text = text.replace('name = "Test Posse"', 'name = """Test [[[[[[[[[[[[[[\n{{{{{{{{{{{{{{{{{ Posse"""')
+    posse = P.load_posse(write(tmp_path, text))
+    assert posse.models[0].name == "Boss [[[[[[[[[[[[[[[[[[[[[" and posse.name.startswith("Test [[[[")
+
+
+@pytest.mark.parametrize("spec", ["twilight", "Twilight Order", "twilight-order", "TWILIGHT_ORDER"])
+def test_one_resolver_takes_file_sample_faction_and_alias(spec):
+    assert P.load_posse_spec(spec).name == P.sample_posse("twilight-order").name
+
+
+def test_unknown_posse_name_suggests(capsys):
+    rc, _, err = root(capsys, "shadows", "battle", "unaligned", "--vs", "twilite", "-t", "10")
+    assert rc == 2 and err.count("\n") == 1
+    assert "--vs: no posse file 'twilite' and no sample posse or Faction by that name (did you mean 'twilight'?)" in err
+    rc, _, err = run(capsys, "twilite")
+    assert rc == 2 and "POSSE: no posse file 'twilite'" in err
+
+
+def test_battle_takes_a_faction_name_as_posse_does(capsys):
+    rc, out, err = root(capsys, "shadows", "battle", "unaligned", "--vs", "twilight", "-t", "50", "--seed", "1",
+                        "-f", "json")
+    assert rc == 0, err
+    assert json.loads(out)["posse_b"] == P.sample_posse("twilight-order").name
+
+
+def test_a_huge_wrong_value_is_shortened_in_the_error(tmp_path):
+    msg = broken(tmp_path, posse_text(HERO.replace('rank = "Hero"', f'rank = "Hero"\nexp = "{"x" * 5000}"')))
+    assert "exp must be whole number, got 'xxxx" in msg and len(msg) < 300 and msg.endswith("...")

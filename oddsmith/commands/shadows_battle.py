@@ -25,7 +25,7 @@ from oddsmith.commands._common import check_output
 from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith import lazy
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Format, dumps_json, emit, fold_lines, format_frame
+from oddsmith.output import Format, dumps_json, emit, fold_lines, format_frame, note
 from oddsmith.sampling import check_trials, check_workers
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 B = lazy.module("oddsmith.shadows.battle")
@@ -72,14 +72,8 @@ WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 
 
 def load_posse_arg(spec: str, what: str = "POSSE") -> P.Posse:
-    """A posse file, or a sample posse by name; one clear error otherwise."""
-    path = Path(spec)
-    if path.is_file() or spec == "-" or path.suffix.lower() == ".toml":
-        return P.load_posse(spec)
-    names = P.sample_posse_names()
-    if spec.lower() in names:
-        return P.sample_posse(spec.lower())
-    raise OddsmithError(f"{what}: no posse file {spec!r} and no sample posse by that name (samples: {', '.join(names)})")
+    """A posse file, a sample posse or a Faction by name (the one resolver, :func:`P.load_posse_spec`)."""
+    return P.load_posse_spec(spec, what)
 
 
 def _pm(value: float, se: float, digits: int = 4) -> str:
@@ -196,14 +190,16 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = SEED_OPTION,
         workers: int = WORKERS_OPTION,
         top: int = typer.Option(0, "--top", help="Show only the best N purchases (0: all)."),
+        budget: Optional[int] = typer.Option(None, "--budget", help="Dollars a purchase may cost to be ranked first (default: what the posse has left under its Dollar Limit); dearer ones are listed apart."),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """What each $ buys: every Skill, Weapon and Gear a model could buy, by the change in P(win) per $."""
         if top < 0:
             raise OddsmithError(f"--top must be 0 or more, got {top}")
+        V.check_budget(budget)
         a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
-        result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers)
+        result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers, budget=budget)
         emit(render_value(result, fmt, top), output)
 
 
@@ -226,36 +222,66 @@ def _skipped_lines(sk: pd.DataFrame, n_models: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
-    table = result.table.head(top) if top else result.table
-    if fmt is Format.json:
-        d = result.to_json()
-        d["purchases"] = table
-        return dumps_json(d)
-    if fmt is Format.csv:
-        return format_frame(table, fmt)
-    base = result.base
-    head = (_head(base.setup, result.trials, result.seed).replace("Battle:", "Value per $:", 1)
-            + f"\nas it is: P(A wins) {_pm(base['p_a_wins'], base.stderr('p_a_wins'))}, enemy Casualties "
-              f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}\n"
-              "every purchase replays the same battles (common random numbers); ± is the paired standard error "
-              "of the change, from the per-battle differences")
-    view = pd.DataFrame({
-        "model": table["model"], "item": table["item"],
+OVER_BUDGET_SHOWN = 5
+"""Purchases over the budget shown on screen without --top (JSON and CSV hold them all)."""
+
+
+def _value_view(table: pd.DataFrame, marks: dict[str, str]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "model": table["model"], "item": [f"{i}{marks.get(w, '')}" for i, w in zip(table["item"], table["why"])],
         "$": [f"{c}*" if over else f"{c}" for c, over in zip(table["cost"], table["over_limit"])],
         "ΔP(win) pp": [_pp(v, e) for v, e in zip(table["d_p_win"], table["d_p_win_stderr"])],
         "Δcasualties": [f"{v:+.3f} ± {e:.3f}"
                         for v, e in zip(table["d_casualties_b"], table["d_casualties_b_stderr"])],
         "pp/$": 100 * table["d_p_win_per_dollar"], "Δcas/$": table["d_casualties_b_per_dollar"],
     })
-    title = "Purchases, best ΔP(win) per $ first (pp: percentage points; *: over $ limit)"
+
+
+def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
+    table = result.affordable.head(top) if top else result.affordable
+    dear = result.over_budget
+    if fmt is Format.json:
+        d = result.to_json()
+        d["purchases"] = table
+        return dumps_json(d)
+    if fmt is Format.csv:
+        return format_frame(pd.concat([table, dear], ignore_index=True) if not top else table, fmt)
+    shown_dear = dear.head(top or OVER_BUDGET_SHOWN)
+    base = result.base
+    head = (_head(base.setup, result.trials, result.seed).replace("Battle:", "Value per $:", 1)
+            + f"\nas it is: P(A wins) {_pm(base['p_a_wins'], base.stderr('p_a_wins'))}, enemy Casualties "
+              f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}\n"
+              "every purchase replays the same battles (common random numbers); ± is the paired standard error "
+              "of the change, from the per-battle differences")
+    used = [w for w in V.EXPLANATIONS if w in set(table["why"]) | set(shown_dear["why"])]
+    marks = {w: "†" * (k + 1) for k, w in enumerate(used)}
+    view = _value_view(table, marks)
+    money = "no budget (Basic method)" if result.budget is None else f"costing at most ${result.budget}" + (
+        " (what the posse has left)" if result.budget == V.remaining_dollars(base.setup.a.posse) else "")
+    title = (f"Purchases {money}, best ΔP(win) per $ first. Each row: the posse as it is plus that one purchase, "
+             f"on the same battles; ΔP(win): the change in P(A wins), pp: percentage points; *: over the Dollar "
+             f"Limit")
+    dear_title = (f"Over the budget: the best {len(shown_dear)} of {len(dear)} purchases costing more than "
+                  f"${result.budget} (--budget N ranks them)")
     sk = result.skipped
+    why_lines = [f"{marks[w]} {V.EXPLANATIONS[w]}" for w in used]
+    keys = ["model", "item"]
     if fmt is Format.table:
-        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=title, float_digits=3, keys=["model", "item"])]
+        parts = [fold_lines(head) + "\n", format_frame(view, fmt, title=fold_lines(title), float_digits=3, keys=keys)
+                 if not view.empty else note(f"{title}: none") + "\n"]
+        if not shown_dear.empty:
+            parts.append(format_frame(_value_view(shown_dear, marks), fmt, title=fold_lines(dear_title),
+                                      float_digits=3, keys=keys))
+        if why_lines:
+            parts.append("\n".join(fold_lines(line) for line in why_lines) + "\n")
         if not sk.empty:
             parts.append("Not valued\n" + _skipped_lines(sk, len(base.setup.a.posse.models)))
     else:
         parts = [f"## {head}\n", format_frame(view, fmt, title=title, float_digits=3)]
+        if not shown_dear.empty:
+            parts.append(format_frame(_value_view(shown_dear, marks), fmt, title=dear_title, float_digits=3))
+        if why_lines:
+            parts.append("\n".join(f"- {line}" for line in why_lines) + "\n")
         if not sk.empty:
             summary = sk.groupby(["kind", "item", "reason"], sort=True).size().reset_index(name="models")
             parts.append(format_frame(summary, fmt, title="Not valued"))

@@ -46,6 +46,7 @@ class InjuryCauseOption(str, enum.Enum):
 
 
 class PosseView(str, enum.Enum):
+    summary = "summary"
     all = "all"
     roster = "roster"
     costs = "costs"
@@ -149,29 +150,68 @@ def register(app: typer.Typer) -> None:
 
     @app.command("posse")
     def posse_cmd(
-        posse_file: Optional[Path] = typer.Argument(None, help="Posse file (TOML). Default: a shipped sample posse."),
+        posse_file: Optional[str] = typer.Argument(None, metavar="[POSSE]", help="Posse file (TOML), or a shipped sample posse or Faction by name. Default: the unaligned sample."),
         faction: Optional[str] = typer.Option(None, "--faction", help="Use the shipped sample posse of this Faction (or 'unaligned')."),
-        view: PosseView = typer.Option(PosseView.all, "--view", help="What to show: all, roster, costs, shooting or fight."),
+        view: Optional[PosseView] = typer.Option(None, "--view", help="What to show: summary (the default on screen: one row per model), all (every table; the default for JSON), roster, costs, shooting or fight."),
+        template: bool = typer.Option(False, "--template", help="Write a commented template posse file to start from (to --output, else to the screen) instead; it is legal as it stands."),
         reroll: str = typer.Option("b", "--reroll", help="Reading of the maximum-face re-roll: a or b (default b)."),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
-        """Check a posse against the posse-building rules; print its roster, costs, shooting and fight odds."""
+        """Check a posse against the posse-building rules; print its roster, costs, shooting and fight odds.
+
+        A posse file is TOML: a [posse] table, then one [[model]] table per model. `oddsmith shadows posse
+        --template -o my-posse.toml` writes a commented one to start from. Names are matched without regard to
+        case, spaces, hyphens or apostrophes.
+
+        \b
+        [posse]
+        name = "The Silver Creek Regulators"
+        method = "advanced"        # basic | advanced | campaign
+        dollar_limit = 100         # Advanced ($100); Basic: max_models = 8
+        faction = "Twilight Order" # optional; native_american, dracula
+        [prices]                   # optional: house prices for unpriced items
+        "Sixgun" = 8
+        [house_weapons."Rifle"]    # optional: stats the book does not give
+        short = 8                  # Range band edges in inches; shots = 1;
+        medium = 16                # long_dice_mod, medium_save_mod, ... = 0
+        long = 24
+        jam_die = "D10"
+        [[model]]
+        name = "Marshal Ezra Cole"
+        rank = "Hero"              # Novice | Veteran | Hero (or D6 | D8 | D10)
+        weapons = ["Pistol", "Carbine"]
+        gear = ["Lasso"]           # and horse = "Horse"
+        skills = ["Deadeye"]       # role = "Crusader", hired_gun = "Preacher",
+                                   # arcanist = true, powers = [...], boss = true
+
+        A broken rule is one line naming the model and the rule (exit status 2). The whole format, every
+        rule checked and the Faction rules are in docs/shadows.md ('Posse files') and docs/rules-shadows.md.
+        """
+        if template:
+            if posse_file is not None or faction is not None or view is not None:
+                raise OddsmithError("--template writes the template only: give no POSSE, --faction or --view with it")
+            emit(P.template_text(), output)
+            return
         if posse_file is not None and faction is not None:
-            raise OddsmithError("give a POSSE_FILE or --faction, not both")
-        if posse_file is not None:
-            posse = P.load_posse(posse_file)
+            raise OddsmithError("give a POSSE or --faction, not both")
+        if faction is not None:
+            posse = P.sample_posse(faction)
         else:
-            posse = P.sample_posse(None if faction is None else faction)
+            posse = P.load_posse_spec(posse_file if posse_file is not None else P.DEFAULT_SAMPLE)
         reading = R.reroll_reading(reroll)
+        if view is None:
+            view = PosseView.all if fmt is Format.json else PosseView.summary
         if view is PosseView.all and fmt is Format.csv:
-            raise OddsmithError("CSV holds one table: choose --view roster, costs, shooting or fight")
+            raise OddsmithError("CSV holds one table: choose --view summary, roster, costs, shooting or fight")
         emit(render_posse(posse, view, fmt, reading), output)
 
 
 def posse_sections(posse: P.Posse, view: PosseView, reading: R.RerollReading) -> dict[str, pd.DataFrame]:
     """The tables ``oddsmith shadows posse`` prints, by section name."""
     out: dict[str, pd.DataFrame] = {}
+    if view is PosseView.summary:
+        out["summary"] = P.summary_table(posse, reading=reading)
     if view in (PosseView.all, PosseView.roster):
         out["roster"] = P.roster_table(posse)
     if view in (PosseView.all, PosseView.costs):
@@ -193,6 +233,12 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
         "legal": True,
     }
     notes = [{"model": m, "weapon": w, "reason": why} for m, w, why in P.untabulated_weapons(posse)]
+    if posse.house_weapons:
+        meta["house_weapons"] = {n: {"short": w.short, "medium": w.medium, "long": w.long, "jam_die": f"D{w.jam_die}",
+                                     "shots": w.shots_per_action,
+                                     "dice_mods": {b.value: v for b, v in w.band_dice.items()},
+                                     "save_mods": {b.value: v for b, v in w.band_save.items()}}
+                                 for n, w in posse.house_weapons.items()}
     if fmt is Format.json:
         if "shooting" in sections:
             meta["not_tabulated"] = notes
@@ -204,6 +250,10 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
     head = (f"{posse.name} — {posse.faction.value if posse.faction is not R.Faction.NONE else 'no Faction'}, "
             f"{posse.method.value} method, {len(posse.models)} models, {money}, Infamy {posse.infamy}: legal")
     titles = {
+        "summary": f"Models (cost in $; weapons: those used in a game; best_shot and p_hurt: the Weapon most likely "
+                   f"to hurt a plain Veteran at Medium Range with one Shooting Attack, and that chance; p_fight_win: "
+                   f"the chance it wins a Fight it starts against a plain Veteran, not Charging; exact, re-roll reading "
+                   f"{reading.name})",
         "roster": "Roster (*_dice_mod, save_mod: the model's own Dice and Save Modifiers from its Skills and gear)",
         "costs": "Costs (in $)",
         "shooting": f"Shooting (3 Dice, range band modifiers, the model's Skills and Injuries; re-roll reading "
@@ -221,11 +271,25 @@ def render_posse(posse: P.Posse, view: PosseView, fmt: Format, reading: R.Reroll
     if notes:
         titles["shooting"] += "\nNo shooting table for: " + "; ".join(
             f"{n['model']}'s {n['weapon']} ({n['reason']})" for n in notes)
+    if "summary" in sections and fmt is not Format.json:
+        df = sections["summary"]
+        # a column empty for every model (no roles, no Skills) says nothing on screen
+        df = df[[c for c in df.columns if not (df[c].astype(str) == "").all()]]
+        sections["summary"] = df.assign(
+            cost=df["cost"].map(lambda v: "?" if pd.isna(v) else f"{int(v)}"),
+            p_hurt=df["p_hurt"].map(lambda v: "-" if pd.isna(v) else f"{v:.3f}"),
+            p_fight_win=df["p_fight_win"].map(lambda v: f"{v:.3f}"))
     parts = [note(head)] if fmt is Format.table else [f"## {head}\n"]
     # what tells the rows apart, repeated when a wide table folds (the dice counts are figures)
-    keys = {"roster": ["model", "rank"], "costs": ["model"],
+    keys = {"summary": ["model"], "roster": ["model", "rank"], "costs": ["model"],
             "shooting": [c for c in ("model", "rank", "weapon", "range_band", "target") if c in sections.get("shooting", ())],
             "fight": ["model", "rank", "form", "defender", "charging"]}
     for name, df in sections.items():
         parts.append(format_frame(df, fmt, title=titles[name], keys=keys[name]))
+    if "summary" in sections:
+        if notes:
+            parts.append(note("Not used in a game: " + "; ".join(f"{n['model']}'s {n['weapon']} ({n['reason']})"
+                                                                  for n in notes)))
+        parts.append(note("Every table (roster, costs, each Weapon at each range against each Rank, each Fight): "
+                          "--view all, or one of them with --view roster, costs, shooting or fight."))
     return "\n".join(parts)

@@ -106,9 +106,21 @@ def _shown(frame: pd.DataFrame, fmt: Format) -> pd.DataFrame:
     return frame
 
 
+SHOT_LABELS = {
+    "miss": "miss (no Success)",
+    "jam_check": "  of which jam_check (a die showed 1)",
+    "jammed": "    of which jammed (the Jamming Check failed)",
+    "cancelled": "cancelled (Boilerplate took the only Success)",
+}
+"""How `shadows shoot` labels the nested outcome rows on screen (JSON and CSV keep the keys)."""
+SHOT_PARTITION_NOTE = ("In the first table the rows not marked \"of which\" are every way the shot can end: they "
+                       "sum to 1. jam_check counts the misses with a die showing 1 (they make a Jamming Check), "
+                       "jammed the Jamming Checks failed: both are already counted in miss.")
+
+
 def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fractions: bool, *,
                outcomes_key: str = "outcomes", extra_frames: Optional[list[tuple[str, pd.DataFrame]]] = None,
-               foot: str = "") -> None:
+               foot: str = "", labels: Optional[dict[str, str]] = None, head_note: str = "") -> None:
     if fractions and odds.fractions is None:
         raise OddsmithError("--exact-fractions needs the exact engine (drop --mc)")
     if fmt is Format.json:
@@ -117,12 +129,15 @@ def _emit_odds(odds: E.Odds, fmt: Format, output: Optional[Path], title: str, fr
         d[outcomes_key] = d.pop("outcomes")
         emit(dumps_json(d), output)
         return
-    head = f"{title}\n{_fmt_setup(odds)}"
+    head = f"{title}\n{_fmt_setup(odds)}" + (f"\n{head_note}" if head_note else "")
     if odds.stderr is not None:
         head += f"\nMonte Carlo: {odds.trials:,} trial{'s' if odds.trials != 1 else ''}, seed {odds.seed}, PCG64"
     else:
         head += "\nexact"
-    text = format_frame(_shown(_odds_frame(odds, fractions), fmt), fmt, title=None if fmt is Format.csv else head)
+    frame = _odds_frame(odds, fractions)
+    if labels and fmt is not Format.csv:
+        frame["outcome"] = [labels.get(k, k) for k in frame["outcome"]]
+    text = format_frame(_shown(frame, fmt), fmt, title=None if fmt is Format.csv else head)
     for name, frame in extra_frames or []:
         sep = "\n" if fmt is not Format.csv else ""
         text += sep + format_frame(_shown(frame, fmt), fmt, title=None if fmt is Format.csv else name)
@@ -181,7 +196,7 @@ def register(app: typer.Typer) -> None:
         shooter: str = typer.Option(..., "--shooter", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
         target: str = typer.Option(..., "--target", help="Target's Rank."),
         weapon: str = typer.Option("Pistol", "--weapon", help="Weapon (Basic or Special Weapons Table)."),
-        range_band: str = typer.Option("medium", "--range", help="Range band: short, medium or long."),
+        range_band: str = typer.Option("medium", "--range", help="Range band (short, medium or long), or the distance in inches (e.g. 10), mapped to the Weapon's band by the Weapons tables."),
         cover: bool = typer.Option(False, "--cover", help="Target has Cover (-1 Die)."),
         elevated: bool = typer.Option(False, "--elevated", help="Shooter Elevated (+1 Die)."),
         back_shooter: bool = typer.Option(False, "--back-shooter", help="Back-Shooter (+1 Die)."),
@@ -219,15 +234,20 @@ def register(app: typer.Typer) -> None:
         tg = E.Target.of(_rank(target, "--target"), skills=sorted(set(R.skill(s).name for s in tskills)),
                          shaken=target_shaken, boilerplate=boilerplate, supernatural=supernatural,
                          blessing=target_blessing.value, save_mod=E._save_mod(save_mod))
-        kw = dict(range_band=R.range_band(range_band), cover=cover, elevated=elevated, back_shooter=back_shooter,
+        band, inches = E.shooting_range(weapon, range_band)
+        kw = dict(range_band=band, cover=cover, elevated=elevated, back_shooter=back_shooter,
                   small_target=small_target, silver_bullets=silver_bullets, trick_shot=trick_shot,
                   second_weapon=second_weapon, reading=reroll.value)
         if mc:
             odds = E.simulate_shoot(sh, tg, weapon, **kw, **_mc_args(trials, seed, workers))
         else:
             odds = E.shoot(sh, tg, weapon, **kw, fractions=exact_fractions)
+        head_note = ""
+        if inches is not None:
+            odds.setup["range_inches"] = inches
+            head_note = E.range_note(weapon, band, inches)
         extra = []
-        foot = ""
+        foot = "\n" + note(SHOT_PARTITION_NOTE) if fmt is not Format.csv else ""
         if "action" in odds.extra:
             frame = _outcome_frame(odds.extra["action"],
                                    odds.extra.get("action_fractions") if exact_fractions else None,
@@ -248,11 +268,12 @@ def register(app: typer.Typer) -> None:
                 frame = frame[frame["outcome"] != "shots_fired"]
                 se = odds.extra.get("action_stderr", {}).get("shots_fired")
                 value = f"{fired['probability']:.4f}" if se is None else plus_minus(fired["probability"], se, 4)
-                foot = "\n" + note(f"Shots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on "
+                foot += "\n" + note(f"Shots fired in the {'Activation' if n_actions > 1 else 'Action'}: {value} on "
                                    f"average (of {len(odds.extra['action_weapons'])}; a Downed target is not shot "
                                    "again and a Jammed weapon stops firing)")
             extra.append((f"{head}: the target's final state (probabilities)", frame))
-        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra, foot=foot)
+        _emit_odds(odds, fmt, output, "Shooting Attack (first shot)", exact_fractions, extra_frames=extra, foot=foot,
+                   labels=SHOT_LABELS, head_note=head_note)
 
     @app.command("fight")
     def fight_cmd(

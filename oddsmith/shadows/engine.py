@@ -16,6 +16,7 @@ Lucky Jackalope's Foot) are spent like maximum-face re-rolls.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
@@ -27,7 +28,7 @@ from oddsmith.errors import OddsmithError
 from oddsmith.notebook import notebook_view
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, binomial_stderr, check_trials, check_workers,
-                               resolve_seed, run_chunks)
+                               resolve_seed, run_chunks, stream_key)
 
 _X = _ext.load("shadows_exact")
 _M = _ext.load("shadows_mc")
@@ -441,6 +442,48 @@ def action_weapons(shooter: Shooter, weapon: R.Weapon | str, second_weapon: R.We
                 raise OddsmithError(f"Gunslinger fires two Pistol-Class Weapons; the {x.name} is not one")
         return [(w, 0), (w2, 1)]
     return [(w, 0)] * (w.shots_per_action * shoot_actions(shooter))
+
+
+def shooting_range(weapon: R.Weapon | str, value: R.RangeBand | str | float) -> tuple[R.RangeBand, float | None]:
+    """A range as a user gives it: a band name (short, medium, long: inches None), or inches, mapped to
+    ``weapon``'s band by the Weapons tables ("Shoot: 2: Check Range"; 4.5" on a Pistol is Medium: a Target
+    between two bands uses the higher one). Out of Long Range is an error naming the Weapon's Long Range."""
+    w = R.weapon(weapon)
+    if isinstance(value, R.RangeBand):
+        return value, None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        inches = float(value)
+    else:
+        text = str(value).strip().lower()
+        bare = text.rstrip('"').removesuffix("in").removesuffix("inches").strip()
+        try:
+            inches = float(bare)
+        except ValueError:
+            try:
+                return R.range_band(text), None
+            except OddsmithError:
+                raise OddsmithError(f"--range: give a range band (short, medium, long) or inches (e.g. 10), "
+                                    f"got {str(value)!r}") from None
+    if not math.isfinite(inches):
+        raise OddsmithError(f"--range: give a finite number of inches, got {str(value)!r}")
+    if inches < 0:
+        raise OddsmithError(f"--range: inches must be 0 or more, got {str(value)!r}")
+    inches += 0.0  # -0 is 0
+    if not w.stats_known:
+        raise OddsmithError(f"--range: the rulebook text gives no ranges for the {w.name}")
+    band = w.band_at(inches)
+    if band is None:
+        raise OddsmithError(f"--range: {inches:g}\" is beyond the {w.name}'s Long Range (up to {w.long}\"): "
+                            f"it cannot shoot")
+    return band, inches
+
+
+def range_note(weapon: R.Weapon | str, band: R.RangeBand, inches: float) -> str:
+    """'10" is Long Range for the Pistol (over 8", up to 12")': which band a distance in inches chose."""
+    w = R.weapon(weapon)
+    low, high = w.range_of(band)
+    span = f"up to {high:g}\"" if band is R.RangeBand.SHORT else f"over {low:g}\", up to {high:g}\""
+    return f"{inches:g}\" is {band.label} Range for the {w.name} ({span})"
 
 
 def _action_scope(shooter: Shooter) -> dict[str, Any]:
@@ -1006,11 +1049,13 @@ def _blast_rows() -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------
 
 
-def _mc(kernel_call, size: int, trials: int, seed: int | None, workers: int, label: str) -> tuple[np.ndarray, int]:
+def _mc(kernel_call, size: int, trials: int, seed: int | None, workers: int, label: str,
+        stream: str | None = None) -> tuple[np.ndarray, int]:
+    """Counts summed over the chunks; ``stream`` names the stage of a several-stage figure (its own spawn keys)."""
     trials = check_trials(int(trials))
     workers = check_workers(int(workers))
     sd = resolve_seed(seed)
-    plan = SamplingPlan(seed=sd, trials=trials)
+    plan = SamplingPlan(seed=sd, trials=trials, stream=() if stream is None else stream_key(stream))
 
     def work(gen, n):
         out = np.zeros(size, dtype=np.int64)
@@ -1064,18 +1109,20 @@ def simulate_test(rank_or_die, dice: int = 3, *, dice_mod: int = 0, shaken: bool
     return _mc_odds("test", {str(k): int(per[k]) for k in range(len(per))}, n, sd, s)
 
 
-def simulate_shot(plan: ShotPlan, *, trials: int = 1_000_000, seed: int | None = None, workers: int = 1) -> Odds:
-    """Monte Carlo outcomes of one Shooting Attack (SHOT_OUTCOMES) for a :func:`plan_shot` plan."""
+def simulate_shot(plan: ShotPlan, *, trials: int = 1_000_000, seed: int | None = None, workers: int = 1,
+                  stream: str | None = None) -> Odds:
+    """Monte Carlo outcomes of one Shooting Attack (SHOT_OUTCOMES) for a :func:`plan_shot` plan
+    (``stream``: the named stage of a larger figure, :func:`oddsmith.sampling.stream_key`)."""
     row = np.array(plan.row(), dtype=np.int64)
     counts, sd = _mc(lambda g, k, out: _M.mc_shot(g, row, SAVE_TABLE_ARRAY, DAMAGE_ARRAY, SUCCESS_ON, JAM_FACE, k, out),
-                     8, trials, seed, workers, "shooting")
+                     8, trials, seed, workers, "shooting", stream)
     return _mc_odds("shoot", {k: int(counts[j]) for j, k in enumerate(SHOT_OUTCOMES)}, int(trials), sd,
                     {"dice": plan.dice, "shooter_die": f"D{plan.shooter_die}", "target_die": f"D{plan.target_die}"},
                     plan.modifiers)
 
 
 def simulate_sequence(shots: Sequence[tuple[ShotPlan, int]], *, trials: int = 1_000_000, seed: int | None = None,
-                      workers: int = 1) -> Odds:
+                      workers: int = 1, stream: str | None = None) -> Odds:
     """Monte Carlo final state of a target after a sequence of shots (SEQUENCE_OUTCOMES; shots_fired is a mean)."""
     if not 1 <= len(shots) <= MAX_SHOTS:
         raise OddsmithError(f"a shot sequence has 1..{MAX_SHOTS} shots, got {len(shots)}")
@@ -1084,7 +1131,7 @@ def simulate_sequence(shots: Sequence[tuple[ShotPlan, int]], *, trials: int = 1_
     rows = np.array([p.seq_row(w) for p, w in shots], dtype=np.int64)
     counts, sd = _mc(lambda g, k, out: _M.mc_shot_sequence(g, target, rows, SAVE_TABLE_ARRAY, DAMAGE_ARRAY,
                                                             SUCCESS_ON, JAM_FACE, k, out),
-                     6, trials, seed, workers, "shooting")
+                     6, trials, seed, workers, "shooting", stream)
     odds = _mc_odds("shoot", {k: int(counts[j]) for j, k in enumerate(SEQUENCE_OUTCOMES[:5])}, int(trials), sd, {})
     # shots fired is a mean, not a proportion: its standard error needs the per-trial spread,
     # bounded here by the largest possible spread (shots in 0..K)
@@ -1124,6 +1171,10 @@ def simulate_fight(attacker: "FightPlan | Fighter | R.Rank | str", defender: "Fi
     return odds
 
 
+SHOOT_STREAMS = ("shot", "action")
+"""The named stages of :func:`simulate_shoot`: the first Shooting Attack, then the whole Action."""
+
+
 def simulate_shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | str, weapon: R.Weapon | str = "Pistol", *,
                    range_band: R.RangeBand | str = "medium", cover: bool = False, elevated: bool = False,
                    back_shooter: bool = False, small_target: bool = False, silver_bullets: bool = False,
@@ -1137,15 +1188,17 @@ def simulate_shoot(shooter: Shooter | R.Rank | str, target: Target | R.Rank | st
     sit = Situation(R.range_band(range_band), cover, elevated, back_shooter, small_target, silver_bullets, trick_shot)
     weapons = action_weapons(sh, weapon, second_weapon)
     plans = [plan_shot(sh, tg, w, sit, reading=reading) for w, _ in weapons]
-    odds = simulate_shot(plans[0], trials=trials, seed=seed, workers=workers)
+    # each stage draws from its own named stream of the one seed (never seed + 1: that is another seed's)
+    odds = simulate_shot(plans[0], trials=trials, seed=seed, workers=workers, stream=SHOOT_STREAMS[0])
     p0 = plans[0]
     odds.setup.update({"shooter": sh.rank.label, "target": tg.rank.label, "weapon": p0.weapon,
                        "range_band": sit.range_band.value, "save_modifier": p0.save_mod, "jam_die": f"D{p0.jam_die}",
                        "reading": R.reroll_reading(reading).value, "shots": len(plans)})
     if len(plans) > 1:
         seq = simulate_sequence([(p, wid) for p, (_, wid) in zip(plans, weapons)], trials=trials,
-                                seed=odds.seed + 1, workers=workers)
+                                seed=odds.seed, workers=workers, stream=SHOOT_STREAMS[1])
         odds.extra["action_seed"] = seq.seed
+        odds.extra["streams"] = list(SHOOT_STREAMS)
         odds.extra["action"] = dict(seq.outcomes)
         odds.extra["action_stderr"] = dict(seq.stderr)
         odds.extra["action_weapons"] = [w.name for w, _ in weapons]

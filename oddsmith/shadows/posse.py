@@ -14,6 +14,12 @@ Python 3.10 the ``tomli`` package is used if installed)::
     [prices]                         # optional house prices for items this rulebook text leaves unpriced
     "Sixgun" = 6
 
+    [house_weapons."Rifle"]          # optional house Shooting stats for the Rifle or Buffalo Gun
+    short = 8                        # Range band edges (inches), Jam Die, shots, per-band modifiers
+    medium = 16
+    long = 24
+    jam_die = "D10"
+
     [[model]]
     name = "Marshal Ezra Cole"
     rank = "Hero"                    # Novice/Veteran/Hero or D6/D8/D10
@@ -26,34 +32,30 @@ Python 3.10 the ``tomli`` package is used if installed)::
 
 :func:`validate` lists every broken rule (model, rule key, book section);
 :func:`check_posse` raises :class:`~oddsmith.errors.OddsmithError` with the
-first one. :func:`cost_table` prices an Advanced posse line by line, and
-:func:`shooting_table` / :func:`fight_table` give each model's odds through
-the dice engine.
+first one. :func:`cost_table` prices an Advanced posse line by line;
+:meth:`PosseModel.battle_weapons` is what a model uses in a game. The TOML
+layer is :mod:`oddsmith.shadows.posse_toml`; :func:`shooting_table`,
+:func:`fight_table` and :func:`summary_table` (each model's odds through the
+dice engine) are in :mod:`oddsmith.shadows.posse_odds`; every name of both is
+importable from here. :func:`load_posse_spec` is the one resolver of what a
+command is given (a file, a sample, a Faction's name).
 """
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pandas as pd
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
+from oddsmith.shadows.posse_toml import MAX_NESTING, parse_toml  # noqa: F401 (importable from here)
+from oddsmith.shadows.posse_toml import _expect, _house_weapons, _names, _resolve
 from oddsmith.textinput import read_text
 from oddsmith.notebook import notebook_view
-
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    try:
-        import tomli as _toml  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        _toml = None  # type: ignore[assignment]
-
 
 SAMPLE_POSSE_PACKAGE = "oddsmith.data"
 SAMPLE_POSSE_FOLDER = "posses"
@@ -83,10 +85,65 @@ class PosseModel:
     injuries: tuple[R.Injury, ...] = ()
     exp: int = 0
     index: int = 0
+    house_weapons: tuple[R.Weapon, ...] = ()
+    """The posse file's ``[house_weapons]`` (the same on every model of a posse): house Shooting stats for the
+    Weapons the book gives none (:func:`oddsmith.rules.shadows.house_weapon`)."""
 
     @property
     def where(self) -> str:
         return f"model {self.index} {self.name!r}"
+
+    @property
+    def is_vessel(self) -> bool:
+        """The Congregation's Vessel: "they will temporarily lose all their Weapons, Gear, and Horse until
+        after the game" ("The Congregation", Faction Benefit: The Vessel)."""
+        return bool(self.role and self.role.loses_weapons_and_gear)
+
+    def _in_game(self, w: R.Weapon) -> tuple[R.Weapon, str | None]:
+        """The Weapon as used in a game (house stats applied) and why it cannot be used, or None."""
+        if self.is_vessel:
+            return w, "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
+        if w.takes_house_stats:
+            house = next((h for h in self.house_weapons if h.name == w.name), None)
+            if house is None:
+                return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
+                           f'[house_weapons."{w.name}"]')
+            w = house
+        return w, shootable(w) if shootable(w) != FIGHT_WEAPON else None
+
+    def battle_weapons(self) -> tuple[R.Weapon, ...]:
+        """The Weapons this model uses in a game, each once, in posse-file order.
+
+        The Congregation's Vessel has none ("they will temporarily lose all their Weapons, Gear, and
+        Horse until after the game"); a Weapon the book gives no Shooting stats for (the Rifle, the
+        Buffalo Gun) comes with the posse file's house stats, and is left out without them, as is a
+        fire-corridor Weapon (the Sawn-Off Shotgun): :meth:`unused_weapons` says why. A Fight Weapon
+        (the Woodsman's Axe) is kept: it has no Shooting Test but acts in a Fight.
+        """
+        out = []
+        for w in dict.fromkeys(self.weapons):
+            used, why = self._in_game(w)
+            if why is None:
+                out.append(used)
+        return tuple(out)
+
+    def unused_weapons(self) -> tuple[tuple[R.Weapon, str], ...]:
+        """(Weapon, why) for every Weapon the model carries but does not use in a game (see :meth:`battle_weapons`)."""
+        out = []
+        for w in dict.fromkeys(self.weapons):
+            _, why = self._in_game(w)
+            if why is not None:
+                out.append((w, why))
+        return tuple(out)
+
+    def battle_gear(self) -> tuple[R.Gear, ...]:
+        """The Gear this model uses in a game: none for the Vessel (see :attr:`is_vessel`), else its Gear."""
+        return () if self.is_vessel else self.gear
+
+    @property
+    def battle_horse(self) -> R.Gear | None:
+        """The horse this model rides in a game: none for the Vessel, else its own."""
+        return None if self.is_vessel else self.horse
 
     @property
     def all_skills(self) -> tuple[R.Skill, ...]:
@@ -109,12 +166,15 @@ class PosseModel:
 
     @property
     def boilerplate(self) -> bool:
-        """Boilerplate worn, or a Crusader's armour that counts as Boilerplate."""
-        return any(g.cancels_successes for g in self.gear) or bool(self.role and "Boilerplate" in self.role.gear)
+        """Boilerplate worn in a game (not by the Vessel, see :meth:`battle_gear`), or a Crusader's armour."""
+        return (any(g.cancels_successes for g in self.battle_gear())
+                or bool(self.role and "Boilerplate" in self.role.gear))
 
     @property
     def silver_bullets(self) -> bool:
-        return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets" for g in self.gear)
+        """Silver Bullets in a game: a Crusader's, or bought as Gear (not by the Vessel)."""
+        return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets"
+                                                                   for g in self.battle_gear())
 
     def _standing_dice(self, test: R.TestKind) -> int:
         """Dice Modifier of its Skills and Lasting Injuries on every ``test`` it makes."""
@@ -166,6 +226,8 @@ class Posse:
     dracula: bool = False
     prices: dict[str, int] = field(default_factory=dict, hash=False)
     source: str = "<posse>"
+    house_weapons: dict[str, R.Weapon] = field(default_factory=dict, hash=False)
+    """``[house_weapons]``: house Shooting stats by Weapon name (each model also holds them)."""
 
     @property
     def boss(self) -> PosseModel | None:
@@ -191,64 +253,15 @@ class Posse:
 _POSSE_KEYS = {"name", "faction", "method", "dollar_limit", "max_models", "native_american", "dracula"}
 _MODEL_KEYS = {"name", "rank", "weapons", "gear", "horse", "skills", "role", "hired_gun", "boss", "arcanist", "powers",
                "injuries", "exp"}
-_TOP_KEYS = {"posse", "prices", "model"}
-
-
-def _toml_module():
-    if _toml is None:  # pragma: no cover - Python 3.10 without tomli
-        raise OddsmithError("reading posse files needs Python 3.11+ (tomllib) or the 'tomli' package on Python 3.10")
-    return _toml
-
-
-def parse_toml(text: str, source: str = "<posse>") -> dict[str, Any]:
-    """TOML text to a dict; a syntax error names the file, line and column."""
-    toml = _toml_module()
-    try:
-        return toml.loads(text)
-    except toml.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else "unknown position"
-        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
-        if "end of document" in msg and not m:
-            lines = text.splitlines() or [""]
-            where = f"line {len(lines)}, column {len(lines[-1]) + 1} (end of file)"
-        raise OddsmithError(f"posse file {source}: malformed TOML at {where}: {reason}") from None
-
-
-def _expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if isinstance(value, bool) and kind in (int, (int,)):
-        raise OddsmithError(f"{what} must be a whole number, got {value!r}")
-    if not isinstance(value, kind):
-        names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
-        names = names.replace("str", "text").replace("list", "list").replace("int", "whole number").replace("bool", "true/false")
-        raise OddsmithError(f"{what} must be {names}, got {value!r}")
-    return value
-
-
-def _names(value: Any, what: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    _expect(value, list, what)
-    for v in value:
-        _expect(v, str, f"{what} entry")
-    return list(value)
-
-
-def _resolve(fn, name: str, where: str):
-    try:
-        return fn(name)
-    except OddsmithError as exc:
-        raise OddsmithError(f"{where}: {exc}") from None
+_TOP_KEYS = {"posse", "prices", "house_weapons", "model"}
 
 
 def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
     """Build a :class:`Posse` from parsed TOML; unknown keys and names are errors naming where they are."""
     for key in data:
         if key not in _TOP_KEYS:
-            raise OddsmithError(f"posse file {source}: unknown section {key!r}; sections are [posse], [prices] and [[model]]")
+            raise OddsmithError(f"posse file {source}: unknown section {key!r}; sections are [posse], [prices], "
+                                f"[house_weapons] and [[model]]")
     head = data.get("posse", {})
     _expect(head, dict, f"posse file {source}: [posse]")
     for key in head:
@@ -282,6 +295,8 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
             canonical = _resolve(R.gear, item, f"{where}: [prices]").name
         prices[canonical] = cost
 
+    house = _house_weapons(data.get("house_weapons", {}), where)
+
     raw_models = data.get("model", [])
     _expect(raw_models, list, f"{where}: [[model]]")
     if not raw_models:
@@ -302,6 +317,7 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
         else:
             raise OddsmithError(f"{mw}: no rank given (Novice, Veteran or Hero)")
         weapons = tuple(_resolve(R.weapon, w, mw) for w in _names(raw.get("weapons"), f"{mw}: weapons"))
+        # a Weapon with house stats is carried as the book's Weapon; battle_weapons() applies the stats
         gear_items = tuple(_resolve(R.gear, g, mw) for g in _names(raw.get("gear"), f"{mw}: gear"))
         horse_item = _resolve(R.horse, _expect(raw["horse"], str, f"{mw}: horse"), mw) if "horse" in raw else None
         skills = tuple(_resolve(R.skill, s, mw) for s in _names(raw.get("skills"), f"{mw}: skills"))
@@ -315,9 +331,10 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
             name=mname, rank=model_rank, weapons=weapons, gear=gear_items, horse=horse_item, skills=skills, role=role,
             hired_gun=hired, boss=_expect(raw.get("boss", False), bool, f"{mw}: boss"),
             arcanist=_expect(raw.get("arcanist", False), bool, f"{mw}: arcanist"), powers=powers, injuries=injuries,
-            exp=exp, index=i))
+            exp=exp, index=i, house_weapons=tuple(house.values())))
     return Posse(name=name, models=tuple(models), faction=faction, method=method, dollar_limit=dollar_limit,
-                 max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source)
+                 max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source,
+                 house_weapons=house)
 
 
 def read_posse(path: str | Path) -> Posse:
@@ -343,6 +360,14 @@ def sample_posse_text(faction_name: str | R.Faction | None = None) -> tuple[str,
     if not entry.is_file():
         raise OddsmithError(f"no sample posse for {faction_name}; samples: {', '.join(sample_posse_names())}")
     return f"{slug}.toml", entry.read_text(encoding="utf-8")
+
+
+TEMPLATE_FILE = "posse-template.toml"
+
+
+def template_text() -> str:
+    """A commented posse file to start from (``oddsmith shadows posse --template``): legal as it is."""
+    return (resources.files(SAMPLE_POSSE_PACKAGE) / TEMPLATE_FILE).read_text(encoding="utf-8")
 
 
 def sample_posse(faction_name: str | R.Faction | None = None) -> Posse:
@@ -378,20 +403,53 @@ def resolve_posse(posse: "Posse | str | os.PathLike[str]", *, check: bool = True
         key = spec.lower().replace(" ", "-")
         if "\n" in spec or spec.startswith("["):
             read = posse_from_dict(parse_toml(posse, "<text>"), "<text>")
-        elif _is_file(spec) or spec.endswith(".toml"):
+        elif spec == "-" or _is_file(spec) or spec.lower().endswith(".toml") or os.sep in spec:
             read = read_posse(spec)
         elif key in sample_posse_names() or _is_faction(spec):
             name, text = sample_posse_text(None if key == DEFAULT_SAMPLE else (key if key in sample_posse_names()
                                                                              else spec))
             read = posse_from_dict(parse_toml(text, name), name)
         else:
-            raise OddsmithError(f"{spec}: no such posse file or sample posse "
-                                f"(samples: {', '.join(sample_posse_names())})")
+            raise OddsmithError(_unknown_posse(spec))
     else:
         raise OddsmithError("a posse is a Posse, a posse file, a sample posse name or a posse's TOML text")
     if check:
         check_posse(read)
     return read
+
+
+def _closest_posse_name(spec: str) -> str:
+    """' (did you mean ...?)' with the closest sample or Faction name, or ''."""
+    import difflib
+
+    names = {R.normalize_name(n): n for n in sample_posse_names()}
+    for alias in R._FACTION_ALIASES:
+        names.setdefault(R.normalize_name(alias), alias.lower())
+    close = difflib.get_close_matches(R.normalize_name(spec), list(names), n=1, cutoff=0.6)
+    return f" (did you mean {names[close[0]]!r}?)" if close else ""
+
+
+_SAMPLES_HINT = "(or a Faction's name: twilight, red hand coven, ...)"
+
+
+def _unknown_posse(spec: str) -> str:
+    """The error for a posse spec that is no file, sample or Faction, with the closest sample or Faction name."""
+    return (f"{spec}: no such posse file or sample posse{_closest_posse_name(spec)}; samples: "
+            f"{', '.join(sample_posse_names())} {_SAMPLES_HINT}")
+
+
+def load_posse_spec(spec: str | os.PathLike[str], what: str = "POSSE") -> Posse:
+    """The one resolver of a posse the commands take: a posse file (``-``: stdin), a shipped sample posse
+    by name (``twilight-order``), or a Faction's name or alias (``twilight``, ``Red Hand Coven``), read and
+    checked against the posse-building rules. ``what`` names the option in the error for an unknown name."""
+    try:
+        return resolve_posse(spec if isinstance(spec, os.PathLike) else str(spec))
+    except OddsmithError as exc:
+        if str(exc).startswith(f"{str(spec).strip()}: no such posse file or sample posse"):
+            raise OddsmithError(f"{what}: no posse file {str(spec).strip()!r} and no sample posse or Faction by "
+                                f"that name{_closest_posse_name(str(spec))}; samples: "
+                                f"{', '.join(sample_posse_names())} {_SAMPLES_HINT}") from None
+        raise
 
 
 def _is_file(spec: str) -> bool:
@@ -622,7 +680,8 @@ def validate(posse: Posse) -> list[Violation]:
             bad(m.where, "unique-gear", f"{gear_names.count('Telescopic Sight')} Telescopic Sight(s) need as many Rifle-Class "
                 f"Weapons, it has {rifles}")
         for g in m.gear:
-            if g.non_supernatural_only and m.supernatural:
+            # the Vessel is Supernatural only while possessed, when it has no Gear (The Congregation)
+            if g.non_supernatural_only and m.supernatural and not m.is_vessel:
                 bad(m.where, "unique-gear", f"{g.name} can only be taken by a non-Supernatural model")
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula:
                 bad(m.where, "supernatural-gear", f"{g.name} is Supernatural Gear (Dracula's America rules only)")
@@ -678,6 +737,9 @@ def validate(posse: Posse) -> list[Violation]:
 
     # --- Factions ---------------------------------------------------------------------------
     fac = posse.faction
+    if fac is not R.Faction.NONE and not posse.dracula:
+        bad(here, "dracula-factions", f"it joins {fac.value} but sets dracula = false (leave dracula out, or drop "
+            f"the faction)")
     if fac in R.NATIVE_AMERICAN_ONLY_FACTIONS and not posse.native_american:
         bad(here, "native-american", f"only Native American Posses may join {fac.value} (set native_american = true)")
     if fac in R.NOT_NATIVE_AMERICAN_FACTIONS and posse.native_american:
@@ -699,7 +761,10 @@ def validate(posse: Posse) -> list[Violation]:
             continue
         have = roles.get(role.name, [])
         if role.exactly is not None and len(have) != role.exactly:
-            bad(here, "faction-roles", f"{fac.value} needs exactly {role.exactly} {role.name}(s), found {len(have)}")
+            who = "one model" if role.exactly == 1 else f"{role.exactly} models"
+            hint = f'give {who} role = "{role.name}"' if len(have) < role.exactly else "keep only that many"
+            bad(here, "faction-roles", f"{fac.value} needs exactly {role.exactly} {role.name}(s), found {len(have)} "
+                f"({hint})")
         elif len(have) > role.at_most:
             bad(here, "faction-roles", f"at most {role.at_most} {role.name}(s), found {len(have)}")
     if fac is R.Faction.SKINWALKER_TRIBES:
@@ -772,6 +837,7 @@ def campaign_cost(posse: Posse) -> int:
 
 
 # ---------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
 # Summary
 # ---------------------------------------------------------------------------
 
@@ -794,43 +860,10 @@ def roster_table(posse: Posse) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------
-# Odds per model (through the dice engine: oddsmith.shadows.engine / tables)
+# Weapons in a game
 # ---------------------------------------------------------------------------
 
-TARGET_RANKS = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)
-RANGE_BANDS = (R.RangeBand.SHORT, R.RangeBand.MEDIUM, R.RangeBand.LONG)
-
-SHOOTING_COLUMNS = ["model", "rank", "weapon", "range_band", "target", "dice", "save_modifier", "hit", "hurt", "saved",
-                    "shaken", "downed", "casualty", "jam_check", "jammed"]
-ACTION_COLUMNS = ["action_unhurt", "action_shaken", "action_downed", "action_casualty", "action_jammed",
-                  "action_shots_fired"]
-FIGHT_COLUMNS = ["model", "rank", "form", "defender", "charging", "attacker_dice", "defender_dice", "attacker_wins",
-                 "draw", "defender_wins", "defender_saved", "defender_shaken", "defender_downed", "defender_casualty",
-                 "attacker_saved", "attacker_shaken", "attacker_downed", "attacker_casualty"]
-
-
-def _engine():
-    from oddsmith.shadows import engine, tables  # the compiled kernels load only when odds are asked for
-    return engine, tables
-
-
-def shooter_of(model: PosseModel):
-    """The dice engine's Shooter for a posse model (Rank, Skills, One-Eyed)."""
-    E, _ = _engine()
-    return E.Shooter.of(model.rank, skills=[s.name for s in model.all_skills],
-                        one_eyed=R.Injury.ONE_EYED in model.injuries)
-
-
-def fighter_of(model: PosseModel, form: str | None = None):
-    """The dice engine's Fighter for a posse model (Rank, Skills, Weakened, Close Work Pistols, the Woodsman's Axe)."""
-    E, _ = _engine()
-    skills = [s.name for s in model.all_skills]
-    pistols = 0
-    if form is None and any(s.close_work for s in model.all_skills):
-        pistols = min(R.CLOSE_WORK_MAX_PISTOLS, sum(1 for w in model.weapons if w.weapon_class is R.WeaponClass.PISTOL))
-    axe = form is None and any(w.fight_save for w in model.weapons)
-    return E.Fighter.of(model.rank, skills=skills, weakened=R.Injury.WEAKENED in model.injuries,
-                        close_work_pistols=pistols, axe=axe, form=form)
+FIGHT_WEAPON = "a Fight weapon"
 
 
 def shootable(weapon: R.Weapon) -> str | None:
@@ -838,98 +871,38 @@ def shootable(weapon: R.Weapon) -> str | None:
     if weapon.fire_corridor:
         return "fires a fire corridor (Fire Corridors), not a Shooting Test"
     if weapon.weapon_class is None and not weapon.band_save and not weapon.stats_known:
-        return "a Fight weapon"
+        return FIGHT_WEAPON
     if not weapon.stats_known:
         return "the rulebook text gives no ranges or Jam Die for it"
     return None
 
 
 def untabulated_weapons(posse: Posse) -> list[tuple[str, str, str]]:
-    """(model, weapon, reason) for every carried Weapon that gets no shooting table."""
+    """(model, weapon, reason) for every carried Weapon that gets no shooting table: the Weapons a model
+    does not use in a game (:meth:`PosseModel.unused_weapons`) and Fight Weapons."""
     posse = resolve_posse(posse)
     out = []
     for m in posse.models:
+        unused = dict(m.unused_weapons())
         for w in dict.fromkeys(m.weapons):
-            why = shootable(w)
+            why = unused.get(w) or (FIGHT_WEAPON if shootable(w) == FIGHT_WEAPON else None)
             if why is not None:
                 out.append((m.name, w.name, why))
     return out
 
 
-def shooting_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                   targets: Iterable[R.Rank | str] = TARGET_RANKS, range_bands: Iterable[R.RangeBand | str] = RANGE_BANDS,
-                   fractions: bool = False) -> pd.DataFrame:
-    """Each model's Shooting Attack with each of its Weapons at each range band against each target Rank.
+# ---------------------------------------------------------------------------
+# Odds per model: in oddsmith.shadows.posse_odds, importable from here
+# ---------------------------------------------------------------------------
 
-    The model's Skills (Deadeye, Trick Shooter, Gunsmith ...) and One-Eyed
-    apply; targets are plain models of each Rank, standing, in the open.
-    Columns: ``model``, ``rank``, ``weapon``, ``range_band``, ``target``,
-    ``dice`` (rolled after modifiers), ``save_modifier``, ``hit``, ``hurt``,
-    ``saved``, ``shaken``, ``downed``, ``casualty``, ``jam_check``,
-    ``jammed`` (one Shooting Attack), and for Weapons or Skills that fire
-    more than once per Action (Sixgun, Repeater Rifle, Trigger-Happy) the
-    target's final state after the whole Action: ``action_unhurt``,
-    ``action_shaken``, ``action_downed``, ``action_casualty``,
-    ``action_jammed``, ``action_shots_fired`` (empty for single shots).
-    Weapons the engine cannot shoot are listed by :func:`untabulated_weapons`.
-    """
-    posse = resolve_posse(posse)
-    _, T = _engine()
-    target_list = [R.rank(t) for t in targets]
-    bands = [R.range_band(b) for b in range_bands]
-    frames = []
-    for m in posse.models:
-        shooter = shooter_of(m)
-        for w in dict.fromkeys(m.weapons):
-            if shootable(w) is not None:
-                continue
-            df = T.shooting_table([shooter], target_list, weapon=w, range_bands=bands, reading=reading,
-                                  fractions=fractions, action=True)
-            df.insert(0, "model", m.name)
-            df.insert(1, "rank", m.rank.label)
-            frames.append(df)
-    if not frames:
-        return pd.DataFrame(columns=SHOOTING_COLUMNS)
-    df = pd.concat(frames, ignore_index=True)
-    cols = [c for c in SHOOTING_COLUMNS if c in df.columns]
-    cols += [c for c in ACTION_COLUMNS if c in df.columns]
-    if fractions:
-        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
-    return df[cols]
+_ODDS_NAMES = frozenset({"TARGET_RANKS", "RANGE_BANDS", "SHOOTING_COLUMNS", "ACTION_COLUMNS", "FIGHT_COLUMNS",
+                         "SUMMARY_COLUMNS", "shooter_of", "fighter_of", "shooting_table", "fight_table",
+                         "summary_table"})
 
 
-def fight_table(posse: Posse, *, reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                defenders: Iterable[R.Rank | str] = TARGET_RANKS, charging: Iterable[bool] = (False, True),
-                fractions: bool = False) -> pd.DataFrame:
-    """Each model attacking a plain defender of each Rank, with and without Charging.
-
-    The model's Skills (Mean, 'Ornery, Bull-Rush, Tough, Close Work with its
-    Pistols), Weakened and the Woodsman's Axe apply; a Skinwalker also gets
-    rows in its Beast Form (``form``). Columns: ``model``, ``rank``,
-    ``form``, ``defender``, ``charging``, ``attacker_dice``,
-    ``defender_dice``, ``attacker_wins``, ``draw``, ``defender_wins``, the
-    defender's result when the model wins (``defender_saved`` ...
-    ``defender_casualty``) and the model's own when it loses
-    (``attacker_saved`` ... ``attacker_casualty``).
-    """
-    posse = resolve_posse(posse)
-    _, T = _engine()
-    defender_list = [R.rank(d) for d in defenders]
-    charge_list = list(charging)
-    frames = []
-    for m in posse.models:
-        forms: list[str | None] = [None]
-        if m.role is not None and m.role.name.startswith("Skinwalker"):
-            forms.append("wolf" if "Wolf" in m.role.name else "bear")
-        for form in forms:
-            df = T.fight_table([fighter_of(m, form)], defender_list, charging=charge_list, reading=reading,
-                               fractions=fractions)
-            df.insert(0, "model", m.name)
-            df.insert(1, "rank", m.rank.label)
-            df.insert(2, "form", "" if form is None else f"{form.title()} Form")
-            frames.append(df)
-    df = pd.concat(frames, ignore_index=True)
-    cols = list(FIGHT_COLUMNS)
-    if fractions:
-        cols += [f"{c}_exact" for c in cols if f"{c}_exact" in df.columns]
-    return df[cols]
+def __getattr__(name: str):
+    """The odds tables (:mod:`oddsmith.shadows.posse_odds`, which imports this module) by their old names here."""
+    if name in _ODDS_NAMES:
+        from oddsmith.shadows import posse_odds
+        return getattr(posse_odds, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,8 @@
 
 For each model of posse A and each purchase it could legally make (the
 posse-building rules of :mod:`oddsmith.shadows.posse`; the Dollar Limit is
-only flagged, since the question is what the next dollar buys), the battle
+only flagged, and a budget, by default the dollars the posse has left, splits
+the ranking into what it can pay for and the rest), the battle
 of :mod:`oddsmith.shadows.battle` is played again on the same games (common
 random numbers: game t draws the same cards, and the same dice for every
 model and stretch of play the purchase leaves alone) and compared with the
@@ -20,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 from oddsmith.shadows import battle as B
@@ -34,7 +36,22 @@ BATTLE_SKILLS = ("Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "De
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
-                 "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit"]
+                 "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
+                 "within_budget", "why"]
+"""``over_limit``: the purchase takes the posse over its Dollar Limit; ``within_budget``: it costs no more
+than the budget (by default the dollars the posse has left); ``why``: the key of :data:`EXPLANATIONS` that
+says why such a value can happen, or empty."""
+
+EXPLANATIONS = {
+    "spare-weapon": ("a second Weapon of a kind the model carries is a spare: when the first Jams, a model with "
+                     "nothing ready spends its Action clearing the Jam, so the spare keeps it shooting (and a "
+                     "Gunslinger fires two Pistols as one Action)"),
+    "other-weapon": ("another Weapon is fired when it is the better one at this range, and is a spare when the "
+                     "first Jams (a model with nothing ready spends its Action clearing the Jam)"),
+    "noise": ("a change within two standard errors of zero (a negative one included) is not told apart from no "
+              "change by this many battles"),
+}
+"""Why a surprising value can happen, by key (the ``why`` column; the output prints the ones its rows use)."""
 SKIPPED_COLUMNS = ["model", "item", "kind", "reason", "detail"]
 """``reason`` is the same words for every model a reason covers (so rows group by item); ``detail``
 what is wrong for this model (a broken rule's own message), else empty."""
@@ -42,6 +59,7 @@ what is wrong for this model (a broken rule's own message), else empty."""
 NO_EFFECT = ("no effect in this battle (open ground: no movement, terrain, Fights, Charges, Reactions or "
              "Spotting Tests, and gear with special rules of its own is left out)")
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
+VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
 
 
 @dataclass(frozen=True)
@@ -64,6 +82,18 @@ class ValueResult:
     base: B.BattleResult
     trials: int
     seed: int
+    budget: int | None = None
+    """Dollars a purchase may cost to be affordable (None: no budget, the Basic method)."""
+
+    @property
+    def affordable(self) -> pd.DataFrame:
+        """The ranked purchases that cost no more than the budget."""
+        return self.table[self.table["within_budget"].astype(bool)].reset_index(drop=True)
+
+    @property
+    def over_budget(self) -> pd.DataFrame:
+        """The ranked purchases the budget cannot pay for."""
+        return self.table[~self.table["within_budget"].astype(bool)].reset_index(drop=True)
 
     def to_json(self) -> dict:
         o = self.base.setup.options
@@ -73,7 +103,8 @@ class ValueResult:
                 "base": {"p_a_wins": self.base["p_a_wins"], "casualties_b": self.base["casualties_b"],
                          "stderr": {"p_a_wins": self.base.stderr("p_a_wins"),
                                     "casualties_b": self.base.stderr("casualties_b")}},
-                "purchases": self.table, "skipped": self.skipped, "trials": self.trials, "seed": self.seed,
+                "budget": self.budget, "purchases": self.affordable, "over_budget": self.over_budget,
+                "explanations": EXPLANATIONS, "skipped": self.skipped, "trials": self.trials, "seed": self.seed,
                 "common_random_numbers": True,
                 "stderr_note": "standard errors of the changes are paired: each purchase replays the same games as "
                                "the posse as it is, and the error is sd(per-game difference) / sqrt(trials)"}
@@ -121,9 +152,12 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
         for name, w in R.WEAPONS.items():
             if w.only_for is not None or (w.native_americans_only and not posse.native_american):
                 continue
-            why = P.shootable(w)
+            # a Weapon with [house_weapons] stats shoots as PosseModel.battle_weapons() gives it
+            why = P.shootable(posse.house_weapons.get(name, w))
+            if why is not None and w.takes_house_stats:
+                why += " and the posse file gives it no house stats"
             consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)),
-                     None if why is None else f"no Shooting Test in this battle ({why})")
+                     VESSEL if m.is_vessel else None if why is None else f"no Shooting Test in this battle ({why})")
         for name, g in R.GEAR.items():
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
                 continue
@@ -132,19 +166,51 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             else:
                 changed = replace(m, gear=m.gear + (g,))
             modelled = name in BATTLE_GEAR and not (name == "Telescopic Sight" and not any(
-                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.weapons))
-            consider(i, m, name, "gear", P.item_price(posse, name), changed, None if modelled else NO_EFFECT)
+                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.battle_weapons()))
+            consider(i, m, name, "gear", P.item_price(posse, name), changed,
+                     VESSEL if m.is_vessel else None if modelled else NO_EFFECT)
     return out, skipped
 
 
+def remaining_dollars(posse: P.Posse) -> int | None:
+    """Dollars the posse has left under its Dollar Limit ("Advanced Posse Creation"; a new Campaign Posse's
+    $22), never below 0; None for the Basic method, which has no Dollar Limit."""
+    limit = P.dollar_limit(posse)
+    if limit is None:
+        return None
+    return max(limit - (P.spent(posse) or 0), 0)
+
+
+def check_budget(budget: int | None) -> int | None:
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
+        raise OddsmithError(f"--budget must be a whole number of dollars, 0 or more, got {budget!r}")
+    return budget
+
+
+def _why(model: P.PosseModel, c: Candidate, d: float, se: float) -> str:
+    if abs(d) <= 2 * se:
+        return "noise"
+    if c.kind == "weapon":
+        used = {w.name for w in model.battle_weapons()}
+        return "spare-weapon" if c.item in used else ("other-weapon" if used else "")
+    return ""
+
+
 def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = None, *,
-          trials: int = DEFAULT_TRIALS, seed: int | None = None, workers: int = 1) -> ValueResult:
+          trials: int = DEFAULT_TRIALS, seed: int | None = None, workers: int = 1,
+          budget: int | None = None) -> ValueResult:
     """ΔP(win) and Δ expected enemy Casualties per $ of every purchase, on common random numbers, ranked.
 
     ``base`` is the same battle as ``battle.battle(posse_a, posse_b, options, trials=trials, seed=seed)``; the
-    standard errors of the changes are those of the paired per-game differences."""
+    standard errors of the changes are those of the paired per-game differences. ``budget``: the dollars a
+    purchase may cost to count as affordable (``within_budget``; default :func:`remaining_dollars`, no limit
+    for a Basic posse); every purchase is valued either way, and :attr:`ValueResult.affordable` /
+    :attr:`ValueResult.over_budget` split the ranking."""
     trials = check_trials(int(trials))
     workers = check_workers(int(workers))
+    budget = check_budget(budget)
+    if budget is None:
+        budget = remaining_dollars(posse_a)
     sd = resolve_seed(seed)
     base_setup = B.prepare(posse_a, posse_b, options)
     cands, skipped = candidates(posse_a)
@@ -164,10 +230,12 @@ def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = 
             "d_p_win_per_dollar": dp / c.cost if c.cost else np.nan,
             "d_casualties_b_per_dollar": dc / c.cost if c.cost else np.nan,
             "over_limit": P.dollar_limit_violation(c.posse) is not None,
+            "within_budget": budget is None or c.cost <= budget,
+            "why": _why(posse_a.models[c.model_index], c, dp, sp),
         })
     table = pd.DataFrame(rows, columns=VALUE_COLUMNS)
     if not table.empty:
         table = table.sort_values(["d_p_win_per_dollar", "d_casualties_b_per_dollar"], ascending=False,
                                   na_position="last", kind="mergesort").reset_index(drop=True)
-    return ValueResult(table, pd.DataFrame(skipped, columns=SKIPPED_COLUMNS), base, trials, sd)
+    return ValueResult(table, pd.DataFrame(skipped, columns=SKIPPED_COLUMNS), base, trials, sd, budget)
 

@@ -112,9 +112,9 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
     FactionRole("Harbinger of the Abyss", Faction.CROSSROADS_CULT, 1, 1,
                 "Flying, Supernatural, knows Summon (not an Arcanist); within 6\" the Magister gets +1 Die to Cast; never the Boss.",
                 not_boss=True, supernatural=True, flying=True, powers=("Summon",)),
-    FactionRole("Vessel", Faction.CONGREGATION, None, 1,
+    FactionRole("Vessel", Faction.CONGREGATION, 1, 1,
                 "Chosen before each game: Flying, Supernatural, Tough, Fearsome, Arcane Blast (not an Arcanist); loses its "
-                "Weapons, Gear and Horse for the game.", not_supernatural=True, supernatural=True, flying=True,
+                "Weapons, Gear and Horse for the game (its own again after the game).", not_supernatural=True, supernatural=True, flying=True,
                 skills=("Tough", "Fearsome"), powers=("Arcane Blast",), loses_weapons_and_gear=True),
     FactionRole("Zombi", Faction.CONGREGATION, None, 2,
                 "Zombi Warrior: Supernatural, gains Lead-Belly and Tough, keeps Rank, Skills, Injuries, Powers, Weapons and Gear; "
@@ -124,7 +124,11 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
                 "The Boss becomes an Arcanist; Faith Healing must be one of its Powers.",
                 boss_only=True, arcanist=True, required_power="Faith Healing"),
 )}
-"""Faction model roles; Skinwalker Tribes need exactly two Skinwalkers (Wolf and/or Bear) in total."""
+"""Faction model roles; Skinwalker Tribes need exactly two Skinwalkers (Wolf and/or Bear) in total.
+
+A Congregation posse has exactly one Vessel: "Before each game, one non-Supernatural, non-Hired Gun model
+of your choice in your Posse must be the Vessel" (a posse file describes the posse for a game, so the
+model chosen this game carries ``role = "Vessel"``)."""
 
 SKINWALKERS_PER_POSSE = 2
 WOLF_FORM_ATTACK_DICE = FightModifier.WOLF_FORM.dice

@@ -107,6 +107,8 @@ POSSE_RULES: dict[str, PosseRule] = {r.key: r for r in (
               "Rifle-Class Weapon; Blessed Water and Holy Symbol: non-Supernatural models only", "Horses and Gear Summary"),
     PosseRule("no-price", "an item the rulebook text gives no price for needs a house price in the posse file's [prices]",
               "Item Price List"),
+    PosseRule("dracula-factions", "a Posse aligns with a Faction only when using the rules of the Dracula's America chapter",
+              "Basic/Advanced Posse Creation"),
     PosseRule("supernatural-gear", "Supernatural Gear and Hired Guns are only used with the Dracula's America rules (a Faction)",
               "Supernatural Gear, Supernatural Hired Guns"),
 )}

@@ -5,7 +5,7 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Mapping
 
@@ -103,6 +103,14 @@ class Weapon:
     in_weapons_table: bool = True
     fight_save: int = 0
     only_for: str | None = None
+    house_stats: bool = False
+
+    @property
+    def takes_house_stats(self) -> bool:
+        """True for a Weapon shot by a Shooting Test whose ranges and Jam Die the book leaves out
+        (the Rifle, the Buffalo Gun): a posse file may give them (:func:`house_weapon`)."""
+        return (not self.house_stats and not self.stats_known and not self.fire_corridor
+                and self.weapon_class is not None)
 
     @property
     def stats_known(self) -> bool:
@@ -199,6 +207,63 @@ def weapon(name: str | Weapon) -> Weapon:
     if isinstance(name, Weapon):
         return name
     return lookup("weapon", str(name), WEAPONS, _WEAPON_ALIASES)
+
+
+HOUSE_WEAPON_MAX_RANGE = 48
+"""Longest Long Range a house Weapon may have: the largest table the book names is four foot by four foot
+("What You Need"; the standard table is three foot by three foot)."""
+HOUSE_WEAPON_MAX_MODIFIER = 3
+"""Largest extra Dice or Save Modifier (either sign) a house Weapon may give in a range band; the book's own
+Weapons give at most 2 (the Bow's +2 Save at Long Range)."""
+HOUSE_WEAPON_SHOTS = (1, 2)
+"""Shots as one Action: 1, or 2 as the Sixgun and Repeater Rifle ("May Shoot twice as one Action")."""
+JAM_DICE = (6, 8, 10)
+"""The Jam Dice of the Weapons tables: D6, D8, D10 ("Jamming Checks")."""
+
+
+def house_weapon(base: Weapon | str, *, short: int, medium: int, long: int, jam_die: int, shots: int = 1,
+                 band_dice: Mapping[RangeBand, int] | None = None,
+                 band_save: Mapping[RangeBand, int] | None = None) -> Weapon:
+    """``base`` with house Shooting stats, for a Weapon the book prices or names but gives no table row
+    (the Rifle, the Buffalo Gun): range band edges in inches, the Jam Die's faces, shots per Action, and
+    the extra Dice Modifier to hit and the Target's Save Modifier in each band (as ``Weapon.band_dice`` and
+    ``Weapon.band_save``). Its Class, price and notes stay the book's. Raises :class:`OddsmithError` naming
+    the first value out of range."""
+    w = weapon(base)
+    if not w.takes_house_stats:
+        if w.fire_corridor:
+            why = "fires a fire corridor (Fire Corridors), not a Shooting Test"
+        elif w.stats_known:
+            why = "the Weapons tables give its stats"
+        else:
+            why = "it is not a shooting Weapon"
+        raise OddsmithError(f"no house stats for the {w.name}: {why}; house stats are for "
+                            f"{', '.join(n for n, x in WEAPONS.items() if x.takes_house_stats)}")
+    for what, v in (("short", short), ("medium", medium), ("long", long), ("jam_die", jam_die), ("shots", shots)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise OddsmithError(f"house {w.name}: {what} must be a whole number, got {v!r}")
+    if not 1 <= short < medium < long <= HOUSE_WEAPON_MAX_RANGE:
+        raise OddsmithError(f"house {w.name}: range bands must grow, 1 <= short < medium < long <= "
+                            f"{HOUSE_WEAPON_MAX_RANGE} inches, got short {short}, medium {medium}, long {long}")
+    if jam_die not in JAM_DICE:
+        raise OddsmithError(f"house {w.name}: jam_die must be D6, D8 or D10, got D{jam_die}")
+    if shots not in HOUSE_WEAPON_SHOTS:
+        raise OddsmithError(f"house {w.name}: shots must be 1 or 2 (shots as one Action), got {shots}")
+    mods: dict[str, dict[RangeBand, int]] = {}
+    for what, given in (("dice", band_dice), ("save", band_save)):
+        clean: dict[RangeBand, int] = {}
+        for band, v in (given or {}).items():
+            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > HOUSE_WEAPON_MAX_MODIFIER:
+                raise OddsmithError(f"house {w.name}: the {range_band(band).value} {what} modifier must be a whole "
+                                    f"number from -{HOUSE_WEAPON_MAX_MODIFIER} to +{HOUSE_WEAPON_MAX_MODIFIER}, "
+                                    f"got {v!r}")
+            if v:
+                clean[range_band(band)] = v
+        mods[what] = clean
+    return replace(w, short=short, medium=medium, long=long, jam_die=jam_die, shots_per_action=shots,
+                   band_dice=mods["dice"], band_save=mods["save"], house_stats=True,
+                   notes=f"{w.notes}. House stats from the posse file: {short}\"/{medium}\"/{long}\", Jam D{jam_die}"
+                         + (f", {shots} shots as one Action" if shots > 1 else ""))
 
 
 JAM_CHECK_SUCCESS_ON = SUCCESS_ON
