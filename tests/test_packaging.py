@@ -82,7 +82,7 @@ def test_report_needs_matplotlib_3_10():
 
 
 def test_tomli_is_declared_where_posse_files_need_it():
-    assert "import tomli" in (ROOT / "oddsmith" / "shadows" / "posse.py").read_text(encoding="utf-8")
+    assert "import tomli" in (ROOT / "oddsmith" / "shadows" / "posse_toml.py").read_text(encoding="utf-8")
     req = _requirement("tomli")
     assert _floor("tomli") >= (2,) and re.search(r"python_version\s*<\s*['\"]3\.11['\"]", req)
 
