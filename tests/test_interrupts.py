@@ -161,6 +161,44 @@ def test_interrupt_during_a_report(dirs, moment, times):
     assert target.read_text() == "keep\n" and [x.name for x in out.iterdir()] == ["r.md"]
 
 
+@pytest.mark.slow
+def test_interrupt_while_worker_processes_draw_the_pages(dirs):
+    """A PDF's pages are drawn by several processes (oddsmith.report.parallel): Ctrl-C while they
+    draw ends the command with the one line and status 130, stops the workers, and leaves the old
+    file, no partial file and no part file of the workers behind."""
+    out, tmp = dirs
+    target = out / "r.pdf"
+    target.write_text("keep\n")
+    p = Oddsmith("report", "deck", "law-dogs", "outlaws", "--trials", "500", "--seed", "1", "--no-cache",
+                 "--output", str(target), cwd=out, tmpdir=tmp, env={"ODDSMITH_RENDER_PROCESSES": "2"})
+    p.wait_for(lambda: any(x.name.startswith("oddsmith-pages-") and any(x.iterdir()) for x in tmp.iterdir()))
+    workers = [int(x) for x in os.listdir("/proc") if x.isdigit() and _parent(int(x)) == p.proc.pid]
+    assert workers  # the pages are being drawn by worker processes
+    assert_interrupted(*p.interrupt())
+    assert target.read_text() == "keep\n" and [x.name for x in out.iterdir()] == ["r.pdf"]
+    assert list(tmp.iterdir()) == []
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers)
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 # ---------------------------------------------------------------------------- in-process
 
 @pytest.fixture

@@ -655,3 +655,133 @@ def test_a_negative_bullet_bar_is_explained_on_its_page():
     assert "Rob Wilby (-5.0 pp)" in note and "beyond its whiskers" in note
     assert "Tommy Harden" not in note  # a rise, and a stud->draw change, need no word
     assert full_shootout_page.negative_bullet_note(df[df["delta_p_a_wins"] >= 0]) is None
+
+
+# ---------------------------------------------------------------------------- drawing on every core, the cache
+
+def test_pages_drawn_in_processes_equal_pages_drawn_in_one(tmp_path, monkeypatch):
+    """The same document drawn by one process and by three: the same pages, in order, each with the
+    same content stream (up to the names of its resources and its glyph codes, numbered within each
+    part), the bookmarks
+    on the same pages, every object where the cross-reference table says."""
+    import zlib
+
+    from oddsmith.report import pdf_merge
+
+    pages = [shadows_sheets.advance_page(), document.Page(title="Second", blocks=[document.Notes(["two"])]),
+             document.Page(title="Third", section="S", blocks=[document.Notes(["three"])])]
+    doc = document.Document("merge", document.in_part(pages, glossary.SHADOWS), seed=3, date="2026-01-01")
+    files = {}
+    for processes in ("1", "3"):
+        monkeypatch.setenv("ODDSMITH_RENDER_PROCESSES", processes)
+        monkeypatch.setattr(document, "MIN_PAGES_PER_PROCESS", 1)
+        files[processes] = tmp_path / f"p{processes}.pdf"
+        done = []
+        document.write_document(doc, files[processes], on_page=lambda k, n: done.append(k))
+        assert sorted(done) == list(range(1, len(doc.all_pages()) + 1))
+    contents = {}
+    for name, path in files.items():
+        data = path.read_bytes()
+        base = data[:data.index(b"%%EOF") + 5]  # the file as drawn, before the bookmarks' update
+        objects, trailer = pdf_merge._read_objects(base)
+        root = int(trailer["Root"].split()[0])
+        pages_root = int(re.search(rb"/Pages (\d+)", objects[root].head).group(1))
+        kids = pdf_merge._pages_of(objects, pages_root)
+        streams = []
+        for kid in kids:
+            head = objects[kid].head
+            assert b"/Parent %d 0 R" % pages_root in head
+            content = int(re.search(rb"/Contents (\d+) 0 R", head).group(1))
+            # resource names (/F1 font, /I2 image, /H1 hatch, /A3 state) and the glyph codes of the
+            # font subsets are numbered within each part: every operator, position and path must match
+            stream = re.sub(rb"/([FIHAS]|Hatch)\d+\b", rb"/\1#", zlib.decompress(objects[content].stream))
+            streams.append(re.sub(rb"\((?:[^()\\]|\\.)*\)", b"(text)", stream, flags=re.S))
+        contents[name] = streams
+        assert [b.title for b in read_outline(data)][:1] == ["merge"]
+    assert len(contents["1"]) == len(doc.all_pages()) and contents["1"] == contents["3"]
+    assert read_outline(files["1"].read_bytes()) == read_outline(files["3"].read_bytes())
+
+
+def test_merge_refuses_what_it_cannot_read(tmp_path):
+    from oddsmith.report import pdf_merge
+    from oddsmith.report.pdf_outline import PdfStructureError
+
+    with pytest.raises(PdfStructureError):
+        pdf_merge.merge([b"%PDF-1.4\nnot a pdf"], [(0, 0)], tmp_path / "x.pdf")
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_cache_entries_are_checked_before_they_are_trusted(tmp_path, monkeypatch):
+    from oddsmith import cache
+
+    monkeypatch.setenv("ODDSMITH_CACHE_DIR", str(tmp_path / "c"))
+    key = cache.key_digest("t", 1, "seed 5")
+    assert key != cache.key_digest("t", 1, "seed 6")
+    assert cache.load(key) is None
+    assert cache.store(key, b"payload")
+    assert cache.load(key) == b"payload"
+    path = tmp_path / "c" / (key.hex() + cache.SUFFIX)
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    # corrupted: one byte changed, or cut short: ignored and removed
+    for spoil in (lambda b: b[:-1] + bytes([b[-1] ^ 1]), lambda b: b[:40]):
+        cache.store(key, b"payload")
+        path.write_bytes(spoil(path.read_bytes()))
+        assert cache.load(key) is None and not path.exists()
+    # foreign: another key's entry under this name, or one made with another folder's secret
+    other = cache.key_digest("t", 2)
+    cache.store(other, b"other")
+    (tmp_path / "c" / (other.hex() + cache.SUFFIX)).rename(path)
+    assert cache.load(key) is None
+    cache.store(key, b"payload")
+    (tmp_path / "c" / cache.SECRET_NAME).write_bytes(b"x" * 32)
+    assert cache.load(key) is None
+    # computed once, then served; use=False neither reads nor writes
+    calls = []
+    assert cache.cached(other, lambda: calls.append(1) or b"v") == (b"v", False)
+    assert cache.cached(other, lambda: calls.append(1) or b"v") == (b"v", True)
+    assert cache.cached(other, lambda: calls.append(1) or b"w", use=False) == (b"w", False)
+    assert len(calls) == 2 and cache.load(other) == b"v"
+
+
+def test_cache_keeps_the_most_recently_used_within_its_size(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from oddsmith import cache
+
+    monkeypatch.setenv("ODDSMITH_CACHE_DIR", str(tmp_path))
+    keys = [cache.key_digest("size", i) for i in range(4)]
+    for i, k in enumerate(keys):
+        cache.store(k, bytes(1000))
+        os.utime(tmp_path / (k.hex() + cache.SUFFIX), (time.time() - 100 + i, time.time() - 100 + i))
+    cache.load(keys[0])  # used now: kept
+    cache.trim(max_bytes=2 * 1200)
+    assert [cache.load(k) is not None for k in keys] == [True, False, False, True]
+
+
+def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, capsys):
+    """Same inputs, seed, trials, paper and format: the same bytes without building a page; --no-cache
+    and a damaged entry build afresh; another seed is another entry."""
+    from oddsmith.report import build
+
+    monkeypatch.setenv("ODDSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    built = []
+
+    def pages(posse=None, *, steps=None):
+        built.append(1)
+        return [shadows_sheets.advance_page()]
+
+    monkeypatch.setattr(shadows_sheets, "shadows_pages", pages)
+    monkeypatch.setattr(battle_page, "battle_pages", lambda plan, workers=1, steps=None: [])
+    out = tmp_path / "s.pdf"
+    args = ["report", "shadows", "--seed", "9", "-o", str(out)]
+    assert main(args) == 0
+    first = out.read_bytes()
+    out.write_text("old")
+    assert main(args) == 0 and out.read_bytes() == first and len(built) == 1
+    assert main(args + ["--no-cache"]) == 0 and len(built) == 2
+    for entry in (tmp_path / "cache").glob("*" + build.cache.SUFFIX):
+        entry.write_bytes(entry.read_bytes()[:-10])
+    assert main(args) == 0 and len(built) == 3 and pdf_pages(out) == pdf_pages(tmp_path / "s.pdf")
+    assert main(["report", "shadows", "--seed", "10", "-o", str(out)]) == 0 and len(built) == 4
+    assert main(args) == 0 and len(built) == 4  # seed 9 again: served

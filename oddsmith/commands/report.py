@@ -38,6 +38,7 @@ class ReportOptions:
     seed: Optional[int] = None
     trials: Optional[int] = None
     workers: Optional[int] = None
+    no_cache: Optional[bool] = None
 
     def merged(self, parent: "ReportOptions | None") -> "ReportOptions":
         """Options given after the sub-command win over those given before it."""
@@ -53,6 +54,7 @@ _DPI = typer.Option(None, "--dpi", help="Resolution of PNG pages and charts (def
 _SEED = typer.Option(None, "--seed", help="Seed of every simulated figure (default: fresh, printed on each page).")
 _TRIALS = typer.Option(None, "--trials", "-t", help="Trials per simulated figure (default 50,000: standard error at most 0.22 pp).")
 _WORKERS = typer.Option(None, "--workers", "-w", help="Worker threads for the simulations (results do not depend on it).")
+_NO_CACHE = typer.Option(None, "--no-cache", help="Neither use nor keep the result cache (~/.cache/oddsmith): make every figure afresh.", show_default=False)
 
 
 def _run(kind: str, opts: ReportOptions, **what) -> int:
@@ -71,7 +73,7 @@ def _run(kind: str, opts: ReportOptions, **what) -> int:
         output = f"{DEFAULT_OUTPUT[kind]}.{suffix}"
     settings = build.ReportSettings.from_options(
         output=output, fmt=fmt, paper=opts.paper, dpi=opts.dpi, seed=opts.seed, trials=opts.trials,
-        workers=opts.workers)
+        workers=opts.workers, cache=not opts.no_cache)
     written, pages = build.make_report(kind, settings, **what)
     elapsed = time.perf_counter() - started
     extra = f" and {len(written) - 1} more file{'s' if len(written) > 2 else ''} beside it" if len(written) > 1 else ""
@@ -89,9 +91,10 @@ def report(
     seed: Optional[int] = _SEED,
     trials: Optional[int] = _TRIALS,
     workers: Optional[int] = _WORKERS,
+    no_cache: Optional[bool] = _NO_CACHE,
 ) -> None:
     """With no sub-command: the sample report (starter decks against each other, Shadows reference sheets)."""
-    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers)
+    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers, no_cache)
     if ctx.invoked_subcommand is None:
         _run("full", opts)
     else:
@@ -111,9 +114,10 @@ def report_deck(
     seed: Optional[int] = _SEED,
     trials: Optional[int] = _TRIALS,
     workers: Optional[int] = _WORKERS,
+    no_cache: Optional[bool] = _NO_CACHE,
 ) -> None:
     """Deck report: cards by value and suit, shootout and lowball odds, matchups, the trade-off chart."""
-    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers).merged(ctx.obj)
+    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers, no_cache).merged(ctx.obj)
     _run("deck", opts, decks=list(decks), vs=vs, with_gang=with_gang)
 
 
@@ -128,9 +132,10 @@ def report_shadows(
     seed: Optional[int] = _SEED,
     trials: Optional[int] = _TRIALS,
     workers: Optional[int] = _WORKERS,
+    no_cache: Optional[bool] = _NO_CACHE,
 ) -> None:
     """Shadows of the West reference sheets (all exact), plus a page per model of POSSE."""
-    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers).merged(ctx.obj)
+    opts = ReportOptions(output, format, paper, dpi, seed, trials, workers, no_cache).merged(ctx.obj)
     _run("shadows", opts, posse=posse)
 
 

@@ -6,10 +6,13 @@ so bad input costs nothing and leaves no file behind.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import os
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from oddsmith import cache
 from oddsmith.output import Progress
 from oddsmith.report import document, glossary
 from oddsmith.sampling import SamplingPlan, check_trials, check_workers, resolve_seed
@@ -39,18 +42,19 @@ class ReportSettings:
     seed: int
     trials: int
     workers: int
+    cache: bool = True
 
     @classmethod
     def from_options(cls, *, output: str | os.PathLike[str], fmt: str | None = None, paper: str | None = None,
                      dpi: int | None = None, seed: int | None = None, trials: int | None = None,
-                     workers: int | None = None) -> "ReportSettings":
+                     workers: int | None = None, cache: bool = True) -> "ReportSettings":
         fmt = document.format_for(output, fmt)
         paper = document.check_paper(paper or DEFAULT_PAPER)
         dpi = document.check_dpi(DEFAULT_DPI if dpi is None else dpi)
         target = document.check_output(output, several_files=fmt != "pdf")
         return cls(output=target, fmt=fmt, paper=paper, dpi=dpi, seed=resolve_seed(seed),
                    trials=check_trials(REPORT_TRIALS if trials is None else trials),
-                   workers=check_workers(1 if workers is None else workers))
+                   workers=check_workers(1 if workers is None else workers), cache=cache)
 
     def plan(self) -> SamplingPlan:
         return SamplingPlan(seed=self.seed, trials=self.trials)
@@ -145,6 +149,12 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     if kind in ("full", "deck"):
         deck_inputs = deck_report.load_decks(decks if kind == "deck" else None, vs, with_gang=with_gang)
     posse_input = shadows_sheets.load_posse(posse) if kind == "shadows" and posse else None
+    date = _dt.date.today().isoformat()
+    digest = _cache_key(kind, settings, date, deck_inputs, posse_input)
+    if settings.cache:
+        hit = _from_cache(digest, settings)
+        if hit is not None:
+            return hit
 
     labels: list[str] = []
     if deck_inputs is not None:
@@ -162,7 +172,7 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
                                       + battle_page.battle_pages(plan, workers=settings.workers, steps=steps),
                                       glossary.SHADOWS)
         doc = document.Document(
-            title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator,
+            title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator, date=date,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
             reproduce=reproduce_command(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang))
         paged = settings.fmt not in ("md", "html")
@@ -178,7 +188,82 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
         steps.step(f"writing page 1 of {total}")
         written = document.write_document(doc, settings.output, fmt=settings.fmt, paper=settings.paper,
                                           dpi=settings.dpi, on_page=on_page)
-    return written, len(doc.all_pages(paged=paged))
+    n_pages = len(doc.all_pages(paged=paged))
+    if settings.cache:
+        _to_cache(digest, written, n_pages)
+    return written, n_pages
+
+
+# ---------------------------------------------------------------------------- the result cache
+
+def _cache_key(kind: str, settings: ReportSettings, date: str, deck_inputs, posse_input) -> bytes:
+    """What a report's files depend on: its kind and inputs (the loaded decks and posse, hashed), seed,
+    trials, paper, format, resolution, the output's name (page files and chart links carry it) and the
+    date printed on it. Not --workers: the figures do not depend on it."""
+    import hashlib
+    import pickle
+
+    decks = None
+    if deck_inputs is not None:  # by label and content (DeckInputs itself holds object ids)
+        decks = ([(deck_inputs.label(d), d) for d in deck_inputs.decks],
+                 None if deck_inputs.vs is None else (deck_inputs.label(deck_inputs.vs), deck_inputs.vs),
+                 deck_inputs.starters)
+    inputs = hashlib.sha256(pickle.dumps((decks, posse_input), protocol=4)).hexdigest()  # hashed, never loaded
+    return cache.key_digest("report", kind, inputs, settings.seed, settings.trials, settings.paper, settings.fmt,
+                            settings.dpi, settings.output.name, date)
+
+
+def _pack(files: list[tuple[str, bytes]], pages: int) -> bytes:
+    out = bytearray(struct.pack("<II", pages, len(files)))
+    for name, data in files:
+        raw = name.encode("utf-8")
+        out += struct.pack("<IQ", len(raw), len(data)) + raw + data
+    return bytes(out)
+
+
+def _unpack(payload: bytes) -> tuple[list[tuple[str, bytes]], int]:
+    pages, n = struct.unpack_from("<II", payload, 0)
+    at, files = 8, []
+    for _ in range(n):
+        name_len, size = struct.unpack_from("<IQ", payload, at)
+        at += 12
+        name = payload[at:at + name_len].decode("utf-8")
+        at += name_len
+        files.append((name, payload[at:at + size]))
+        at += size
+    if at != len(payload) or not files:
+        raise ValueError("a cache entry of another layout")
+    return files, pages
+
+
+def _to_cache(digest: bytes, written: list[Path], pages: int) -> None:
+    try:
+        files = [(p.name, p.read_bytes()) for p in written if p.is_file()]
+    except OSError:
+        return
+    if len(files) == len(written):  # not when writing to a device or a pipe
+        cache.store(digest, _pack(files, pages))
+
+
+def _from_cache(digest: bytes, settings: ReportSettings) -> tuple[list[Path], int] | None:
+    """The files of an identical earlier run, written again (atomically), or None."""
+    from oddsmith.output import atomic_paths
+
+    payload = cache.load(digest)
+    if payload is None:
+        return None
+    try:
+        files, pages = _unpack(payload)
+    except (ValueError, struct.error, UnicodeDecodeError):
+        return None
+    main = settings.output
+    targets = [main.with_name(name) for name, _ in files]
+    if targets[0].name != main.name:
+        return None
+    with atomic_paths(targets) as tmps:
+        for tmp, (_, data) in zip(tmps, files):
+            tmp.write_bytes(data)
+    return targets, pages
 
 
 def reproduce_command(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
