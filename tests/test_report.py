@@ -480,6 +480,7 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
     starters = len(deck_report.STARTER_DECKS)
     assert pdf_pages(out) == (1 + 3 * starters + 2 + 7 + battle_page.n_steps()  # battle pages: one per step
+                              + 1  # the deck-tune frontier page (sample report only)
                               + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS))
     assert out.stat().st_size < 3_000_000
 
