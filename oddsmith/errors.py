@@ -56,3 +56,14 @@ def shorten_quoted(message: str, limit: int = QUOTE_LIMIT) -> str:
         q = m.group(1)
         return f"{q}{short[:cut]}{q}{short[cut:]}"
     return _QUOTED.sub(one, message)
+
+
+def check_whole(value: object, what: str, low: int, high: int | None = None) -> int:
+    """``value`` if it is a whole number in ``low..high`` (no upper bound when ``high`` is None);
+    otherwise an :class:`OddsmithError` naming ``what``, the range and the value given."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OddsmithError(f"{what} {quote(value)} is not a whole number")
+    if value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise OddsmithError(f"{what} {value} is not {span}")
+    return value

@@ -46,7 +46,7 @@ import pandas as pd
 
 from oddsmith.doomtown.cardtable import CardTable, card_table as _card_table, parse_value_text, title_key
 from oddsmith.doomtown.deck import Deck, deck_label, resolve_deck
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import OddsmithError, check_whole
 from oddsmith.rules.doomtown import DAY_CARD_FLOW, DECK_RULES, VALUE_LABELS, deck_building_title
 
 #: Card types a ``type:`` filter takes (the card table's types that can be in a draw deck).
@@ -375,15 +375,6 @@ class DrawOdds:
                 "policy": self.policy.name, "plays": self.policy.plays,
                 "nightfall_discard": self.policy.nightfall_discard, "refill": self.policy.refill,
                 "at_least": self.at_least, "exact": True, "trials": 0, "rows": rows}
-
-
-def check_whole(value: object, what: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OddsmithError(f"{what} {value!r} is not a whole number")
-    if value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise OddsmithError(f"{what} {value} is not {span}")
-    return value
 
 
 def deck_draws(deck: object, queries: Iterable[Query | str], *, days: Iterable[int] | None = None,

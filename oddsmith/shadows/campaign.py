@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 
 import pandas as pd
 
-from oddsmith.errors import OddsmithError
+from oddsmith.errors import check_whole
 from oddsmith.rules import shadows as R
 
 ALL_RANKS: tuple[R.Rank, ...] = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)
@@ -57,13 +57,6 @@ def _finish(rows: list[dict], exact: bool) -> pd.DataFrame:
     return df
 
 
-def _check_count(name: str, value: int, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OddsmithError(f"{name} must be a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        span = f"{low}-{high}" if high is not None else f"at least {low}"
-        raise OddsmithError(f"{name} must be {span}, got {value}")
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -74,7 +67,7 @@ def _check_count(name: str, value: int, low: int, high: int | None = None) -> in
 def advance_chance(model_rank: R.Rank | str, exp: int) -> Fraction:
     """Chance an Advance roll succeeds: Grit Die + EXP reaching 6 / 8 / 10."""
     r = R.rank(model_rank)
-    _check_count("EXP", exp, 0)
+    check_whole(exp, "EXP", 0)
     need = r.advance_target - exp
     hits = sum(1 for face in range(1, r.die + 1) if face >= need)
     return Fraction(hits, r.die)
@@ -207,7 +200,7 @@ def doc_table(ranks=None, *, exact: bool = False) -> pd.DataFrame:
 @lru_cache(maxsize=None)
 def income_distribution(n_dice: int) -> dict[int, Fraction]:
     """Exact distribution of the sum of ``n_dice`` D6 (convolution)."""
-    _check_count("income dice", n_dice, 1, 12)
+    check_whole(n_dice, "income dice", 1, 12)
     dist = {0: Fraction(1)}
     for _ in range(n_dice):
         nxt: dict[int, Fraction] = {}
@@ -238,7 +231,7 @@ def _multinomial(counts: Sequence[int]) -> int:
 @lru_cache(maxsize=None)
 def _encounter_weights(n_dice: int) -> tuple[tuple[tuple[tuple[int, int], ...], Fraction], ...]:
     """(sorted Encounter sets of the roll, probability) for every count vector of ``n_dice`` D6."""
-    _check_count("income dice", n_dice, 1, 12)
+    check_whole(n_dice, "income dice", 1, 12)
     total = R.INCOME_DIE ** n_dice
     out = []
     for counts in _count_vectors(n_dice, R.INCOME_DIE):
