@@ -17,6 +17,7 @@ import pytest
 from cli_run import cli_runner
 from oddsmith import textinput
 from oddsmith.doomtown import deck as D
+from oddsmith.doomtown import deck_lists as DL
 from oddsmith.doomtown.cards import format_card, parse_card
 from oddsmith.doomtown.cardtable import (
     default_card_table,
@@ -735,13 +736,13 @@ def test_site_export_lines_that_cannot_be_read(change, message):
 
 def test_export_pieces():
     table = default_card_table()
-    assert D._without_set_name("Shotgun (Weird West Edition)", table) == "Shotgun"
-    assert D._without_set_name("Joker (black) (WWE)", table) == "Joker (black)"
-    assert D._without_set_name("Judge Harry Somerset (Exp.1) (Weird West Edition)", table) == \
+    assert DL._without_set_name("Shotgun (Weird West Edition)", table) == "Shotgun"
+    assert DL._without_set_name("Joker (black) (WWE)", table) == "Joker (black)"
+    assert DL._without_set_name("Judge Harry Somerset (Exp.1) (Weird West Edition)", table) == \
         "Judge Harry Somerset (Exp.1)"
-    assert D._without_set_name("Nothing (at all)", table) == "Nothing (at all)"
+    assert DL._without_set_name("Nothing (at all)", table) == "Nothing (at all)"
     for line in ("Total: 54 cards", "Total cards: 54", "TOTAL (54)", "54 cards"):
-        assert D._TOTAL.match(line), line
+        assert DL._TOTAL.match(line), line
     body = EXPORT.read_text(encoding="utf-8").split("\n", 1)[1]
     for line in ("Name: My Dogs", "Deck: My Dogs", "Deck name: My Dogs"):
         assert D.parse_deck(line + "\n" + body).name == "My Dogs"
