@@ -139,6 +139,11 @@ ctypedef struct Game:
     double y[NSIDE][MAXM]
     int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not
     int upmask[NSIDE]            # models on the table and not Downed
+    int nc_valid                 # the closest enemy model nc_s/nc_m may shoot at is cached: nc_t, nc_d2 (any change
+    int nc_s                     # of positions or states clears it)
+    int nc_m
+    int nc_t
+    double nc_d2
     int onmask[NSIDE]            # models on the table
     int act_id
     int fights
@@ -229,6 +234,7 @@ cdef inline void refresh_masks(Game *g, int s) noexcept nogil:
                 up |= 1 << m
     g.upmask[s] = up
     g.onmask[s] = on
+    g.nc_valid = 0
 
 
 cdef inline void revenants_leave(Setup *p, Game *g, int s) noexcept nogil:

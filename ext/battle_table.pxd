@@ -52,6 +52,7 @@ cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil
         else:
             g.cmask[o][t] &= ~(1 << m)
     g.cmask[s][m] = mask
+    g.nc_valid = 0
 
 
 cdef inline int touching(Setup *p, Game *g, int s, int m, int o, int t) noexcept nogil:
@@ -173,17 +174,23 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
 
 
 cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
-    """The closest enemy that may be Shot at within ``reach2`` (ties: Activation order); -1 if none."""
+    """The closest enemy that may be Shot at within ``reach2`` (ties: Activation order); -1 if none. The closest of
+    all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
     cdef int o = 1 - s, i, t, best = -1
     cdef double d, bd = 1e18
-    if g.upmask[o] == 0:
-        return -1
-    for i in range(g.nm[o]):
-        t = p.order[o][i]
-        if candidate(p, g, s, m, t, reach2, &d) and d < bd:
-            bd = d
-            best = t
-    return best
+    if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
+        if g.upmask[o]:
+            for i in range(g.nm[o]):
+                t = p.order[o][i]
+                if candidate(p, g, s, m, t, 1e18, &d) and d < bd:
+                    bd = d
+                    best = t
+        g.nc_valid = 1
+        g.nc_s = s
+        g.nc_m = m
+        g.nc_t = best
+        g.nc_d2 = bd
+    return g.nc_t if g.nc_t >= 0 and g.nc_d2 <= reach2 else -1
 
 
 cdef inline int preferred(Setup *p, Game *g, int o, int *cands, int k) noexcept nogil:
@@ -569,6 +576,8 @@ cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
 
 cdef inline int clear_jam(Setup *p, Game *g, int s, int m) noexcept nogil:
     cdef int w
+    if g.jam[s][m] == 0:
+        return 0
     for w in range(MAXW):
         if p.wp[s][m][w][W_USABLE] and (g.jam[s][m] >> w) & 1:
             g.jam[s][m] &= ~(1 << w)   # a Move Action clears one Jammed Weapon
@@ -582,9 +591,9 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired
     clear a Jam; Move toward the closest enemy to D*."""
     cdef int o = 1 - s, t, i, downed = g.onmask[o] & ~g.upmask[o]
     cdef double d2, step, mv = p.opt[O_MOVE] / 1000.0
-    if n_contact(p, g, s, m, 1) > 0:
+    if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
-    if n_contact(p, g, s, m, 0) > 0:
+    if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     if downed:
         for i in range(g.nm[o]):
@@ -592,7 +601,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired
             if (downed >> t) & 1 and dist2(g, s, m, o, t) <= p.reach2 and not engaged(p, g, o, t):
                 return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
-    if can_shoot(p, g, s, m, fired[0], again[0]) and (last or (t >= 0 and d2 <= p.desired2[s][m])):
+    if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if clear_jam(p, g, s, m):
@@ -610,7 +619,7 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
     the second Action of a Solo that Moved; Move 4" toward the closest enemy."""
     cdef int o = 1 - s, t
     cdef double d2
-    if n_contact(p, g, s, m, 0) > 0:
+    if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     t = closest_enemy(p, g, s, m, 1, &d2)
     if t >= 0 and d2 <= p.reach2:

@@ -16,7 +16,7 @@ streams keyed off the chunk's bit generator (trial_streams), so that a changed p
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t
 
 from numpy.random cimport bitgen_t
-import numpy as np
+import numpy as _np
 
 from shadows_common cimport *
 from battle_game cimport *
@@ -401,6 +401,7 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
     cdef int face = roll_die(&g.st, p.opt[O_EVENT_DIE]), code = p.event_code[face], s = 0, m, fired = 0, again = 0
     if code == EV_DUST:
         g.dust = 1
+        g.nc_valid = 0
     elif code == EV_CRITTER or code == EV_OMEN or code == EV_HERO:
         m = random_model(p, g, &s)
         if m < 0:
@@ -563,6 +564,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     cdef int start[NSIDE]
     g.act_id = 0
     g.fights = 0
+    g.nc_valid = 0
     for s in range(NSIDE):
         start[s] = p.n[s]
         g.nm[s] = p.n[s]
@@ -606,6 +608,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             for m in range(MAXM):
                 g.acts[s][m] = 0
         g.dust = 0
+        g.nc_valid = 0
         g.event_this_turn = 0
         for s in range(NSIDE):
             on_table = 0
@@ -753,8 +756,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             or order.shape[1] != MAXM or options.shape[0] != NOPT or save_table.shape[0] != MAX_TABLE \
             or damage.shape[0] != MAX_TABLE or event_codes.shape[0] != 16 or dynamite_failed.shape[0] != 8:
         raise ValueError("mc_battle: bad shapes")
-    cdef int s, m, w, c, b, i, j, slots, used, sh, tmp
-    cdef double chance, fail, cx, key[NSLOTS], kx, ky
+    cdef int s, m, w, c, b, i, j, slots, used, sh
+    cdef double chance, fail, cx, kx, ky
+    cdef double key[NSLOTS]
     cdef double sx[NSLOTS]
     cdef double sy[NSLOTS]
     for c in range(NOPT):
@@ -876,16 +880,16 @@ def table_slots(const int32_t[::1] options):
     if options.shape[0] != NOPT:
         raise ValueError("table_slots: bad options")
     cdef Setup p
-    cdef int32_t[:, :, ::1] mz = np.zeros((NSIDE, MAXM, NMC), dtype=np.int32)
-    cdef int32_t[:, :, :, ::1] wz = np.zeros((NSIDE, MAXM, MAXW, NWC), dtype=np.int32)
-    cdef int32_t[:, ::1] oz = np.tile(np.arange(MAXM, dtype=np.int32), (NSIDE, 1))
+    cdef int32_t[:, :, ::1] mz = _np.zeros((NSIDE, MAXM, NMC), dtype=_np.int32)
+    cdef int32_t[:, :, :, ::1] wz = _np.zeros((NSIDE, MAXM, MAXW, NWC), dtype=_np.int32)
+    cdef int32_t[:, ::1] oz = _np.tile(_np.arange(MAXM, dtype=_np.int32), (NSIDE, 1))
     mz[:, :, M_DIE] = 6
     mz[:, :, M_DIE_SHAKEN] = 6
-    opt = np.array(options, dtype=np.int32)
+    opt = _np.array(options, dtype=_np.int32)
     opt[O_REVENANTS_A] = 0
     opt[O_REVENANTS_B] = 0
-    load_setup(&p, mz, wz, np.array([1, 1], dtype=np.int32), oz, opt, np.zeros(MAX_TABLE, dtype=np.int32),
-               np.zeros(MAX_TABLE, dtype=np.int32), np.zeros(16, dtype=np.int32), np.zeros(8, dtype=np.int32))
+    load_setup(&p, mz, wz, _np.array([1, 1], dtype=_np.int32), oz, opt, _np.zeros(MAX_TABLE, dtype=_np.int32),
+               _np.zeros(MAX_TABLE, dtype=_np.int32), _np.zeros(16, dtype=_np.int32), _np.zeros(8, dtype=_np.int32))
     return [[(p.slot_x[s][i], p.slot_y[s][i]) for i in range(NSLOTS)] for s in range(NSIDE)]
 
 
@@ -963,3 +967,95 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
                 if g.hand[0][k] == g.hand[1][k]:
                     out[1] += 1
                     break
+
+
+PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot")
+"""table_probe's steps: one table Action (arg: 1 last Action, 2 a Solo's second, 4 * what the first did), a Fight
+Action (arg: 1 Charging), a Charge at enemy ``arg``, a Disengage, a Shoot Action."""
+
+
+def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
+                const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
+                const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] in_game,
+                const double[:, :, ::1] positions, const int32_t[:, :, ::1] state, int kind, int side, int model,
+                int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
+    """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
+    ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
+    model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
+    Casualties) and leaves the last trial's positions in ``last``."""
+    if not (0 <= kind < 5 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
+            and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
+            and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
+            and out.shape[2] == 4 and did.shape[0] == 10 and last.shape[0] == 2 and last.shape[1] == MAXM
+            and last.shape[2] == 2 and trials >= 0):
+        raise ValueError("table_probe: bad arguments")
+    cdef Setup p
+    cdef Game g
+    cdef TrialStreams ts
+    cdef int s, m, fired, again, r
+    cdef int64_t t
+    ev = _np.zeros(16, dtype=_np.int32)
+    dy = _np.full(8, DY_DUD, dtype=_np.int32)
+    load_setup(&p, models, weapons, n_models, order, options, save_table, damage, ev, dy)
+    for s in range(NSIDE):
+        if not p.n[s] <= in_game[s] <= MAXM or (in_game[s] > p.n[s] and not p.rev[s]):
+            raise ValueError("table_probe: bad in_game")
+    if not 0 <= model < in_game[side]:
+        raise ValueError("table_probe: bad model")
+    trials_open(&ts, stream_bitgen(bit_generator))
+    with bit_generator.lock, nogil:
+        for t in range(trials):
+            trial_streams(&ts, &g)
+            g.turn = 1
+            g.act_id = 1
+            g.fights = 0
+            g.dust = 0
+            g.nc_valid = 0
+            for s in range(NSIDE):
+                g.nm[s] = in_game[s]
+                g.fight_cas[s] = 0
+                g.vp[s] = 0
+                for m in range(MAXM):
+                    g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
+                    g.downed[s][m] = state[s, m, 1]
+                    g.shaken[s][m] = state[s, m, 2]
+                    g.done[s][m] = 0
+                    g.cas[s][m] = 0
+                    g.jam[s][m] = 0
+                    g.omen[s][m] = 0
+                    g.acts[s][m] = 0
+                    g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
+                    g.fought[s][m] = 0
+                    g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
+                    g.fear[s][m] = 0
+                    g.x[s][m] = positions[s, m, 0]
+                    g.y[s][m] = positions[s, m, 1]
+                    g.cmask[s][m] = 0
+                refresh_masks(&g, s)
+            for m in range(g.nm[0]):
+                update_contacts(&p, &g, 0, m)
+            fired = 0
+            again = 0
+            dice_segment(&g, 1)
+            if kind == 0:
+                r = table_action(&p, &g, side, model, arg & 1, (arg >> 1) & 1, arg >> 2, &fired, &again)
+            elif kind == 1:
+                r = fight_action(&p, &g, side, model, -1, arg)
+            elif kind == 2:
+                r = charge(&p, &g, side, model, arg)
+            elif kind == 3:
+                r = disengage(&p, &g, side, model)
+            else:
+                shoot_table(&p, &g, side, model, &fired, &again)
+                r = DID_SHOOT
+            did[r] += 1
+            did[8] += g.fights
+            did[9] += g.fight_cas[0] + g.fight_cas[1]
+            for s in range(NSIDE):
+                for m in range(MAXM):
+                    out[s, m, 0] += g.on[s][m]
+                    out[s, m, 1] += g.on[s][m] and g.downed[s][m]
+                    out[s, m, 2] += g.on[s][m] and g.shaken[s][m] and not g.downed[s][m]
+                    out[s, m, 3] += g.cas[s][m]
+                    last[s, m, 0] = g.x[s][m]
+                    last[s, m, 1] = g.y[s][m]
