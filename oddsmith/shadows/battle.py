@@ -1,9 +1,12 @@
-"""Posse against posse: a turn-by-turn Shadows of the West firefight on open ground.
+"""Posse against posse: a turn-by-turn Shadows of the West game on a table, or at one fixed range.
 
-Two posse files face each other across open ground at one distance (inches,
-or a range band every Weapon shoots at), each side with or without Cover. No
-movement, terrain, Fights, Reactions or Arcane Powers: every Action is a
-Shoot Action (or clearing a Jam). The game follows "Anatomy of a Game":
+``movement="table"`` (the default, docs/shadows-battles.md 'The table battle'): the posses deploy in
+opposite corners of a 36" table (Scenario 5: Showdown), move, shoot with Cover drawn per shot at the
+``terrain`` density, Charge and Fight, by each side's plan (gunline, brawl, balanced) and the book's
+targeting (the closest or an easier Target; a Spotting Test for the ``targets`` policy's choice).
+``movement="none"``: the older firefight on open ground at one distance (inches, or a range band every
+Weapon shoots at), each side with or without Cover, every Action a Shoot Action. Both follow "Anatomy
+of a Game":
 
 * Draw Phase: each side draws half its models on the table rounded up, +1 if
   its Boss is among them, from its own 54-card Deck (two Jokers, read as one
@@ -11,22 +14,20 @@ Shoot Action (or clearing a Jam). The game follows "Anatomy of a Game":
 * Action Phase: both sides reveal a card per round, best card first (the
   policy); black before red, higher value first, Jokers last, equal values
   Roll-Off, the exact same card raises the Turn's one Event; Lone Gun by
-  policy. An Activation is Solo or Dual by ``activation``: ``auto`` (Dual when
-  the side has more models able to act than cards left, so every model gets
-  to shoot; Solo otherwise, one model making two Shoot Actions), ``dual`` or
-  ``solo``. Models act most dangerous first; each shoots its best ready Weapon
-  (Sixgun and Repeater Rifle twice, Trigger-Happy the same Weapon again in a
-  Solo Activation, Gunslinger both Pistols), at a Target chosen by
-  ``targets``; Dynamite once per stick when within 8". Jamming, Boilerplate,
-  Tough, Lead-Belly, Shaken and Downed as the book says.
-* Recovery Phase: Recovery Tests (Hard to Kill stands up Shaken), then Bottle
-  Checks at half the starting models or fewer (Boss on 3 dice, else the next
-  highest Rank on 1 die; Nerves of Steel and a standing Preacher re-roll).
+  policy. An Activation is Solo or Dual by ``activation``; models act most
+  dangerous first; Dynamite, Jamming, Boilerplate, Tough, Lead-Belly, Shaken
+  and Downed as the book says; the Vessel's Arcane Blast and the Dark
+  Confederacy's Revenants in both modes.
+* Recovery Phase: Recovery Tests (Hard to Kill stands up Shaken; a Friend in
+  Contact +1 Die on the table), then Bottle Checks at half the starting models
+  or fewer (Boss on 3 dice, else the next highest Rank on 1 die; Nerves of Steel
+  and a standing Preacher re-roll).
 
 Eight Game Turns or until a posse Bottles Out or is wiped out; after the last
 Turn the side with more Victory Points wins. The battle is Monte Carlo in the
 ``shadows_battle`` kernel (seeded, chunked: the same figures for any
 ``workers``); the activation-order odds of Turn 1 are exact by card counting.
+The options and the kernel's arrays are in :mod:`oddsmith.shadows.battle_plan` (every name importable here).
 """
 from __future__ import annotations
 
