@@ -25,7 +25,7 @@ from battle_table cimport *
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
-                 "fight_save", "hawkeye", "revenant", "arcane_blast")
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -324,6 +324,16 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
     return DID_SHOOT
 
 
+cdef inline int slick(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Slick, on the table: "When Activated, this model may roll one Grit Die. On a Success, it can make an
+    additional Action this Activation" (policy: it always rolls; its own stretch of dice)."""
+    cdef int one
+    if not p.mp[s][m][M_SLICK] or p.opt[O_MOVEMENT] != MOVE_TABLE or not standing(g, s, m):
+        return 0
+    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (1 << 13) | (s << 11) | (m << 6))
+    return roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], 1, p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one) > 0
+
+
 cdef void revenants_act(Setup *p, Game *g, int s) noexcept nogil:
     """After their Boss's Actions each Revenant not Done makes one Action, then all are Done (Revenants)."""
     cdef int m, fired, again
@@ -337,7 +347,7 @@ cdef void revenants_act(Setup *p, Game *g, int s) noexcept nogil:
 
 cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     """One Activation of side s (Pass, Solo or Dual by the activation policy); the Revenants follow their Boss."""
-    cdef int i, m, a, b = -1, eligible = 0, dual, fired, again, did
+    cdef int i, m, a, b = -1, eligible = 0, dual, fired, again, did, extra
     for m in range(p.n[s]):
         if standing(g, s, m) and not g.done[s][m]:
             eligible += 1
@@ -360,17 +370,24 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
         b = pick_model(p, g, s, a)
         g.done[s][a] = 1
         g.done[s][b] = 1
-        fired = 0
-        again = 0
-        act(p, g, s, a, 1, 0, DID_NOTHING, &fired, &again)
-        fired = 0
-        again = 0
-        act(p, g, s, b, 1, 0, DID_NOTHING, &fired, &again)
+        for i in range(2):
+            m = a if i == 0 else b
+            fired = 0
+            again = 0
+            did = DID_NOTHING
+            extra = slick(p, g, s, m)
+            if extra:
+                did = act(p, g, s, m, 0, 0, DID_NOTHING, &fired, &again)
+            act(p, g, s, m, 1, extra, did, &fired, &again)
     else:
         g.done[s][a] = 1
         fired = 0
         again = 0
-        did = act(p, g, s, a, 0, 0, DID_NOTHING, &fired, &again)
+        if slick(p, g, s, a):
+            did = act(p, g, s, a, 0, 0, DID_NOTHING, &fired, &again)
+            did = act(p, g, s, a, 0, 1, did, &fired, &again)
+        else:
+            did = act(p, g, s, a, 0, 0, DID_NOTHING, &fired, &again)
         act(p, g, s, a, 1, 1, did, &fired, &again)
     if p.rev[s] and (p.mp[s][a][M_BOSS] or (b >= 0 and p.mp[s][b][M_BOSS])):
         revenants_act(p, g, s)

@@ -338,3 +338,22 @@ def test_revenants_join_and_follow_their_boss():
     pc = list(revs["p_casualty"])
     assert pc[0] > 0 and pc[3] < pc[1]
     assert r["casualties_a"] == pytest.approx(r.models[r.models.side == "a"]["p_casualty"].sum())
+
+
+def test_slick_gives_an_extra_action_on_the_table_only():
+    a = P.sample_posse("unaligned")
+    slick = replace(a, models=tuple(replace(m, skills=m.skills + (R.skill("Slick"),)) for m in a.models))
+    def figure(posse, name):   # over its Dollar Limit: prepared without the posse-building check
+        st = B.prepare(posse, a, check=False)
+        summary, _ = B.summarise(st, B.run_counts(st, 8_000, 6), 8_000)
+        return summary.set_index("figure").loc[name]
+    # the extra Actions (half the time on a D8) bring the fight on sooner and hurt the enemy more
+    plain, quick = figure(a, "casualties_b"), figure(slick, "casualties_b")
+    assert quick["value"] - plain["value"] > 5 * math.hypot(quick["stderr"], plain["stderr"])
+    plain, quick = figure(a, "turns_mean"), figure(slick, "turns_mean")
+    assert plain["value"] - quick["value"] > 5 * math.hypot(quick["stderr"], plain["stderr"])
+    col = B._K.MODEL_COLUMNS.index("slick")
+    assert B.prepare(slick, a, check=False).models[0, 0, col] == 1
+    none = B.battle_options(movement="none")
+    st0, st1 = B.prepare(a, a, none, check=False), B.prepare(slick, a, none, check=False)
+    assert np.array_equal(B.run_counts(st0, 4_000, 2), B.run_counts(st1, 4_000, 2))

@@ -106,7 +106,7 @@ NOT_MODELLED = (
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "Horses (a 6\" Move), Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro and Blessed Water",
-    "Lookout and Reactions (Quickdraw, Bushwhacker) and Slick (an extra Action)",
+    "Lookout and Reactions (Quickdraw, Bushwhacker): a model never holds its Action to React",
     "every Arcane Power but the Vessel's Arcane Blast; Bystanders; dragging Downed comrades; the other scenarios "
     "(this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",

@@ -426,6 +426,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["hawkeye"]] = int(any(s_.name == R.SPOTTING_REROLL_SKILL for s_ in skills))
     row[col["revenant"]] = int(mp.revenant)
     row[col["arcane_blast"]] = int(mp.arcane_blast)
+    row[col["slick"]] = int(any(s_.grit_die_for_extra_action for s_ in skills))
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
