@@ -357,3 +357,19 @@ def test_slick_gives_an_extra_action_on_the_table_only():
     none = B.battle_options(movement="none")
     st0, st1 = B.prepare(a, a, none, check=False), B.prepare(slick, a, none, check=False)
     assert np.array_equal(B.run_counts(st0, 4_000, 2), B.run_counts(st1, 4_000, 2))
+
+
+def test_common_random_numbers_pair_table_battles():
+    """Each model's Actions roll their own dice on the table too: one model made Tough changes the game little, and
+    the paired error of the change is well under the independent runs' bound."""
+    a, b = P.sample_posse("unaligned"), P.sample_posse("twilight-order")
+    m = a.models[3]
+    tough = replace(a, models=a.models[:3] + (replace(m, skills=m.skills + (R.skill("Tough"),)),) + a.models[4:])
+    base = B.prepare(a, b)
+    changed = B.prepare(tough, b, base.options, check=False)
+    runs = B.run_paired(base, [changed], 10_000, 3)
+    _, se = runs.difference(0, "a_wins")
+    s0 = B.summarise(base, runs.base, 10_000)[0].set_index("figure")
+    s1 = B.summarise(changed, runs.counts[0], 10_000)[0].set_index("figure")
+    assert se < 0.5 * math.hypot(s0.loc["p_a_wins", "stderr"], s1.loc["p_a_wins", "stderr"])
+    assert np.array_equal(runs.base, B.run_counts(base, 10_000, 3))

@@ -89,11 +89,13 @@ _K = _ext.load("shadows_battle")
 DEFAULT_TRIALS = 20_000
 
 EVENT_EFFECTS: dict[str, str] = {
-    "'Ornery Critter!": "applied: a random model not Downed makes a 5+ Save (no one is ever engaged here)",
+    "'Ornery Critter!": "applied: a random model not Downed makes a 5+ Save (on the table a model in a Fight may be "
+                        "picked too, a limit: the book leaves engaged models out)",
     "Armed Civilians": "not modelled: it needs an empty piece of terrain, and open ground has none",
     "Dust Storm": "applied: nothing farther than 12\" can be shot until the end of the Turn",
     "Bad Omen": "applied: a random model not Downed suffers -1 Save until the end of the Turn",
-    "Hero of the Hour": "applied: a random model not Downed immediately makes one Shoot Action, even if Done",
+    "Hero of the Hour": "applied: a random model not Downed immediately makes one Shoot Action, even if Done (on the "
+                        "table where it stands, by the table's targeting)",
     "Lucky Find": "not modelled: the rulebook text gives no effect",
 }
 """What the battle does with each Unexpected Event (the events table is R.UNEXPECTED_EVENTS)."""
