@@ -470,7 +470,7 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                          f"it can only take fire")
         for mp in side.models:
             for wp in mp.weapons:
-                if wp.why_not is not None and wp.why_not != P.FIGHT_WEAPON:
+                if wp.why_not is not None and not (opts.table and wp.why_not == P.FIGHT_WEAPON):
                     notes.append(f"{tag}: {mp.model.name}'s {wp.name} does not shoot: {wp.why_not}")
             if not opts.table and mp.dynamite and (opts.distance.inches is None
                                                    or opts.distance.inches > R.DYNAMITE_THROW_INCHES):
