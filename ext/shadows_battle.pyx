@@ -586,7 +586,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         start[s] = p.n[s]
         g.nm[s] = p.n[s]
         g.fight_cas[s] = 0
-        for m in range(MAXM):
+        for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
             g.on[s][m] = m < p.n[s]
             g.downed[s][m] = 0
             g.shaken[s][m] = 0
@@ -622,7 +622,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         turns = turn
         g.turn = turn
         for s in range(NSIDE):
-            for m in range(MAXM):
+            for m in range(g.nm[s]):
                 g.acts[s][m] = 0
         g.dust = 0
         g.nc_valid = 0
