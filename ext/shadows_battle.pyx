@@ -1,135 +1,65 @@
 # cython: language_level=3
-"""Monte Carlo Shadows of the West firefight: two posses trade fire, Game Turn by Game Turn.
+"""Monte Carlo Shadows of the West battle, Game Turn by Game Turn, on a table or at one fixed range.
 
 One trial is one game ("Anatomy of a Game"): Draw Phase (each side draws from
 its own 54-card Deck, refreshing it from the Discard Pile when it runs out),
 Action Phase (cards revealed in rounds, black before red, higher value first,
 equal values Roll-Off, identical cards raise the Turn's one Event; Solo or
-Dual Activations; every Action a Shoot Action), Recovery Phase (Recovery
-Tests, Bottle Checks), for up to ``turns`` Game Turns. Every rule number
-comes in from the rules model through the wrapper (oddsmith.shadows.battle);
-every model and weapon comes in as plain integers (MODEL_COLUMNS,
-WEAPON_COLUMNS), weapons sorted best first. Counts of outcomes are added
-into an int64 array (OUT_COLUMNS) so chunks from oddsmith.sampling add up. Each game draws from its own
-streams keyed off the chunk's bit generator (trial_streams), so that a changed posse replays the same games.
+Dual Activations), Recovery Phase (Recovery Tests, Bottle Checks), for up to
+``turns`` Game Turns. On the table (option ``movement`` 0, docs/shadows-battles.md)
+each Action is chosen by the model's plan (battle_table.pxd: Moves, Charges,
+Fights, Disengaging, Shooting with Cover per shot, Arcane Blast); at a fixed
+range (``movement`` 1) every Action is a Shoot Action (battle_fixed.pxd), the
+random numbers drawn exactly as before the table existed. The state and its
+basic steps are in battle_game.pxd. Every rule number comes in from the rules
+model through the wrapper (oddsmith.shadows.battle_plan); every model and
+weapon comes in as plain integers (MODEL_COLUMNS, WEAPON_COLUMNS), weapons
+sorted best first. Counts of outcomes are added into an int64 array (N_OUT)
+so chunks from oddsmith.sampling add up. Each game draws from its own streams
+keyed off the chunk's bit generator (trial_streams), and each model's Action
+re-keys the dice, so that a changed posse replays the same games.
 """
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t
 
 from numpy.random cimport bitgen_t
+import numpy as _np
 
 from shadows_common cimport *
-
-cdef enum:
-    MAXM = 10          # models per posse (MAX_POSSE_MODELS)
-    MAXW = 3           # Weapons per model (MAX_WEAPONS_PER_MODEL)
-    NCARDS = 54
-    MAXHAND = 16
-    NSIDE = 2
-
-# Model columns
-cdef enum:
-    M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
-    M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, NMC
-
-# Weapon columns
-cdef enum:
-    W_USABLE, W_DICE, W_JAM, W_SHOTS, W_SAVE, W_SILVER, W_PISTOL, W_FAR, NWC
-
-# Options
-cdef enum:
-    O_TURNS, O_TARGETS, O_ACTIVATION, O_LONE_GUN, O_READING, O_DISTANCE, O_DYN_RANGE, O_BLAST_RADIUS,
-    O_BLAST_SAVE, O_CRITTER_SAVE, O_EVENTS, O_T, O_ONE_FACE, O_RECOVERY_DICE, O_RECOVERY_STAND, O_BOSS_DICE,
-    O_STANDIN_DICE, O_SCATTER_DIE, O_ROLLOFF_DIE, O_EVENT_DIE, NOPT
-
-# Target policies, activation policies
-cdef enum:
-    TG_DANGEROUS = 0
-    TG_WEAKEST = 1
-    TG_BOSS = 2
-    ACT_AUTO = 0
-    ACT_DUAL = 1
-    ACT_SOLO = 2
-
-# Event effects (per face of the Event die)
-cdef enum:
-    EV_NONE = 0
-    EV_CRITTER = 1
-    EV_DUST = 2
-    EV_OMEN = 3
-    EV_HERO = 4
-
-# Failed Dynamite throw results
-cdef enum:
-    DY_THROWER = 1
-    DY_TOWARDS = 2
-    DY_AWAY = 3
-    DY_DUD = 4
-
-# Output counters
-cdef enum:
-    C_A_WINS, C_B_WINS, C_DRAW, C_A_BOTTLES, C_B_BOTTLES, C_A_WIPED, C_B_WIPED, C_TURNS, C_TURNS2,
-    C_CAS_A, C_CAS_A2, C_CAS_B, C_CAS_B2, C_EVENTS, C_EVENTS2, C_EVENTS_TURNS, C_A_FIRST, C_EVENT_T1,
-    C_BY_VP, C_VP_A, C_VP_B, C_VP_A2, C_VP_B2, C_HEAD_PAD, NHEAD
+from battle_game cimport *
+from battle_table cimport *
+from battle_fixed cimport *
 
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
-                 "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls")
-WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far")
+                 "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
+                 "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick")
+WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
+                  "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
+                  "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
 OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "distance", "dynamite_range", "blast_radius",
                   "blast_save", "critter_save", "events", "success_on", "one_face", "recovery_dice", "recovery_stand",
-                  "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die")
+                  "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die", "movement", "terrain",
+                  "table_size", "zone", "base", "move", "clearance", "charge_reach", "dust_range", "disengage_dice",
+                  "disengage_save", "spotting_dice", "fight_dice", "charge_dice", "outnumbered_dice", "fearsome_dice",
+                  "nerve_dice", "derringer_dice", "close_work_max", "bull_rush_save", "friend_recovery",
+                  "arcane_range", "arcane_dice", "arcane_difficulty", "casting_dice", "revenant_die", "revenant_plus",
+                  "revenants_a", "revenants_b", "spot_min")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
-                "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "pad")
+                "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
+                "fights_sq", "fight_cas_a", "fight_cas_a_sq", "fight_cas_b", "fight_cas_b_sq", "pad")
 PAIRED_FIGURES = ("a_wins", "casualties_b")
 PAIR_SUMS = ("x", "y", "xy", "xx", "yy")
 """pair_out = for each PAIRED_FIGURES (x: the recorded run's per-game value, y: this run's) the sums PAIR_SUMS."""
 RECORD_COLUMNS = PAIRED_FIGURES
 MAX_MODELS = MAXM
 MAX_WEAPONS = MAXW
-N_OUT = NHEAD + 4 * MAXM
-"""out = HEAD_COLUMNS, then casualty[side][model], downed_at_end[side][model] (side-major, MAX_MODELS each)."""
+N_OUT = NHEAD + 6 * MAXM
+"""out = HEAD_COLUMNS, then casualty[side][model], downed_at_end[side][model], fought[side][model] (side-major,
+MAX_MODELS each; slots n..n+3 of a side with Revenants are its Revenants)."""
 
 assert len(MODEL_COLUMNS) == NMC and len(WEAPON_COLUMNS) == NWC and len(OPTION_COLUMNS) == NOPT
 assert len(HEAD_COLUMNS) == NHEAD
-
-
-ctypedef struct Setup:
-    int mp[NSIDE][MAXM][NMC]
-    int wp[NSIDE][MAXM][MAXW][NWC]
-    int opt[NOPT]
-    int stab[MAX_TABLE]
-    int dmg[MAX_TABLE]
-    int event_code[16]
-    int dyn_fail[8]
-    int order[NSIDE][MAXM]       # models by danger, most dangerous first
-    int n[NSIDE]
-
-
-ctypedef struct Game:
-    DiceStream st                # dice, Roll-Offs and random models of this trial
-    DiceStream cards             # Deck shuffles of this trial
-    uint64_t dice_seed           # the trial's dice key: each round and Recovery Phase re-keys g.st from it
-    uint64_t *dice_key
-    int turn
-    int acts[NSIDE][MAXM]        # Shoot Actions begun this Game Turn, for re-keying the dice per Action
-    int on[NSIDE][MAXM]
-    int downed[NSIDE][MAXM]
-    int shaken[NSIDE][MAXM]
-    int done[NSIDE][MAXM]
-    int cas[NSIDE][MAXM]
-    int jam[NSIDE][MAXM]
-    int dyn[NSIDE][MAXM]
-    int omen[NSIDE][MAXM]
-    int deck[NSIDE][NCARDS]
-    int deck_n[NSIDE]
-    int disc[NSIDE][NCARDS]
-    int disc_n[NSIDE]
-    int hand[NSIDE][MAXHAND]
-    int hand_n[NSIDE]
-    int hand_pos[NSIDE]
-    int vp[NSIDE]
-    int dust
-    int event_this_turn
 
 
 cdef int CARD_KEY[NCARDS]
@@ -157,41 +87,6 @@ _init_keys()
 def card_keys():
     """The kernel's activation keys per card id (for the wrapper's check against the rules model)."""
     return [CARD_KEY[c] for c in range(NCARDS)]
-
-
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    """The SplitMix64 output function (Steele, Lea & Flood 2014)."""
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline void dice_segment(Game *g, uint64_t tag) noexcept nogil:
-    """Re-key the trial's dice stream for one stretch of play (a round of cards, a side's Recovery Phase), so that
-    two runs on one seed roll the same dice there whatever the earlier stretches drew (common random numbers)."""
-    g.dice_key[0] = mix64(g.dice_seed + tag * <uint64_t>0x9E3779B97F4A7C15)
-    g.st.buf = 0
-    g.st.left = 0
-
-
-cdef inline int roll_test(DiceStream *st, int D, int T, int n, int reading, int free_rr, int one_face,
-                          int *one) noexcept nogil:
-    """One Test ("Tests"): Successes of n dice, maximum-face re-rolls on the lowest failing die (reading B: a
-    maximum on a re-roll grants another), ``free_rr`` extra re-rolls spent the same way; ``one``: a final die
-    shows ``one_face``."""
-    cdef int faces[MAX_DICE]
-    cdef char rr[MAX_DICE]
-    cdef int i, s = 0
-    if n > MAX_DICE:
-        n = MAX_DICE
-    roll_and_reroll(st, D, T, n, reading, free_rr, faces, rr)
-    one[0] = 0
-    for i in range(n):
-        if faces[i] >= T:
-            s += 1
-        if faces[i] == one_face:
-            one[0] = 1
-    return s
 
 
 # ---------------------------------------------------------------------------
@@ -252,183 +147,6 @@ cdef inline int roll_off(DiceStream *st, int die) noexcept nogil:
             return 0 if a > b else 1
 
 
-# ---------------------------------------------------------------------------
-# Shooting ("Shoot", "Damage", "Shaken", "Downed")
-# ---------------------------------------------------------------------------
-
-cdef inline int standing(Game *g, int s, int m) noexcept nogil:
-    return g.on[s][m] and not g.downed[s][m]
-
-
-cdef inline int cur_die(Setup *p, Game *g, int s, int m) noexcept nogil:
-    return p.mp[s][m][M_DIE_SHAKEN] if g.shaken[s][m] else p.mp[s][m][M_DIE]
-
-
-cdef int choose_target(Setup *p, Game *g, int o) noexcept nogil:
-    """A visible enemy not Downed, by the target policy; -1 if none (all enemies stand equally far on open ground,
-    so any of them may be the Target with no Spotting Test)."""
-    cdef int i, m, best = -1, bd = 99, d
-    cdef int pol = p.opt[O_TARGETS]
-    if pol == TG_BOSS:
-        for m in range(p.n[o]):
-            if p.mp[o][m][M_BOSS] and standing(g, o, m):
-                return m
-    if pol == TG_WEAKEST:
-        for i in range(p.n[o]):
-            m = p.order[o][i]
-            if standing(g, o, m):
-                # lowest Grit Die now rolled, then the smaller Save Modifier, Shaken ones first
-                d = cur_die(p, g, o, m) * 4 + p.mp[o][m][M_SAVE]
-                if g.shaken[o][m]:
-                    d -= 1  # a Shaken model goes Down from any further Shaken result
-                if d < bd:
-                    bd = d
-                    best = m
-        return best
-    for i in range(p.n[o]):
-        m = p.order[o][i]
-        if standing(g, o, m):
-            return m
-    return -1
-
-
-cdef inline void hurt(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
-    """Apply a Damage result to model t of side o; ``credit`` (-1: nobody) earns the Victory Points of a Casualty."""
-    if code == DMG_NONE:
-        return
-    if code == DMG_CASUALTY:
-        g.on[o][t] = 0
-        g.cas[o][t] = 1
-        g.downed[o][t] = 0
-        if credit >= 0:
-            g.vp[credit] += p.mp[o][t][M_VP]
-    elif code == DMG_DOWNED:
-        g.downed[o][t] = 1
-    elif g.shaken[o][t]:
-        g.downed[o][t] = 1   # "Further Damage results of Shaken cause the model to be immediately Downed"
-    else:
-        g.shaken[o][t] = 1
-
-
-cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) noexcept nogil:
-    """Damage code of one Save on the model's (Shaken-lowered) Grit Die ("Target Makes Save if Hit", "Damage")."""
-    mod += p.mp[o][t][M_SAVE] - g.omen[o][t]
-    return damage_code(roll_die(&g.st, cur_die(p, g, o, t)) + mod, target, p.dmg)
-
-
-cdef int fire(Setup *p, Game *g, int s, int m, int w, int shots) noexcept nogil:
-    """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh; stops when it Jams."""
-    cdef int o = 1 - s, i, t, succ, one, e, code, mod
-    cdef int *wp = &p.wp[s][m][w][0]
-    for i in range(shots):
-        t = choose_target(p, g, o)
-        if t < 0:
-            return 0
-        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[W_DICE], p.opt[O_READING], 0,
-                         p.opt[O_ONE_FACE], &one)
-        if succ == 0:
-            if one:
-                # Jamming Check on the Weapon's Jam Die; Gunsmith re-rolls a Failure
-                if roll_die(&g.st, wp[W_JAM]) < p.opt[O_T] and (
-                        p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, wp[W_JAM]) < p.opt[O_T]):
-                    g.jam[s][m] |= 1 << w
-                    return 0
-            continue
-        e = succ - p.mp[o][t][M_CANCEL]
-        if e <= 0:
-            continue
-        if e >= MAX_TABLE:
-            e = MAX_TABLE - 1
-        mod = wp[W_SAVE] + (wp[W_SILVER] if p.mp[o][t][M_SUPER] else 0)
-        code = save_roll(p, g, o, t, p.stab[e], mod)
-        hurt(p, g, o, t, code, s)
-    return 0
-
-
-cdef inline void blast(Setup *p, Game *g, int o, int t, int thrower_side) noexcept nogil:
-    """A model caught by Dynamite: a 7+ Save ("Ka-Boom!"); its thrower's side earns VP for an enemy Casualty."""
-    if not g.on[o][t]:
-        return
-    cdef int code = save_roll(p, g, o, t, p.opt[O_BLAST_SAVE], 0)
-    hurt(p, g, o, t, code, thrower_side if o != thrower_side else -1)
-
-
-cdef void throw_dynamite(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
-    """An unmodified 1 Die Shooting Test ("Dynamite"); on open ground the thrower and the Target stand on one line
-    ``distance`` apart (in thousandths of an inch) and only they can be caught within the blast radius."""
-    cdef int o = 1 - s, d, score, what
-    cdef int r = p.opt[O_BLAST_RADIUS] * 1000, dist = p.opt[O_DISTANCE]
-    score = roll_die(&g.st, cur_die(p, g, s, m))
-    g.dyn[s][m] -= 1
-    if score >= p.opt[O_T]:
-        blast(p, g, o, t, s)
-        return
-    what = p.dyn_fail[score] if score < 8 else DY_DUD
-    if what == DY_THROWER:
-        blast(p, g, s, m, s)
-    elif what == DY_TOWARDS:
-        d = roll_die(&g.st, p.opt[O_SCATTER_DIE]) * 1000
-        if d <= r:
-            blast(p, g, o, t, s)
-        if (dist - d if dist >= d else d - dist) <= r:
-            blast(p, g, s, m, s)
-    elif what == DY_AWAY:
-        d = roll_die(&g.st, p.opt[O_SCATTER_DIE]) * 1000
-        if d <= r:
-            blast(p, g, o, t, s)
-        if dist + d <= r:
-            blast(p, g, s, m, s)
-
-
-cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
-    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR])
-
-
-cdef void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
-    """One Action of model m: Dynamite (once per stick, within throwing range), else a Gunslinger's two Pistols,
-    else its best ready Weapon not fired this Activation (Trigger-Happy: the same one once more), else clear a Jam."""
-    cdef int w, a, b, t
-    if not standing(g, s, m):
-        return
-    # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
-    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
-    g.acts[s][m] += 1
-    if g.dyn[s][m] > 0 and p.opt[O_DISTANCE] >= 0 and p.opt[O_DISTANCE] <= p.opt[O_DYN_RANGE] * 1000:
-        t = choose_target(p, g, 1 - s)
-        if t >= 0:
-            throw_dynamite(p, g, s, m, t)
-            return
-    if p.mp[s][m][M_GUNSLINGER]:
-        a = -1
-        b = -1
-        for w in range(MAXW):
-            if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired[0] >> w) & 1):
-                if a < 0:
-                    a = w
-                elif b < 0:
-                    b = w
-        if b >= 0:
-            fired[0] |= (1 << a) | (1 << b)
-            fire(p, g, s, m, a, 1)   # "Sixguns may not fire twice"
-            fire(p, g, s, m, b, 1)
-            return
-    for w in range(MAXW):
-        if not weapon_ready(p, g, s, m, w):
-            continue
-        if (fired[0] >> w) & 1:
-            if p.mp[s][m][M_TRIGGER] and not again[0] and not p.mp[s][m][M_GUNSLINGER]:
-                again[0] = 1
-            else:
-                continue
-        fired[0] |= 1 << w
-        fire(p, g, s, m, w, p.wp[s][m][w][W_SHOTS])
-        return
-    for w in range(MAXW):
-        if p.wp[s][m][w][W_USABLE] and (g.jam[s][m] >> w) & 1:
-            g.jam[s][m] &= ~(1 << w)   # a Move Action clears one Jammed Weapon
-            return
-
-
 cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
     """Most dangerous model of side s able to Activate (not Done, not Downed), other than ``skip``."""
     cdef int i, m
@@ -439,14 +157,45 @@ cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
     return -1
 
 
+cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
+                    int *again) noexcept nogil:
+    """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action."""
+    if p.opt[O_MOVEMENT] == MOVE_TABLE:
+        return table_action(p, g, s, m, last, solo_second, prev, fired, again)
+    shoot_action(p, g, s, m, fired, again)
+    return DID_SHOOT
+
+
+cdef inline int slick(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Slick, on the table: "When Activated, this model may roll one Grit Die. On a Success, it can make an
+    additional Action this Activation" (policy: it always rolls; its own stretch of dice)."""
+    cdef int one
+    if not p.mp[s][m][M_SLICK] or p.opt[O_MOVEMENT] != MOVE_TABLE or not standing(g, s, m):
+        return 0
+    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (1 << 13) | (s << 11) | (m << 6))
+    return roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], 1, p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one) > 0
+
+
+cdef void revenants_act(Setup *p, Game *g, int s) noexcept nogil:
+    """After their Boss's Actions each Revenant not Done makes one Action, then all are Done (Revenants)."""
+    cdef int m, fired, again
+    for m in range(p.n[s], g.nm[s]):
+        if g.on[s][m] and not g.done[s][m]:
+            fired = 0
+            again = 0
+            act(p, g, s, m, 1, 0, DID_NOTHING, &fired, &again)
+            g.done[s][m] = 1
+
+
 cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
-    """One Activation of side s (Pass, Solo or Dual by the activation policy)."""
-    cdef int i, m, a, b, eligible = 0, dual, fired, again
+    """One Activation of side s (Pass, Solo or Dual by the activation policy); the Revenants follow their Boss."""
+    cdef int i, m, a, b = -1, eligible = 0, dual, fired, again, did, extra
     for m in range(p.n[s]):
         if standing(g, s, m) and not g.done[s][m]:
             eligible += 1
+    g.act_id += 1
     if eligible == 0:
-        # only Downed models left to Activate: one crawls (no effect on open ground) and is Done
+        # only Downed models left to Activate: one is Done (policy: Downed models never crawl)
         for m in range(p.n[s]):
             if g.on[s][m] and not g.done[s][m]:
                 g.done[s][m] = 1
@@ -463,32 +212,41 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
         b = pick_model(p, g, s, a)
         g.done[s][a] = 1
         g.done[s][b] = 1
-        fired = 0
-        again = 0
-        shoot_action(p, g, s, a, &fired, &again)
-        fired = 0
-        again = 0
-        shoot_action(p, g, s, b, &fired, &again)
+        for i in range(2):
+            m = a if i == 0 else b
+            fired = 0
+            again = 0
+            did = DID_NOTHING
+            extra = slick(p, g, s, m)
+            if extra:
+                did = act(p, g, s, m, 0, 0, DID_NOTHING, &fired, &again)
+            act(p, g, s, m, 1, extra, did, &fired, &again)
     else:
         g.done[s][a] = 1
         fired = 0
         again = 0
-        for i in range(2):
-            shoot_action(p, g, s, a, &fired, &again)
+        if slick(p, g, s, a):
+            did = act(p, g, s, a, 0, 0, DID_NOTHING, &fired, &again)
+            did = act(p, g, s, a, 0, 1, did, &fired, &again)
+        else:
+            did = act(p, g, s, a, 0, 0, DID_NOTHING, &fired, &again)
+        act(p, g, s, a, 1, 1, did, &fired, &again)
+    if p.rev[s] and (p.mp[s][a][M_BOSS] or (b >= 0 and p.mp[s][b][M_BOSS])):
+        revenants_act(p, g, s)
 
 
 cdef int random_model(Setup *p, Game *g, int *side) noexcept nogil:
     """A random model on the table and not Downed, from either posse; -1 if none."""
     cdef int s, m, count = 0, k
     for s in range(NSIDE):
-        for m in range(p.n[s]):
+        for m in range(g.nm[s]):
             if standing(g, s, m):
                 count += 1
     if count == 0:
         return -1
     k = <int>roll_range(&g.st, count)
     for s in range(NSIDE):
-        for m in range(p.n[s]):
+        for m in range(g.nm[s]):
             if standing(g, s, m):
                 if k == 0:
                     side[0] = s
@@ -502,6 +260,7 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
     cdef int face = roll_die(&g.st, p.opt[O_EVENT_DIE]), code = p.event_code[face], s = 0, m, fired = 0, again = 0
     if code == EV_DUST:
         g.dust = 1
+        g.nc_valid = 0
     elif code == EV_CRITTER or code == EV_OMEN or code == EV_HERO:
         m = random_model(p, g, &s)
         if m < 0:
@@ -510,6 +269,12 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
             hurt(p, g, s, m, save_roll(p, g, s, m, p.opt[O_CRITTER_SAVE], 0), -1)
         elif code == EV_OMEN:
             g.omen[s][m] = 1
+        elif p.opt[O_MOVEMENT] == MOVE_TABLE:
+            # one Shoot Action where it stands, by the table's targeting
+            dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+            g.acts[s][m] += 1
+            if can_shoot(p, g, s, m, fired, again):
+                shoot_table(p, g, s, m, &fired, &again)
         else:
             fired = 0
             shoot_action(p, g, s, m, &fired, &again)
@@ -580,8 +345,8 @@ cdef int action_phase(Setup *p, Game *g, int turn) noexcept nogil:
 
 cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil:
     """Recovery Phase of side s ("The Recovery Phase"); 1 if the Posse Bottles Out."""
-    cdef int m, succ, one, up = 0, roller = -1, best, dice, rr = 0
-    for m in range(p.n[s]):
+    cdef int m, f, succ, one, up = 0, roller = -1, best, dice, rr = 0
+    for m in range(g.nm[s]):
         g.done[s][m] = 0
         g.omen[s][m] = 0
         if not (g.on[s][m] and g.downed[s][m]):
@@ -589,15 +354,24 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         if p.mp[s][m][M_HTK]:
             succ = p.opt[O_RECOVERY_STAND]
         else:
-            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_RECOVERY_DICE], p.opt[O_READING], 0,
+            dice = p.opt[O_RECOVERY_DICE]
+            if p.opt[O_MOVEMENT] == MOVE_TABLE:
+                for f in range(g.nm[s]):
+                    if f != m and standing(g, s, f) and dist2(g, s, m, s, f) <= p.contact2:
+                        dice += p.opt[O_FRIEND_RECOVERY]   # "Friend in Contact"
+                        break
+            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], dice, p.opt[O_READING], 0,
                              p.opt[O_ONE_FACE], &one)
         if succ == 0:
             g.on[s][m] = 0
             g.cas[s][m] = 1      # worth no Victory Points
             g.downed[s][m] = 0
+            if p.mp[s][m][M_BOSS] and p.rev[s]:
+                revenants_leave(p, g, s)
         elif succ >= p.opt[O_RECOVERY_STAND]:
             g.downed[s][m] = 0
             g.shaken[s][m] = 1
+    refresh_masks(g, s)
     for m in range(p.n[s]):
         if standing(g, s, m):
             up += 1
@@ -629,6 +403,16 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
     return 1 if succ == 0 else 0
 
 
+cdef inline void deploy(Setup *p, Game *g, int s) noexcept nogil:
+    """Showdown Deployment: the side's models take its zone's slots in Activation order (Revenants last)."""
+    cdef int i, m
+    for i in range(g.nm[s]):
+        m = p.order[s][i]
+        g.x[s][m] = p.slot_x[s][i]
+        g.y[s][m] = p.slot_y[s][i]
+        g.cmask[s][m] = 0
+
+
 cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     """One game; adds its counts into ``out``; res[0] = 1 if side A wins, res[1] = side B's Casualties."""
     cdef int s, m, c, turn, k, on_table, boss_on, first, events = 0, turns = 0, cas_a = 0, cas_b = 0
@@ -637,10 +421,15 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     cdef int wiped[NSIDE]
     cdef int out_[NSIDE]
     cdef int start[NSIDE]
+    g.act_id = 0
+    g.fights = 0
+    g.nc_valid = 0
     for s in range(NSIDE):
         start[s] = p.n[s]
-        for m in range(p.n[s]):
-            g.on[s][m] = 1
+        g.nm[s] = p.n[s]
+        g.fight_cas[s] = 0
+        for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
+            g.on[s][m] = m < p.n[s]
             g.downed[s][m] = 0
             g.shaken[s][m] = 0
             g.done[s][m] = 0
@@ -648,6 +437,10 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             g.jam[s][m] = 0
             g.omen[s][m] = 0
             g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
+            g.fought[s][m] = 0
+            g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
+            g.fear[s][m] = 0
+            g.cmask[s][m] = 0
         for c in range(NCARDS):
             g.deck[s][c] = c
         shuffle(&g.cards, &g.deck[s][0], NCARDS)
@@ -656,13 +449,25 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         g.vp[s] = 0
         bottled[s] = 0
         wiped[s] = 0
+    for s in range(NSIDE):
+        if p.rev[s]:
+            # "before deployment roll D3+1": that many Revenants join (their own stretch of dice)
+            dice_segment(g, <uint64_t>240 + s)
+            k = roll_die(&g.st, p.opt[O_REVENANT_DIE]) + p.opt[O_REVENANT_PLUS]
+            for m in range(p.n[s], p.n[s] + k):
+                g.on[s][m] = 1
+            g.nm[s] = p.n[s] + k
+        refresh_masks(g, s)
+        if p.opt[O_MOVEMENT] == MOVE_TABLE:
+            deploy(p, g, s)
     for turn in range(1, p.opt[O_TURNS] + 1):
         turns = turn
         g.turn = turn
         for s in range(NSIDE):
-            for m in range(MAXM):
+            for m in range(g.nm[s]):
                 g.acts[s][m] = 0
         g.dust = 0
+        g.nc_valid = 0
         g.event_this_turn = 0
         for s in range(NSIDE):
             on_table = 0
@@ -690,8 +495,9 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
                 on_table += g.on[s][m]
             wiped[s] = on_table == 0
             if bottled[s] and not wiped[s]:
-                for m in range(p.n[s]):
+                for m in range(g.nm[s]):
                     g.on[s][m] = 0    # the whole Posse leaves the table: not Casualties
+                refresh_masks(g, s)
             out_[s] = bottled[s] or wiped[s]
         if out_[0] or out_[1]:
             break
@@ -718,9 +524,9 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     out[C_B_WIPED] += wiped[1]
     out[C_TURNS] += turns
     out[C_TURNS2] += turns * turns
-    for m in range(p.n[0]):
+    for m in range(g.nm[0]):
         cas_a += g.cas[0][m]
-    for m in range(p.n[1]):
+    for m in range(g.nm[1]):
         cas_b += g.cas[1][m]
     out[C_CAS_A] += cas_a
     out[C_CAS_A2] += cas_a * cas_a
@@ -735,11 +541,18 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     out[C_VP_B] += g.vp[1]
     out[C_VP_A2] += g.vp[0] * g.vp[0]
     out[C_VP_B2] += g.vp[1] * g.vp[1]
+    out[C_FIGHTS] += g.fights
+    out[C_FIGHTS2] += g.fights * g.fights
+    out[C_FCAS_A] += g.fight_cas[0]
+    out[C_FCAS_A2] += g.fight_cas[0] * g.fight_cas[0]
+    out[C_FCAS_B] += g.fight_cas[1]
+    out[C_FCAS_B2] += g.fight_cas[1] * g.fight_cas[1]
     for s in range(NSIDE):
-        for m in range(p.n[s]):
+        for m in range(g.nm[s]):
             out[NHEAD + s * MAXM + m] += g.cas[s][m]
             if g.on[s][m] and g.downed[s][m]:
                 out[NHEAD + 2 * MAXM + s * MAXM + m] += 1
+            out[NHEAD + 4 * MAXM + s * MAXM + m] += g.fought[s][m]
 
 
 # ---------------------------------------------------------------------------
@@ -786,6 +599,159 @@ cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
     stream_open(&g.cards, &ts.gen[1])
 
 
+cdef inline double sq(double x) noexcept nogil:
+    return x * x
+
+
+cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
+                    const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
+                    const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
+                    const int32_t[::1] dynamite_failed) except -1:
+    """Check the wrapper's arrays against the kernel's limits and copy them into ``p``, with what the table needs
+    worked out once: Activation-order positions, the Spotting policy per model, the deployment slots, Cover."""
+    if models.shape[0] != NSIDE or models.shape[1] != MAXM or models.shape[2] != NMC \
+            or weapons.shape[0] != NSIDE or weapons.shape[1] != MAXM or weapons.shape[2] != MAXW \
+            or weapons.shape[3] != NWC or n_models.shape[0] != NSIDE or order.shape[0] != NSIDE \
+            or order.shape[1] != MAXM or options.shape[0] != NOPT or save_table.shape[0] != MAX_TABLE \
+            or damage.shape[0] != MAX_TABLE or event_codes.shape[0] != 16 or dynamite_failed.shape[0] != 8:
+        raise ValueError("mc_battle: bad shapes")
+    cdef int s, m, w, c, b, i, j, slots, used, sh
+    cdef double chance, fail, cx, kx, ky
+    cdef double key[NSLOTS]
+    cdef double sx[NSLOTS]
+    cdef double sy[NSLOTS]
+    for c in range(NOPT):
+        p.opt[c] = options[c]
+    if not (1 <= p.opt[O_TURNS] <= 64 and 2 <= p.opt[O_T] <= 10 and 2 <= p.opt[O_EVENT_DIE] <= 15
+            and 2 <= p.opt[O_ROLLOFF_DIE] <= MAX_FACES and 2 <= p.opt[O_SCATTER_DIE] <= MAX_FACES
+            and 1 <= p.opt[O_RECOVERY_DICE] <= MAX_DICE and 1 <= p.opt[O_BOSS_DICE] <= MAX_DICE
+            and 1 <= p.opt[O_STANDIN_DICE] <= MAX_DICE and 0 <= p.opt[O_MOVEMENT] <= 1
+            and 0 <= p.opt[O_TERRAIN] <= 1000000 and 0 <= p.opt[O_TARGETS] <= 3
+            and 1 <= p.opt[O_REVENANT_DIE] <= MAX_FACES and 0 <= p.opt[O_REVENANT_PLUS] <= 1
+            and p.opt[O_REVENANT_DIE] + p.opt[O_REVENANT_PLUS] <= MAXM - MAXPOSSE
+            and 1 <= p.opt[O_FIGHT_DICE] <= MAX_DICE and 1 <= p.opt[O_CASTING_DICE] <= MAX_DICE
+            and 1 <= p.opt[O_ARCANE_DICE] <= MAX_DICE and 1 <= p.opt[O_SPOT_DICE] <= MAX_DICE
+            and 1 <= p.opt[O_NERVE_DICE] <= MAX_DICE and 1 <= p.opt[O_DISENGAGE_DICE] <= MAX_DICE
+            and 0 < p.opt[O_BASE] and 0 < p.opt[O_ZONE] and 4 * p.opt[O_ZONE] <= 2 * p.opt[O_TABLE]
+            and 0 <= p.opt[O_MOVE] and 0 <= p.opt[O_CLEARANCE] and 0 <= p.opt[O_BLAST_RADIUS] <= 100):
+        raise ValueError("mc_battle: options outside the kernel's limits")
+    for s in range(NSIDE):
+        p.n[s] = n_models[s]
+        if not 1 <= p.n[s] <= MAXPOSSE:
+            raise ValueError("mc_battle: a posse has 1..10 models")
+        p.rev[s] = p.opt[O_REVENANTS_A + s] != 0
+        used = p.n[s] + (p.opt[O_REVENANT_DIE] + p.opt[O_REVENANT_PLUS] if p.rev[s] else 0)
+        for m in range(MAXM):
+            p.order[s][m] = order[s, m]
+            p.rank_of[s][m] = 0
+            for c in range(NMC):
+                p.mp[s][m][c] = models[s, m, c]
+            if m < used and not (2 <= p.mp[s][m][M_DIE_SHAKEN] <= MAX_FACES and 2 <= p.mp[s][m][M_DIE] <= MAX_FACES):
+                raise ValueError("mc_battle: bad Grit Die")
+            for w in range(MAXW):
+                for c in range(NWC):
+                    p.wp[s][m][w][c] = weapons[s, m, w, c]
+                if p.wp[s][m][w][W_USABLE] and not (1 <= p.wp[s][m][w][W_DICE] <= MAX_DICE
+                                                    and 2 <= p.wp[s][m][w][W_JAM] <= MAX_FACES
+                                                    and 1 <= p.wp[s][m][w][W_SHOTS] <= 4):
+                    raise ValueError("mc_battle: bad weapon row")
+                if p.opt[O_MOVEMENT] == MOVE_TABLE and p.wp[s][m][w][W_USABLE]:
+                    for b in range(3):
+                        if not (1 <= p.wp[s][m][w][W_BDICE + b] <= MAX_DICE
+                                and 1 <= p.wp[s][m][w][W_BCOVER + b] <= MAX_DICE
+                                and 0 < p.wp[s][m][w][W_EDGE + b] <= 1000000
+                                and (b == 0 or p.wp[s][m][w][W_EDGE + b - 1] < p.wp[s][m][w][W_EDGE + b])):
+                            raise ValueError("mc_battle: bad weapon band")
+            # a Spotting Test is worth taking when it passes at least SPOTTING_MIN_CHANCE of the time
+            for sh in range(2):
+                c = p.mp[s][m][M_DIE_SHAKEN] if sh else p.mp[s][m][M_DIE]
+                fail = (p.opt[O_T] - 1.0) / c if c >= p.opt[O_T] else 1.0
+                if fail > 1.0:
+                    fail = 1.0
+                if p.mp[s][m][M_HAWKEYE]:
+                    fail = fail * fail
+                chance = 1.0 - fail
+                p.spot_ok[s][m][sh] = c >= 2 and chance * 1000000.0 >= p.opt[O_SPOT_MIN] - 1e-6
+        for i in range(used):
+            if not 0 <= p.order[s][i] < used:
+                raise ValueError("mc_battle: bad model order")
+            p.rank_of[s][p.order[s][i]] = i
+        for i in range(used):
+            for j in range(i):
+                if p.order[s][i] == p.order[s][j]:
+                    raise ValueError("mc_battle: bad model order")
+    for c in range(16):
+        p.event_code[c] = event_codes[c]
+    for c in range(8):
+        p.dyn_fail[c] = dynamite_failed[c]
+    copy_rule_tables(save_table, damage, p.stab, p.dmg)
+    # the table: slot centres 1, 3, 5, 7" from the corner (one base between neighbours), taken nearest the
+    # table's centre first, ties by smaller x then smaller y; side B's mirrored
+    p.base = p.opt[O_BASE] / 1000.0
+    p.lo = p.base / 2
+    p.hi = p.opt[O_TABLE] / 1000.0 - p.base / 2
+    cx = p.opt[O_TABLE] / 2000.0
+    slots = 0
+    for i in range(4):
+        for j in range(4):
+            sx[slots] = p.base * (1 + 2 * i)
+            sy[slots] = p.base * (1 + 2 * j)
+            slots += 1
+    for i in range(NSLOTS):
+        key[i] = (sx[i] - cx) * (sx[i] - cx) + (sy[i] - cx) * (sy[i] - cx)
+    for i in range(1, NSLOTS):   # insertion sort on (distance, x, y)
+        kx = sx[i]
+        ky = sy[i]
+        chance = key[i]
+        j = i - 1
+        while j >= 0 and (key[j] > chance + 1e-9 or (abs(key[j] - chance) <= 1e-9 and (
+                sx[j] > kx or (sx[j] == kx and sy[j] > ky)))):
+            key[j + 1] = key[j]
+            sx[j + 1] = sx[j]
+            sy[j + 1] = sy[j]
+            j -= 1
+        key[j + 1] = chance
+        sx[j + 1] = kx
+        sy[j + 1] = ky
+    for i in range(NSLOTS):
+        p.slot_x[0][i] = sx[i]
+        p.slot_y[0][i] = sy[i]
+        p.slot_x[1][i] = p.opt[O_TABLE] / 1000.0 - sx[i]
+        p.slot_y[1][i] = p.opt[O_TABLE] / 1000.0 - sy[i]
+    p.cover_thr = (<uint64_t>p.opt[O_TERRAIN] * (<uint64_t>1 << 32) + 500000) // 1000000
+    p.contact2 = (p.base + 1e-6) * (p.base + 1e-6)
+    p.clear2 = sq(p.base + p.opt[O_CLEARANCE] / 1000.0)
+    p.reach2 = sq(p.base + p.opt[O_CHARGE_REACH] / 1000.0)
+    p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0)
+    p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE])
+    p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0)
+    for s in range(NSIDE):
+        for m in range(MAXM):
+            p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0)
+            for w in range(MAXW):
+                for b in range(3):
+                    p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0)
+    return 0
+
+
+def table_slots(const int32_t[::1] options):
+    """Side A's and side B's deployment slots in the order models take them: [(x, y), ...] for each side."""
+    if options.shape[0] != NOPT:
+        raise ValueError("table_slots: bad options")
+    cdef Setup p
+    cdef int32_t[:, :, ::1] mz = _np.zeros((NSIDE, MAXM, NMC), dtype=_np.int32)
+    cdef int32_t[:, :, :, ::1] wz = _np.zeros((NSIDE, MAXM, MAXW, NWC), dtype=_np.int32)
+    cdef int32_t[:, ::1] oz = _np.tile(_np.arange(MAXM, dtype=_np.int32), (NSIDE, 1))
+    mz[:, :, M_DIE] = 6
+    mz[:, :, M_DIE_SHAKEN] = 6
+    opt = _np.array(options, dtype=_np.int32)
+    opt[O_REVENANTS_A] = 0
+    opt[O_REVENANTS_B] = 0
+    load_setup(&p, mz, wz, _np.array([1, 1], dtype=_np.int32), oz, opt, _np.zeros(MAX_TABLE, dtype=_np.int32),
+               _np.zeros(MAX_TABLE, dtype=_np.int32), _np.zeros(16, dtype=_np.int32), _np.zeros(8, dtype=_np.int32))
+    return [[(p.slot_x[s][i], p.slot_y[s][i]) for i in range(NSLOTS)] for s in range(NSIDE)]
+
+
 def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
               const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
               const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
@@ -797,17 +763,12 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     another posse on the same bit generator state) with ``pair_out`` (len(PAIRED_FIGURES) * len(PAIR_SUMS)): the
     sums of x, y, xy, x², y² over the games are added into ``pair_out`` (x: paired's game t, y: this run's game t).
     """
-    if models.shape[0] != NSIDE or models.shape[1] != MAXM or models.shape[2] != NMC \
-            or weapons.shape[0] != NSIDE or weapons.shape[1] != MAXM or weapons.shape[2] != MAXW \
-            or weapons.shape[3] != NWC or n_models.shape[0] != NSIDE or order.shape[0] != NSIDE \
-            or order.shape[1] != MAXM or options.shape[0] != NOPT or save_table.shape[0] != MAX_TABLE \
-            or damage.shape[0] != MAX_TABLE or event_codes.shape[0] != 16 or dynamite_failed.shape[0] != 8 \
-            or out.shape[0] != N_OUT:
-        raise ValueError("mc_battle: bad shapes")
     if trials < 0 or (record is not None and (record.shape[0] != trials or record.shape[1] != 2)) \
             or (paired is None) != (pair_out is None) \
             or (paired is not None and (paired.shape[0] != trials or paired.shape[1] != 2 or pair_out.shape[0] != 10)):
         raise ValueError("mc_battle: bad record, paired or pair_out")
+    if out.shape[0] != N_OUT:
+        raise ValueError("mc_battle: bad shapes")
     cdef int8_t *rec = &record[0, 0] if record is not None and trials > 0 else NULL
     cdef const int8_t *base = &paired[0, 0] if paired is not None and trials > 0 else NULL
     cdef int64_t *po = &pair_out[0] if pair_out is not None else NULL
@@ -817,39 +778,8 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     cdef TrialStreams ts
     cdef Setup p
     cdef Game g
-    cdef int s, m, w, c
     cdef int64_t t
-    for s in range(NSIDE):
-        p.n[s] = n_models[s]
-        if not 1 <= p.n[s] <= MAXM:
-            raise ValueError("mc_battle: a posse has 1..10 models")
-        for m in range(MAXM):
-            p.order[s][m] = order[s, m]
-            if m < p.n[s] and not 0 <= p.order[s][m] < p.n[s]:
-                raise ValueError("mc_battle: bad model order")
-            for c in range(NMC):
-                p.mp[s][m][c] = models[s, m, c]
-            if m < p.n[s] and not (2 <= p.mp[s][m][M_DIE_SHAKEN] <= MAX_FACES and 2 <= p.mp[s][m][M_DIE] <= MAX_FACES):
-                raise ValueError("mc_battle: bad Grit Die")
-            for w in range(MAXW):
-                for c in range(NWC):
-                    p.wp[s][m][w][c] = weapons[s, m, w, c]
-                if p.wp[s][m][w][W_USABLE] and not (1 <= p.wp[s][m][w][W_DICE] <= MAX_DICE
-                                                    and 2 <= p.wp[s][m][w][W_JAM] <= MAX_FACES
-                                                    and 1 <= p.wp[s][m][w][W_SHOTS] <= 4):
-                    raise ValueError("mc_battle: bad weapon row")
-    for c in range(NOPT):
-        p.opt[c] = options[c]
-    if not (1 <= p.opt[O_TURNS] <= 64 and 2 <= p.opt[O_T] <= 10 and 2 <= p.opt[O_EVENT_DIE] <= 15
-            and 2 <= p.opt[O_ROLLOFF_DIE] <= MAX_FACES and 2 <= p.opt[O_SCATTER_DIE] <= MAX_FACES
-            and 1 <= p.opt[O_RECOVERY_DICE] <= MAX_DICE and 1 <= p.opt[O_BOSS_DICE] <= MAX_DICE
-            and 1 <= p.opt[O_STANDIN_DICE] <= MAX_DICE):
-        raise ValueError("mc_battle: options outside the kernel's limits")
-    for c in range(16):
-        p.event_code[c] = event_codes[c]
-    for c in range(8):
-        p.dyn_fail[c] = dynamite_failed[c]
-    copy_rule_tables(save_table, damage, p.stab, p.dmg)
+    load_setup(&p, models, weapons, n_models, order, options, save_table, damage, event_codes, dynamite_failed)
     trials_open(&ts, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
@@ -896,3 +826,95 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
                 if g.hand[0][k] == g.hand[1][k]:
                     out[1] += 1
                     break
+
+
+PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot")
+"""table_probe's steps: one table Action (arg: 1 last Action, 2 a Solo's second, 4 * what the first did), a Fight
+Action (arg: 1 Charging), a Charge at enemy ``arg``, a Disengage, a Shoot Action."""
+
+
+def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
+                const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
+                const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] in_game,
+                const double[:, :, ::1] positions, const int32_t[:, :, ::1] state, int kind, int side, int model,
+                int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
+    """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
+    ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
+    model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
+    Casualties) and leaves the last trial's positions in ``last``."""
+    if not (0 <= kind < 5 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
+            and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
+            and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
+            and out.shape[2] == 4 and did.shape[0] == 10 and last.shape[0] == 2 and last.shape[1] == MAXM
+            and last.shape[2] == 2 and trials >= 0):
+        raise ValueError("table_probe: bad arguments")
+    cdef Setup p
+    cdef Game g
+    cdef TrialStreams ts
+    cdef int s, m, fired, again, r
+    cdef int64_t t
+    ev = _np.zeros(16, dtype=_np.int32)
+    dy = _np.full(8, DY_DUD, dtype=_np.int32)
+    load_setup(&p, models, weapons, n_models, order, options, save_table, damage, ev, dy)
+    for s in range(NSIDE):
+        if not p.n[s] <= in_game[s] <= MAXM or (in_game[s] > p.n[s] and not p.rev[s]):
+            raise ValueError("table_probe: bad in_game")
+    if not 0 <= model < in_game[side]:
+        raise ValueError("table_probe: bad model")
+    trials_open(&ts, stream_bitgen(bit_generator))
+    with bit_generator.lock, nogil:
+        for t in range(trials):
+            trial_streams(&ts, &g)
+            g.turn = 1
+            g.act_id = 1
+            g.fights = 0
+            g.dust = 0
+            g.nc_valid = 0
+            for s in range(NSIDE):
+                g.nm[s] = in_game[s]
+                g.fight_cas[s] = 0
+                g.vp[s] = 0
+                for m in range(MAXM):
+                    g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
+                    g.downed[s][m] = state[s, m, 1]
+                    g.shaken[s][m] = state[s, m, 2]
+                    g.done[s][m] = 0
+                    g.cas[s][m] = 0
+                    g.jam[s][m] = 0
+                    g.omen[s][m] = 0
+                    g.acts[s][m] = 0
+                    g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
+                    g.fought[s][m] = 0
+                    g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
+                    g.fear[s][m] = 0
+                    g.x[s][m] = positions[s, m, 0]
+                    g.y[s][m] = positions[s, m, 1]
+                    g.cmask[s][m] = 0
+                refresh_masks(&g, s)
+            for m in range(g.nm[0]):
+                update_contacts(&p, &g, 0, m)
+            fired = 0
+            again = 0
+            dice_segment(&g, 1)
+            if kind == 0:
+                r = table_action(&p, &g, side, model, arg & 1, (arg >> 1) & 1, arg >> 2, &fired, &again)
+            elif kind == 1:
+                r = fight_action(&p, &g, side, model, -1, arg)
+            elif kind == 2:
+                r = charge(&p, &g, side, model, arg)
+            elif kind == 3:
+                r = disengage(&p, &g, side, model)
+            else:
+                shoot_table(&p, &g, side, model, &fired, &again)
+                r = DID_SHOOT
+            did[r] += 1
+            did[8] += g.fights
+            did[9] += g.fight_cas[0] + g.fight_cas[1]
+            for s in range(NSIDE):
+                for m in range(MAXM):
+                    out[s, m, 0] += g.on[s][m]
+                    out[s, m, 1] += g.on[s][m] and g.downed[s][m]
+                    out[s, m, 2] += g.on[s][m] and g.shaken[s][m] and not g.downed[s][m]
+                    out[s, m, 3] += g.cas[s][m]
+                    last[s, m, 0] = g.x[s][m]
+                    last[s, m, 1] = g.y[s][m]

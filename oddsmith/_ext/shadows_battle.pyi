@@ -18,6 +18,7 @@ N_OUT: int
 OPTION_COLUMNS: tuple[str, ...]
 PAIRED_FIGURES: tuple[str, ...]
 PAIR_SUMS: tuple[str, ...]
+PROBE_KINDS: tuple[str, ...]
 RECORD_COLUMNS: tuple[str, ...]
 WEAPON_COLUMNS: tuple[str, ...]
 
@@ -46,4 +47,26 @@ def mc_first_round(
     roll_off_die: int,
     trials: int,
     out: npt.NDArray[np.int64],
+) -> None: ...
+def table_slots(options: npt.NDArray[np.int32]) -> list[list[tuple[float, float]]]: ...
+def table_probe(
+    bit_generator: Any,
+    models: npt.NDArray[np.int32],
+    weapons: npt.NDArray[np.int32],
+    n_models: npt.NDArray[np.int32],
+    order: npt.NDArray[np.int32],
+    options: npt.NDArray[np.int32],
+    save_table: npt.NDArray[np.int32],
+    damage: npt.NDArray[np.int32],
+    in_game: npt.NDArray[np.int32],
+    positions: npt.NDArray[np.float64],
+    state: npt.NDArray[np.int32],
+    kind: int,
+    side: int,
+    model: int,
+    arg: int,
+    trials: int,
+    out: npt.NDArray[np.int64],
+    did: npt.NDArray[np.int64],
+    last: npt.NDArray[np.float64],
 ) -> None: ...

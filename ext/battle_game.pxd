@@ -1,0 +1,281 @@
+# cython: language_level=3
+"""The battle kernel's state and its basic steps (cimported by shadows_battle.pyx and battle_table.pxd).
+
+Only enums, ctypedefs and ``cdef inline`` functions: the column layouts the wrapper fills
+(oddsmith.shadows.battle_plan), the per-game state, the dice helpers (Tests, Fight Tests,
+Saves) and Damage ("Damage", "Shaken", "Downed").
+"""
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
+
+from shadows_common cimport *
+
+cdef enum:
+    MAXM = 14          # model slots per side: MAX_POSSE_MODELS and 4 Revenants
+    MAXPOSSE = 10      # models per posse (MAX_POSSE_MODELS)
+    MAXW = 3           # Weapons per model (MAX_WEAPONS_PER_MODEL)
+    NCARDS = 54
+    MAXHAND = 16
+    NSIDE = 2
+    NSLOTS = 16        # deployment slots per zone (4 x 4)
+
+# Model columns
+cdef enum:
+    M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
+    M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
+    M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK, NMC
+
+# Weapon columns (the band blocks: Short, Medium, Long in a row)
+cdef enum:
+    W_USABLE, W_DICE, W_JAM, W_SHOTS, W_SAVE, W_SILVER, W_PISTOL, W_FAR, W_EDGE, W_EDGE_M, W_EDGE_L,
+    W_BDICE, W_BDICE_M, W_BDICE_L, W_BCOVER, W_BCOVER_M, W_BCOVER_L, W_BSAVE, W_BSAVE_M, W_BSAVE_L, NWC
+
+# Options
+cdef enum:
+    O_TURNS, O_TARGETS, O_ACTIVATION, O_LONE_GUN, O_READING, O_DISTANCE, O_DYN_RANGE, O_BLAST_RADIUS,
+    O_BLAST_SAVE, O_CRITTER_SAVE, O_EVENTS, O_T, O_ONE_FACE, O_RECOVERY_DICE, O_RECOVERY_STAND, O_BOSS_DICE,
+    O_STANDIN_DICE, O_SCATTER_DIE, O_ROLLOFF_DIE, O_EVENT_DIE, O_MOVEMENT, O_TERRAIN, O_TABLE, O_ZONE, O_BASE,
+    O_MOVE, O_CLEARANCE, O_CHARGE_REACH, O_DUST_RANGE, O_DISENGAGE_DICE, O_DISENGAGE_SAVE, O_SPOT_DICE, O_FIGHT_DICE,
+    O_CHARGE_DICE, O_OUTNUMBERED_DICE, O_FEARSOME_DICE, O_NERVE_DICE, O_DERRINGER_DICE, O_CLOSE_WORK_MAX,
+    O_BULL_RUSH_SAVE, O_FRIEND_RECOVERY, O_ARCANE_RANGE, O_ARCANE_DICE, O_ARCANE_DIFFICULTY, O_CASTING_DICE,
+    O_REVENANT_DIE, O_REVENANT_PLUS, O_REVENANTS_A, O_REVENANTS_B, O_SPOT_MIN, NOPT
+
+# Target policies, activation policies, movement modes, styles
+cdef enum:
+    TG_DANGEROUS = 0
+    TG_WEAKEST = 1
+    TG_BOSS = 2
+    TG_CLOSEST = 3
+    ACT_AUTO = 0
+    ACT_DUAL = 1
+    ACT_SOLO = 2
+    MOVE_TABLE = 0
+    MOVE_NONE = 1
+    STYLE_GUN = 0
+    STYLE_BRAWL = 1
+
+# Event effects (per face of the Event die)
+cdef enum:
+    EV_NONE = 0
+    EV_CRITTER = 1
+    EV_DUST = 2
+    EV_OMEN = 3
+    EV_HERO = 4
+
+# Failed Dynamite throw results
+cdef enum:
+    DY_THROWER = 1
+    DY_TOWARDS = 2
+    DY_AWAY = 3
+    DY_DUD = 4
+
+# What one Action of the table game did
+cdef enum:
+    DID_NOTHING = 0
+    DID_MOVE = 1
+    DID_SHOOT = 2
+    DID_FIGHT = 3
+    DID_CHARGE = 4
+    DID_DISENGAGE = 5
+    DID_CLEAR = 6
+    DID_CAST = 7
+
+# Output counters
+cdef enum:
+    C_A_WINS, C_B_WINS, C_DRAW, C_A_BOTTLES, C_B_BOTTLES, C_A_WIPED, C_B_WIPED, C_TURNS, C_TURNS2,
+    C_CAS_A, C_CAS_A2, C_CAS_B, C_CAS_B2, C_EVENTS, C_EVENTS2, C_EVENTS_TURNS, C_A_FIRST, C_EVENT_T1,
+    C_BY_VP, C_VP_A, C_VP_B, C_VP_A2, C_VP_B2, C_FIGHTS, C_FIGHTS2, C_FCAS_A, C_FCAS_A2, C_FCAS_B, C_FCAS_B2,
+    C_HEAD_PAD, NHEAD
+
+
+ctypedef struct Setup:
+    int mp[NSIDE][MAXM][NMC]
+    int wp[NSIDE][MAXM][MAXW][NWC]
+    int opt[NOPT]
+    int stab[MAX_TABLE]
+    int dmg[MAX_TABLE]
+    int event_code[16]
+    int dyn_fail[8]
+    int order[NSIDE][MAXM]       # models by danger, most dangerous first; Revenant slots after the posse
+    int rank_of[NSIDE][MAXM]     # position of each model in ``order`` (ties of the table's choices)
+    int n[NSIDE]                 # posse models (Revenant slots come after them)
+    int rev[NSIDE]               # 1: D3+1 Revenants join this side
+    int spot_ok[NSIDE][MAXM][2]  # 1: a Spotting Test passes at least SPOTTING_MIN_CHANCE (index: Shaken)
+    double slot_x[NSIDE][NSLOTS]
+    double slot_y[NSIDE][NSLOTS]
+    double base                  # base diameter: centre distance of two models in Contact
+    double contact2              # squared centre distances (inches²): Contact, the 1" rule, Charge reach, Dust Storm,
+    double clear2                # Dynamite's throw, Arcane Blast's range
+    double reach2
+    double dust2
+    double dyn2
+    double arcane2
+    double band2[NSIDE][MAXM][MAXW][3]   # squared centre distance of each band's far edge
+    double desired2[NSIDE][MAXM]         # squared centre distance at D*
+    double lo                    # the table's edge for a model's centre (half a base in)
+    double hi
+    uint64_t cover_thr           # a Line of Fire is in Cover when a 32-bit draw is below this (2**32: always)
+
+
+ctypedef struct Game:
+    DiceStream st                # dice, Roll-Offs and random models of this trial
+    DiceStream cards             # Deck shuffles of this trial
+    uint64_t dice_seed           # the trial's dice key: each round and Recovery Phase re-keys g.st from it
+    uint64_t *dice_key
+    int turn
+    int nm[NSIDE]                # models of the side in this game: the posse, then the Revenants that joined
+    int acts[NSIDE][MAXM]        # Actions begun this Game Turn, for re-keying the dice per Action
+    int on[NSIDE][MAXM]
+    int downed[NSIDE][MAXM]
+    int shaken[NSIDE][MAXM]
+    int done[NSIDE][MAXM]
+    int cas[NSIDE][MAXM]
+    int jam[NSIDE][MAXM]
+    int dyn[NSIDE][MAXM]
+    int omen[NSIDE][MAXM]
+    int fought[NSIDE][MAXM]      # took part in a Fight this game
+    int derringer[NSIDE][MAXM]   # the Derringer's once-per-game +1 is still to use
+    int fear[NSIDE][MAXM]        # the Activation (act_id) in which it failed a Nerve Test against a Fearsome model
+    double x[NSIDE][MAXM]
+    double y[NSIDE][MAXM]
+    int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not
+    int upmask[NSIDE]            # models on the table and not Downed
+    int nc_valid                 # the closest enemy model nc_s/nc_m may shoot at is cached: nc_t, nc_d2 (any change
+    int nc_s                     # of positions or states clears it)
+    int nc_m
+    int nc_t
+    double nc_d2
+    int onmask[NSIDE]            # models on the table
+    int act_id
+    int fights
+    int fight_cas[NSIDE]
+    int deck[NSIDE][NCARDS]
+    int deck_n[NSIDE]
+    int disc[NSIDE][NCARDS]
+    int disc_n[NSIDE]
+    int hand[NSIDE][MAXHAND]
+    int hand_n[NSIDE]
+    int hand_pos[NSIDE]
+    int vp[NSIDE]
+    int dust
+    int event_this_turn
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """The SplitMix64 output function (Steele, Lea & Flood 2014)."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline void dice_segment(Game *g, uint64_t tag) noexcept nogil:
+    """Re-key the trial's dice stream for one stretch of play (a round of cards, a side's Recovery Phase, one
+    model's Action), so that two runs on one seed roll the same dice there whatever the earlier stretches drew
+    (common random numbers)."""
+    g.dice_key[0] = mix64(g.dice_seed + tag * <uint64_t>0x9E3779B97F4A7C15)
+    g.st.buf = 0
+    g.st.left = 0
+
+
+cdef inline int roll_test(DiceStream *st, int D, int T, int n, int reading, int free_rr, int one_face,
+                          int *one) noexcept nogil:
+    """One Test ("Tests"): Successes of n dice, maximum-face re-rolls on the lowest failing die (reading B: a
+    maximum on a re-roll grants another), ``free_rr`` extra re-rolls spent the same way; ``one``: a final die
+    shows ``one_face``."""
+    cdef int faces[MAX_DICE]
+    cdef char rr[MAX_DICE]
+    cdef int i, s = 0
+    if n > MAX_DICE:
+        n = MAX_DICE
+    roll_and_reroll(st, D, T, n, reading, free_rr, faces, rr)
+    one[0] = 0
+    for i in range(n):
+        if faces[i] >= T:
+            s += 1
+        if faces[i] == one_face:
+            one[0] = 1
+    return s
+
+
+cdef inline int roll_fight_test(DiceStream *st, int D, int T, int n, int reading, int *high) noexcept nogil:
+    """A Fight Test ("Fight: 2"): Successes of n dice (the Test's own maximum-face re-rolls), ``high`` the single
+    highest final die."""
+    cdef int faces[MAX_DICE]
+    cdef char rr[MAX_DICE]
+    cdef int i, s = 0, h = 0
+    if n < 1:
+        n = 1
+    if n > MAX_DICE:
+        n = MAX_DICE
+    roll_and_reroll(st, D, T, n, reading, 0, faces, rr)
+    for i in range(n):
+        if faces[i] >= T:
+            s += 1
+        if faces[i] > h:
+            h = faces[i]
+    high[0] = h
+    return s
+
+
+cdef inline int standing(Game *g, int s, int m) noexcept nogil:
+    return g.on[s][m] and not g.downed[s][m]
+
+
+cdef inline int cur_die(Setup *p, Game *g, int s, int m) noexcept nogil:
+    return p.mp[s][m][M_DIE_SHAKEN] if g.shaken[s][m] else p.mp[s][m][M_DIE]
+
+
+cdef inline void refresh_masks(Game *g, int s) noexcept nogil:
+    """Recount which models of side s are on the table and which of those stand (after any change of state)."""
+    cdef int m, up = 0, on = 0
+    for m in range(g.nm[s]):
+        if g.on[s][m]:
+            on |= 1 << m
+            if not g.downed[s][m]:
+                up |= 1 << m
+    g.upmask[s] = up
+    g.onmask[s] = on
+    g.nc_valid = 0
+
+
+cdef inline void revenants_leave(Setup *p, Game *g, int s) noexcept nogil:
+    """The Boss is a Casualty: "all Revenants are removed" at once (not Casualties, no VP; Revenants)."""
+    cdef int m
+    for m in range(p.n[s], g.nm[s]):
+        g.on[s][m] = 0
+        g.downed[s][m] = 0
+    refresh_masks(g, s)
+
+
+cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
+    """Apply a Damage result to model t of side o; ``credit`` (-1: nobody) earns the Victory Points of a Casualty.
+    Returns 1 if the model became a Casualty."""
+    if code == DMG_NONE:
+        return 0
+    if code == DMG_CASUALTY:
+        g.on[o][t] = 0
+        g.cas[o][t] = 1
+        g.downed[o][t] = 0
+        if credit >= 0:
+            g.vp[credit] += p.mp[o][t][M_VP]
+        if p.mp[o][t][M_BOSS] and p.rev[o]:
+            revenants_leave(p, g, o)
+        refresh_masks(g, o)
+        return 1
+    if code == DMG_DOWNED:
+        g.downed[o][t] = 1
+    elif g.shaken[o][t]:
+        g.downed[o][t] = 1   # "Further Damage results of Shaken cause the model to be immediately Downed"
+    else:
+        g.shaken[o][t] = 1
+    refresh_masks(g, o)
+    return 0
+
+
+cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) noexcept nogil:
+    """Damage code of one Save on the model's (Shaken-lowered) Grit Die ("Target Makes Save if Hit", "Damage")."""
+    mod += p.mp[o][t][M_SAVE] - g.omen[o][t]
+    return damage_code(roll_die(&g.st, cur_die(p, g, o, t)) + mod, target, p.dmg)
+
+
+cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
+    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR])

@@ -1,0 +1,654 @@
+# cython: language_level=3
+"""The table battle's steps (docs/shadows-battles.md, sections 1-9), cimported by shadows_battle.pyx.
+
+Geometry in inches as doubles, a model a disc of diameter ``p.base``: distances edge to edge ("Measuring"),
+Contact at centre distance ``base`` (+1e-6). Moves ("Move", "Other Models"), Charges, Disengaging, Targets
+("Declare Weapon and Target", Spotting Tests), Shooting with Cover drawn per shot, Dynamite blasts on
+positions, Fights ("Fight", "Outnumbered", Fighting Skills Table), Arcane Blast, and the plans' choice of
+each Action. Every function is ``cdef inline noexcept nogil``.
+"""
+from libc.math cimport sqrt
+from libc.stdint cimport uint64_t, uint32_t
+
+from shadows_common cimport *
+from battle_game cimport *
+
+
+# ---------------------------------------------------------------------------
+# Geometry ("Measuring", "Contact")
+# ---------------------------------------------------------------------------
+
+cdef inline int popcount(int x) noexcept nogil:
+    cdef int k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+cdef inline double dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
+    """Squared centre distance of two models (inches²): every "within" below compares it, so no square roots."""
+    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
+    return dx * dx + dy * dy
+
+
+cdef inline double cdist(Game *g, int s, int m, int o, int t) noexcept nogil:
+    return sqrt(dist2(g, s, m, o, t))
+
+
+cdef inline double gap_of(Setup *p, Game *g, int s, int m, int o, int t) noexcept nogil:
+    """Edge-to-edge distance of two models, never below 0."""
+    cdef double d = cdist(g, s, m, o, t) - p.base
+    return d if d > 0 else 0.0
+
+
+cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s has moved: recompute which enemy bases touch its base (both sides' masks)."""
+    cdef int o = 1 - s, t, mask = 0
+    for t in range(g.nm[o]):
+        if dist2(g, s, m, o, t) <= p.contact2:
+            mask |= 1 << t
+            g.cmask[o][t] |= 1 << m
+        else:
+            g.cmask[o][t] &= ~(1 << m)
+    g.cmask[s][m] = mask
+    g.nc_valid = 0
+
+
+cdef inline int touching(Setup *p, Game *g, int s, int m, int o, int t) noexcept nogil:
+    """Enemy t of side o is on the table and in Contact with model m of side s."""
+    return (g.cmask[s][m] >> t) & 1 and g.on[o][t]
+
+
+cdef inline int n_contact(Setup *p, Game *g, int s, int m, int standing_only) noexcept nogil:
+    """Enemies in Contact with the model (only those not Downed when ``standing_only``)."""
+    return popcount(g.cmask[s][m] & (g.upmask[1 - s] if standing_only else g.onmask[1 - s]))
+
+
+cdef inline int engaged(Setup *p, Game *g, int o, int t) noexcept nogil:
+    """Model t of side o is in a Fight: in Contact with an enemy model not Downed."""
+    return (g.cmask[o][t] & g.upmask[1 - o]) != 0
+
+
+cdef inline void clamp(Setup *p, Game *g, int s, int m) noexcept nogil:
+    if g.x[s][m] < p.lo:
+        g.x[s][m] = p.lo
+    elif g.x[s][m] > p.hi:
+        g.x[s][m] = p.hi
+    if g.y[s][m] < p.lo:
+        g.y[s][m] = p.lo
+    elif g.y[s][m] > p.hi:
+        g.y[s][m] = p.hi
+
+
+cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
+                           int exempt) noexcept nogil:
+    """Move up to ``length`` along the unit vector (ux, uy), stopping where the model would come closer than 1" to
+    an enemy not Downed ("Other Models"; enemies in the bit mask ``exempt`` do not stop it); then clamp to the table.
+    A model already within 1" of an enemy may not move any closer to it."""
+    cdef int o = 1 - s, t
+    cdef double wx, wy, b, c, disc, t1
+    if length <= 0:
+        return
+    for t in range(g.nm[o]):
+        if not (g.upmask[o] >> t) & 1 or (exempt >> t) & 1:
+            continue
+        wx = g.x[s][m] - g.x[o][t]
+        wy = g.y[s][m] - g.y[o][t]
+        b = ux * wx + uy * wy
+        c = wx * wx + wy * wy - p.clear2
+        if c <= 1e-9:
+            if b < 0:
+                length = 0.0
+            continue
+        if b >= 0:
+            continue        # moving away from it
+        disc = b * b - c
+        if disc < 0:
+            continue
+        t1 = -b - sqrt(disc)
+        if t1 < length:
+            length = t1
+    g.x[s][m] += ux * length
+    g.y[s][m] += uy * length
+    clamp(p, g, s, m)
+    update_contacts(p, g, s, m)
+
+
+cdef inline void move_toward(Setup *p, Game *g, int s, int m, double tx, double ty, double length) noexcept nogil:
+    """A Move Action straight toward the point (tx, ty), at most ``length`` and never past the point."""
+    cdef double dx = tx - g.x[s][m], dy = ty - g.y[s][m], d = sqrt(dx * dx + dy * dy)
+    if d <= 1e-12:
+        return
+    if length > d:
+        length = d
+    move_line(p, g, s, m, dx / d, dy / d, length, 0)
+
+
+cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, double *d2) noexcept nogil:
+    """The closest enemy not Downed (``downed``: the closest Downed one), ties by Activation order; -1 if none;
+    ``d2`` its squared centre distance."""
+    cdef int o = 1 - s, i, t, best = -1
+    cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
+    cdef double d, bd = 1e18
+    if mask == 0:
+        d2[0] = bd
+        return -1
+    for i in range(g.nm[o]):
+        t = p.order[o][i]
+        if not (mask >> t) & 1:
+            continue
+        d = dist2(g, s, m, o, t)
+        if d < bd:
+            bd = d
+            best = t
+    d2[0] = bd
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Targets ("Shoot: 1: Declare Weapon and Target"), Cover ("Cover")
+# ---------------------------------------------------------------------------
+
+cdef inline int in_cover(Setup *p, Game *g) noexcept nogil:
+    """Is this Line of Fire in Cover? One draw per shot per candidate at the terrain's density."""
+    if p.cover_thr == 0:
+        return 0
+    if p.cover_thr >= (<uint64_t>1 << 32):
+        return 1
+    return stream_u32(&g.st) < p.cover_thr
+
+
+cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2, double *d2) noexcept nogil:
+    """Enemy t may be Shot at by model m within ``reach2`` (squared centre distance): on the table, not Downed, not
+    in a Fight (never shot into, policy), within reach (and within 12" in a Dust Storm)."""
+    cdef int o = 1 - s
+    if not (g.upmask[o] >> t) & 1 or engaged(p, g, o, t):
+        return 0
+    d2[0] = dist2(g, s, m, o, t)
+    if d2[0] > reach2:
+        return 0
+    if g.dust and d2[0] > p.dust2:
+        return 0
+    return 1
+
+
+cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
+    """The closest enemy that may be Shot at within ``reach2`` (ties: Activation order); -1 if none. The closest of
+    all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
+    cdef int o = 1 - s, i, t, best = -1
+    cdef double d, bd = 1e18
+    if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
+        if g.upmask[o]:
+            for i in range(g.nm[o]):
+                t = p.order[o][i]
+                if candidate(p, g, s, m, t, 1e18, &d) and d < bd:
+                    bd = d
+                    best = t
+        g.nc_valid = 1
+        g.nc_s = s
+        g.nc_m = m
+        g.nc_t = best
+        g.nc_d2 = bd
+    return g.nc_t if g.nc_t >= 0 and g.nc_d2 <= reach2 else -1
+
+
+cdef inline int preferred(Setup *p, Game *g, int o, int *cands, int k) noexcept nogil:
+    """The ``--targets`` policy's choice among the candidates (in Activation order): the most dangerous, the
+    weakest (lowest Grit Die now rolled, then Save Modifier, Shaken first) or the Boss (else the most dangerous)."""
+    cdef int i, t, best = cands[0], bd = 1 << 30, d
+    if p.opt[O_TARGETS] == TG_BOSS:
+        for i in range(k):
+            if p.mp[o][cands[i]][M_BOSS]:
+                return cands[i]
+        return cands[0]
+    if p.opt[O_TARGETS] == TG_WEAKEST:
+        for i in range(k):
+            t = cands[i]
+            d = cur_die(p, g, o, t) * 4 + p.mp[o][t][M_SAVE] - (1 if g.shaken[o][t] else 0)
+            if d < bd:
+                bd = d
+                best = t
+        return best
+    return cands[0]
+
+
+cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, int *wasted, int *band,
+                            int *cover) noexcept nogil:
+    """The Target of one shot with Weapon w: the legal Target is the closest candidate unless a more distant one is
+    easier (more dice with its Cover this shot); with ``spot`` and a ``--targets`` policy other than closest, a
+    Spotting Test for the preferred candidate when it passes at least half the time (a Failure wastes the Action:
+    ``wasted``). Returns the Target or -1."""
+    cdef int o = 1 - s, i, t, k = 0, legal = -1, ld = -1, dice, succ, one, b
+    cdef int *wp = &p.wp[s][m][w][0]
+    cdef double *edge2 = &p.band2[s][m][w][0]
+    cdef int cands[MAXM]
+    cdef int cb[MAXM]
+    cdef int cc[MAXM]
+    cdef double d, lg = 1e18
+    wasted[0] = 0
+    for i in range(g.nm[o]):
+        t = p.order[o][i]
+        if not candidate(p, g, s, m, t, edge2[2], &d):
+            continue
+        cands[k] = t
+        b = 0 if d <= edge2[0] else (1 if d <= edge2[1] else 2)
+        cb[t] = b
+        cc[t] = in_cover(p, g)
+        dice = wp[(W_BCOVER if cc[t] else W_BDICE) + b]
+        if dice > ld or (dice == ld and d < lg):
+            ld = dice
+            lg = d
+            legal = t
+        k += 1
+    if k == 0:
+        return -1
+    t = legal
+    if spot and p.opt[O_TARGETS] != TG_CLOSEST:
+        i = preferred(p, g, o, cands, k)
+        if i != legal and p.spot_ok[s][m][g.shaken[s][m]]:
+            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_SPOT_DICE], p.opt[O_READING],
+                             p.mp[s][m][M_HAWKEYE], p.opt[O_ONE_FACE], &one)
+            if succ == 0:
+                wasted[0] = 1
+                return -1
+            t = i
+    band[0] = cb[t]
+    cover[0] = cc[t]
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Shooting on the table ("Shoot", "Dynamite", "Arcane Blast")
+# ---------------------------------------------------------------------------
+
+cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:
+    """A hit with ``succ`` Successes: Boilerplate cancels one, then the Target's Save ("Target Makes Save if Hit")."""
+    cdef int e = succ - p.mp[o][t][M_CANCEL]
+    if e <= 0:
+        return
+    if e >= MAX_TABLE:
+        e = MAX_TABLE - 1
+    hurt(p, g, o, t, save_roll(p, g, o, t, p.stab[e], save_mod), s)
+
+
+cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, int *spot) noexcept nogil:
+    """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh (only the Action's first shot may take
+    a Spotting Test); stops when it Jams. Returns 1 if a failed Spotting Test wasted the Action."""
+    cdef int o = 1 - s, i, t, succ, one, band = 0, cov = 0, wasted = 0
+    cdef int *wp = &p.wp[s][m][w][0]
+    for i in range(shots):
+        t = shot_target(p, g, s, m, w, spot[0], &wasted, &band, &cov)
+        spot[0] = 0
+        if wasted:
+            return 1
+        if t < 0:
+            return 0
+        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
+                         p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
+        if succ == 0:
+            if one:
+                # Jamming Check on the Weapon's Jam Die; Gunsmith re-rolls a Failure
+                if roll_die(&g.st, wp[W_JAM]) < p.opt[O_T] and (
+                        p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, wp[W_JAM]) < p.opt[O_T]):
+                    g.jam[s][m] |= 1 << w
+                    return 0
+            continue
+        land_shot(p, g, s, m, o, t, succ, wp[W_BSAVE + band] + (wp[W_SILVER] if p.mp[o][t][M_SUPER] else 0))
+    return 0
+
+
+cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexcept nogil:
+    """Dynamite explodes at (bx, by): every model on the table whose base edge is within the blast radius makes a
+    7+ Save, enemies first ("Ka-Boom!"); the thrower's side earns VP for enemy Casualties."""
+    cdef int k, side, t
+    cdef double dx, dy, r = p.opt[O_BLAST_RADIUS] + p.base / 2
+    for k in range(2):
+        side = 1 - s if k == 0 else s
+        for t in range(g.nm[side]):
+            if not g.on[side][t]:
+                continue
+            dx = g.x[side][t] - bx
+            dy = g.y[side][t] - by
+            if dx * dx + dy * dy <= r * r + 1e-9:
+                hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_BLAST_SAVE], 0), s if side != s else -1)
+
+
+cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
+    """An unmodified 1 Die Shooting Test ("Dynamite"): a Success explodes on the Target; a Failure as the table
+    says: on the thrower, or D6" from the Target along the thrower-Target line, towards or away from the thrower."""
+    cdef int o = 1 - s, score, what, d
+    cdef double ux, uy, L
+    score = roll_die(&g.st, cur_die(p, g, s, m))
+    g.dyn[s][m] -= 1
+    if score >= p.opt[O_T]:
+        blast_at(p, g, s, g.x[o][t], g.y[o][t])
+        return
+    what = p.dyn_fail[score] if score < 8 else DY_DUD
+    if what == DY_THROWER:
+        blast_at(p, g, s, g.x[s][m], g.y[s][m])
+    elif what == DY_TOWARDS or what == DY_AWAY:
+        d = roll_die(&g.st, p.opt[O_SCATTER_DIE])
+        L = cdist(g, s, m, o, t)
+        ux = (g.x[s][m] - g.x[o][t]) / L
+        uy = (g.y[s][m] - g.y[o][t]) / L
+        if what == DY_AWAY:
+            ux = -ux
+            uy = -uy
+        blast_at(p, g, s, g.x[o][t] + ux * d, g.y[o][t] + uy * d)
+
+
+cdef inline int pick_weapon(Setup *p, Game *g, int s, int m, int fired, int again, int *twice) noexcept nogil:
+    """The best ready Weapon not fired this Activation (Trigger-Happy: the same one once more: ``twice``) with a
+    candidate within its Long Range; -1 if none."""
+    cdef int w
+    for w in range(MAXW):
+        if not weapon_ready(p, g, s, m, w):
+            continue
+        twice[0] = 0
+        if (fired >> w) & 1:
+            if p.mp[s][m][M_TRIGGER] and not again and not p.mp[s][m][M_GUNSLINGER]:
+                twice[0] = 1
+            else:
+                continue
+        if closest_candidate(p, g, s, m, p.band2[s][m][w][2]) >= 0:
+            return w
+    return -1
+
+
+cdef inline int pistol_pair(Setup *p, Game *g, int s, int m, int fired, int *b) noexcept nogil:
+    """A Gunslinger's two ready Pistols not fired this Activation, the first with a candidate in range; -1 if none."""
+    cdef int w, a = -1
+    b[0] = -1
+    if not p.mp[s][m][M_GUNSLINGER]:
+        return -1
+    for w in range(MAXW):
+        if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired >> w) & 1):
+            if a < 0:
+                a = w
+            elif b[0] < 0:
+                b[0] = w
+    if b[0] < 0 or closest_candidate(p, g, s, m, p.band2[s][m][a][2]) < 0:
+        return -1
+    return a
+
+
+cdef inline int can_shoot(Setup *p, Game *g, int s, int m, int fired, int again) noexcept nogil:
+    """A Shoot Action would shoot: Dynamite with a candidate within 8", a Gunslinger's pair, or a Weapon."""
+    cdef int b, twice
+    if g.dyn[s][m] > 0 and closest_candidate(p, g, s, m, p.dyn2) >= 0:
+        return 1
+    if pistol_pair(p, g, s, m, fired, &b) >= 0:
+        return 1
+    return pick_weapon(p, g, s, m, fired, again, &twice) >= 0
+
+
+cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
+    """One Shoot Action on the table: Dynamite (once per stick) at the closest candidate within 8", else a
+    Gunslinger's two Pistols, else the best ready Weapon with a Target in range (Trigger-Happy: once more)."""
+    cdef int t, a, b, w, twice = 0, spot = 1
+    if g.dyn[s][m] > 0:
+        t = closest_candidate(p, g, s, m, p.dyn2)
+        if t >= 0:
+            throw_dynamite_table(p, g, s, m, t)
+            return
+    a = pistol_pair(p, g, s, m, fired[0], &b)
+    if a >= 0:
+        fired[0] |= (1 << a) | (1 << b)
+        if fire_table(p, g, s, m, a, 1, &spot):   # "Sixguns may not fire twice"
+            return                                # a failed Spotting Test loses the second Pistol too
+        fire_table(p, g, s, m, b, 1, &spot)
+        return
+    w = pick_weapon(p, g, s, m, fired[0], again[0], &twice)
+    if w < 0:
+        return
+    if twice:
+        again[0] = 1
+    fired[0] |= 1 << w
+    fire_table(p, g, s, m, w, p.wp[s][m][w][W_SHOTS], &spot)
+
+
+cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The Vessel casts Arcane Blast ("Arcane Powers"): a 3 Dice Casting Test, Difficulty 2 (no Successes and a 1:
+    Miscast, Shaken or Downed if already Shaken); on a Cast an unmodified 3 Dice Shooting Test at the closest
+    candidate within 9" (no Jam, no range or Cover modifiers), Save and Damage as a shot."""
+    cdef int o = 1 - s, t, succ, one
+    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_CASTING_DICE], p.opt[O_READING], 0,
+                     p.opt[O_ONE_FACE], &one)
+    if succ == 0 and one:
+        hurt(p, g, s, m, DMG_SHAKEN, -1)
+        return
+    if succ < p.opt[O_ARCANE_DIFFICULTY]:
+        return
+    t = closest_candidate(p, g, s, m, p.arcane2)
+    if t < 0:
+        return
+    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_ARCANE_DICE], p.opt[O_READING], 0,
+                     p.opt[O_ONE_FACE], &one)
+    if succ > 0:
+        land_shot(p, g, s, m, o, t, succ, 0)
+
+
+# ---------------------------------------------------------------------------
+# Fights ("Fight", "Outnumbered", "Downed", Fighting Skills Table, "Derringer")
+# ---------------------------------------------------------------------------
+
+cdef inline int fight_dice(Setup *p, Game *g, int x, int i, int j, int charging) noexcept nogil:
+    """Dice of model i (side x)'s Fight Test against model j: 3, +1 Charging, Mean / Weakened, Close Work +1 per
+    unjammed Pistol (at most 2), the Derringer once per game (not with Close Work's +2), -1 per unengaged enemy in
+    Contact besides j ("Outnumbered"; 'Ornery ignores it). At least 1 Die is left to the caller."""
+    cdef int y = 1 - x, n = p.opt[O_FIGHT_DICE] + p.mp[x][i][M_FIGHT_DICE], cw = 0, w, k, q, alone
+    if charging:
+        n += p.opt[O_CHARGE_DICE]
+    if p.mp[x][i][M_CLOSE_WORK]:
+        for w in range(MAXW):
+            if p.wp[x][i][w][W_PISTOL] and p.wp[x][i][w][W_USABLE] and not ((g.jam[x][i] >> w) & 1):
+                cw += 1
+        if cw > p.opt[O_CLOSE_WORK_MAX]:
+            cw = p.opt[O_CLOSE_WORK_MAX]
+        n += cw
+    if g.derringer[x][i] and cw < p.opt[O_CLOSE_WORK_MAX]:
+        g.derringer[x][i] = 0
+        n += p.opt[O_DERRINGER_DICE]
+    if not p.mp[x][i][M_ORNERY]:
+        for k in range(g.nm[y]):
+            if k == j or not standing(g, y, k) or not touching(p, g, x, i, y, k):
+                continue
+            alone = 1   # an enemy in Contact that no other model of this side engages
+            for q in range(g.nm[x]):
+                if q != i and standing(g, x, q) and touching(p, g, y, k, x, q):
+                    alone = 0
+                    break
+            n += p.opt[O_OUTNUMBERED_DICE] * alone
+    return n
+
+
+cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int charging) noexcept nogil:
+    """A Fight Action of model m (section 5): the Defender is the Charge's standing Target, else the standing enemy in
+    Contact with the lowest Grit Die now rolled (ties: lower index); with none standing a Downed enemy in Contact is
+    removed as a Casualty. Both roll their Fight Tests; the loser Saves against the margin as against a shot's
+    Successes (Bull-Rush, the Woodsman's Axe -1). Returns DID_FIGHT, or DID_NOTHING with no enemy in Contact."""
+    cdef int o = 1 - s, t, d = -1, bd = 99, da, dd, sa, sd, ha, hd, margin, win, mod, succ, one
+    if target >= 0 and standing(g, o, target) and touching(p, g, s, m, o, target):
+        d = target
+    else:
+        for t in range(g.nm[o]):
+            if standing(g, o, t) and touching(p, g, s, m, o, t) and cur_die(p, g, o, t) < bd:
+                bd = cur_die(p, g, o, t)
+                d = t
+    if d < 0:
+        if target >= 0 and g.on[o][target] and touching(p, g, s, m, o, target):
+            d = target
+        else:
+            for t in range(g.nm[o]):
+                if g.on[o][t] and touching(p, g, s, m, o, t):
+                    d = t
+                    break
+        if d < 0:
+            return DID_NOTHING
+        # "a Downed model that is Fought makes no Fight Test and is removed as a Casualty" ("Downed")
+        g.fights += 1
+        g.fought[s][m] = 1
+        g.fought[o][d] = 1
+        if hurt(p, g, o, d, DMG_CASUALTY, s):
+            g.fight_cas[o] += 1
+        return DID_FIGHT
+    # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
+    if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and g.fear[s][m] != g.act_id:
+        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE], p.opt[O_READING],
+                         p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
+        if succ == 0:
+            g.fear[s][m] = g.act_id
+    da = fight_dice(p, g, s, m, d, charging)
+    if g.fear[s][m] == g.act_id:
+        da += p.opt[O_FEARSOME_DICE]
+    dd = fight_dice(p, g, o, d, m, 0)
+    sa = roll_fight_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], da, p.opt[O_READING], &ha)
+    sd = roll_fight_test(&g.st, cur_die(p, g, o, d), p.opt[O_T], dd, p.opt[O_READING], &hd)
+    g.fights += 1
+    g.fought[s][m] = 1
+    g.fought[o][d] = 1
+    win = fight_winner(sa, ha, sd, hd, &margin)
+    if win < 0:
+        return DID_FIGHT   # a Draw: nothing happens
+    if margin >= MAX_TABLE:
+        margin = MAX_TABLE - 1
+    if win == 0:
+        mod = p.mp[s][m][M_FIGHT_SAVE] + (p.opt[O_BULL_RUSH_SAVE] if charging and p.mp[s][m][M_BULL_RUSH] else 0)
+        if hurt(p, g, o, d, save_roll(p, g, o, d, p.stab[margin], mod), s):
+            g.fight_cas[o] += 1
+    else:
+        if hurt(p, g, s, m, save_roll(p, g, s, m, p.stab[margin], p.mp[o][d][M_FIGHT_SAVE]), o):
+            g.fight_cas[s] += 1
+    return DID_FIGHT
+
+
+cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
+    """Charge enemy t ("Charging Enemy Models"): placed in Contact on the line between the centres, then a free
+    Fight Action with +1 Die for Charging."""
+    cdef int o = 1 - s
+    cdef double d = cdist(g, s, m, o, t)
+    if d > 1e-12:
+        g.x[s][m] = g.x[o][t] + (g.x[s][m] - g.x[o][t]) * (p.base / d)
+        g.y[s][m] = g.y[o][t] + (g.y[s][m] - g.y[o][t]) * (p.base / d)
+    clamp(p, g, s, m)
+    update_contacts(p, g, s, m)
+    fight_action(p, g, s, m, t, 1)
+    return DID_CHARGE
+
+
+cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Disengaging From Contact: a 1 Die Disengage Test; on a Failure a 5+ Save for each enemy not Downed in Contact
+    (in index order, a Casualty credited to that enemy's side); if still standing the model moves 4" straight away
+    from the centroid of those enemies (policy), the 1" rule applying to every other enemy."""
+    cdef int o = 1 - s, t, k = 0, mask = 0, succ, one
+    cdef double cx = 0, cy = 0, ux, uy, d
+    for t in range(g.nm[o]):
+        if standing(g, o, t) and touching(p, g, s, m, o, t):
+            mask |= 1 << t
+            cx += g.x[o][t]
+            cy += g.y[o][t]
+            k += 1
+    if k == 0:
+        return DID_NOTHING
+    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_DISENGAGE_DICE], p.opt[O_READING], 0,
+                     p.opt[O_ONE_FACE], &one)
+    if succ == 0:
+        for t in range(g.nm[o]):
+            if (mask >> t) & 1:
+                hurt(p, g, s, m, save_roll(p, g, s, m, p.opt[O_DISENGAGE_SAVE], 0), o)
+                if not standing(g, s, m):
+                    return DID_DISENGAGE
+    ux = g.x[s][m] - cx / k
+    uy = g.y[s][m] - cy / k
+    d = sqrt(ux * ux + uy * uy)
+    if d <= 1e-12:   # no direction away: back towards the own corner
+        ux = -1.0 if s == 0 else 1.0
+        uy = ux
+        d = sqrt(2.0)
+    move_line(p, g, s, m, ux / d, uy / d, p.opt[O_MOVE] / 1000.0, mask)
+    return DID_DISENGAGE
+
+
+# ---------------------------------------------------------------------------
+# The plans: one Action of a model (section 6)
+# ---------------------------------------------------------------------------
+
+cdef inline int clear_jam(Setup *p, Game *g, int s, int m) noexcept nogil:
+    cdef int w
+    if g.jam[s][m] == 0:
+        return 0
+    for w in range(MAXW):
+        if p.wp[s][m][w][W_USABLE] and (g.jam[s][m] >> w) & 1:
+            g.jam[s][m] &= ~(1 << w)   # a Move Action clears one Jammed Weapon
+            return 1
+    return 0
+
+
+cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired, int *again) noexcept nogil:
+    """gun style: Disengage from a standing enemy; finish a Downed one in Contact; Charge a Downed enemy nobody of
+    this side is fighting; Shoot when in range and (this is the Activation's last Action or the enemy is within D*);
+    clear a Jam; Move toward the closest enemy to D*."""
+    cdef int o = 1 - s, t, i, downed = g.onmask[o] & ~g.upmask[o]
+    cdef double d2, step, mv = p.opt[O_MOVE] / 1000.0
+    if g.cmask[s][m] & g.upmask[o]:
+        return disengage(p, g, s, m)
+    if g.cmask[s][m] & g.onmask[o]:
+        return fight_action(p, g, s, m, -1, 0)
+    if downed:
+        for i in range(g.nm[o]):
+            t = p.order[o][i]
+            if (downed >> t) & 1 and dist2(g, s, m, o, t) <= p.reach2 and not engaged(p, g, o, t):
+                return charge(p, g, s, m, t)
+    t = closest_enemy(p, g, s, m, 0, &d2)
+    if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
+        shoot_table(p, g, s, m, fired, again)
+        return DID_SHOOT
+    if clear_jam(p, g, s, m):
+        return DID_CLEAR
+    if t >= 0 and d2 > p.desired2[s][m]:
+        step = sqrt(d2) - p.base - p.mp[s][m][M_DESIRED] / 1000.0    # gap - D*
+        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], step if step < mv else mv)
+        return DID_MOVE
+    return DID_NOTHING
+
+
+cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, int prev, int *fired,
+                             int *again) noexcept nogil:
+    """brawl style: Fight an enemy in Contact; Charge one within 4" (Downed ones first, then the closest); Shoot as
+    the second Action of a Solo that Moved; Move 4" toward the closest enemy."""
+    cdef int o = 1 - s, t
+    cdef double d2
+    if g.cmask[s][m] & g.onmask[o]:
+        return fight_action(p, g, s, m, -1, 0)
+    t = closest_enemy(p, g, s, m, 1, &d2)
+    if t >= 0 and d2 <= p.reach2:
+        return charge(p, g, s, m, t)
+    t = closest_enemy(p, g, s, m, 0, &d2)
+    if t >= 0 and d2 <= p.reach2:
+        return charge(p, g, s, m, t)
+    if solo_second and prev == DID_MOVE and can_shoot(p, g, s, m, fired[0], again[0]):
+        shoot_table(p, g, s, m, fired, again)
+        return DID_SHOOT
+    if t >= 0:
+        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], p.opt[O_MOVE] / 1000.0)
+        return DID_MOVE
+    return DID_NOTHING
+
+
+cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
+                             int *again) noexcept nogil:
+    """One Action of model m by its style (the Vessel: Arcane Blast when free of Contact and an enemy is within 9").
+    ``last``: the Activation's last Action (a Dual Action, a Solo's second, a Revenant's one); ``solo_second`` and
+    ``prev``: the second Action of a Solo and what the first did."""
+    if not standing(g, s, m):
+        return DID_NOTHING
+    # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
+    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    g.acts[s][m] += 1
+    if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
+        arcane_blast(p, g, s, m)
+        return DID_CAST
+    if p.mp[s][m][M_STYLE] == STYLE_GUN:
+        return gun_action(p, g, s, m, last, fired, again)
+    return brawl_action(p, g, s, m, solo_second, prev, fired, again)
