@@ -1,0 +1,327 @@
+"""The table battle (``--movement table``): the book's Fight and Move examples against the rules model and the plain
+reference (tests/reference_table.py), the kernel against the reference, and the sanity the book implies."""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import SimpleNamespace
+
+import pytest
+
+import reference_battle as RB
+import reference_table as RT
+from oddsmith.rules import shadows as R
+from oddsmith.shadows import posse as P
+
+# ---------------------------------------------------------------------------
+# Hand-made states: real posse models, plans reduced to the policy facts the reference reads
+# ---------------------------------------------------------------------------
+
+
+class Dice:
+    """A scripted ``random.Random``: ``randint`` returns the given faces in order (checking each is a face of the
+    die asked for), ``random`` the given uniforms; running out is a test failure (an unexpected roll)."""
+
+    def __init__(self, faces=(), uniforms=()):
+        self.faces = list(faces)
+        self.uniforms = list(uniforms)
+        self.asked: list[int] = []
+
+    def randint(self, lo, hi):
+        assert self.faces, f"unexpected roll of a D{hi}"
+        v = self.faces.pop(0)
+        assert lo <= v <= hi, (v, hi)
+        self.asked.append(hi)
+        return v
+
+    def random(self):
+        assert self.uniforms, "unexpected uniform draw"
+        return self.uniforms.pop(0)
+
+    def shuffle(self, x):
+        pass
+
+
+@dataclass
+class FakeBand:
+    band: R.RangeBand
+    edge_inches: float
+    dice: int
+    dice_cover: int
+    save_mod: int
+
+
+@dataclass
+class FakeWeapon:
+    name: str
+    bands: tuple
+    shots: int = 1
+    pistol: bool = True
+    silver: int = 0
+    jam_die: int = 10
+    why_not: str | None = None
+
+    @property
+    def usable(self):
+        return self.why_not is None
+
+
+@dataclass
+class FakePlan:
+    model: P.PosseModel
+    boss: bool = False
+    weapons: tuple = ()
+    dynamite: int = 0
+    danger: float = 0.0
+    style: str = "brawl"
+    desired_inches: float = 8.0
+    arcane_blast: bool = False
+    revenant: bool = False
+
+
+@dataclass
+class FakeSide:
+    models: tuple
+    plan: str = "balanced"
+    revenant: object = None
+    cover: bool = False
+    posse: object = None
+
+
+def pistol_plan():
+    w = R.weapon("Pistol")
+    bands = tuple(FakeBand(b, float(w.range_of(b)[1]), R.shooting_dice(w, b), R.shooting_dice(w, b, cover=True),
+                           w.save_modifier(b)) for b in (R.RangeBand.SHORT, R.RangeBand.MEDIUM, R.RangeBand.LONG))
+    return FakeWeapon("Pistol", bands)
+
+
+def model(name, rank="Veteran", skills=(), gear=(), weapons=("Pistol",)):
+    data = {"posse": {"name": "t", "method": "advanced", "dollar_limit": 1000},
+            "model": [{"name": name, "rank": rank, "weapons": list(weapons), "skills": list(skills), "gear": list(gear)}]}
+    return P.posse_from_dict(data, "t").models[0]
+
+
+@dataclass
+class Opts:
+    turns: int = 8
+    targets: str = "most-dangerous"
+    activation: str = "auto"
+    lone_gun: str = "at-once"
+    reading: R.RerollReading = R.DEFAULT_REROLL_READING
+    events: bool = True
+    movement: str = "table"
+    terrain: object = "open"
+    distance: object = field(default_factory=lambda: SimpleNamespace(inches=None))
+
+
+def table(a, b, rng=None, **opts):
+    """A TableGame of the hand-made sides ``a`` and ``b`` (lists of (FakePlan, (x, y)))."""
+    setup = SimpleNamespace(a=FakeSide(tuple(p for p, _ in a)), b=FakeSide(tuple(p for p, _ in b)), options=Opts(**opts))
+    g = RT.TableGame(setup, rng or Dice())
+    for s, side in enumerate((a, b)):
+        for m, (_, xy) in zip(g.sides[s], side):
+            m.x, m.y = xy
+    return g
+
+
+def saves_of(g):
+    """Record every Save the game asks for instead of rolling it: (model name, score needed, modifier, credit)."""
+    asked = []
+    g.save = lambda victim, needed, modifier, credit: asked.append((victim.pm.name, needed, modifier, credit))
+    return asked
+
+
+# ---------------------------------------------------------------------------
+# (b) The book's examples and rules, against R and the reference's pieces
+# ---------------------------------------------------------------------------
+
+
+def test_deployment_slots_are_the_specs():
+    assert RT.slots(0) == [(7, 7), (5, 7), (7, 5), (5, 5), (3, 7), (7, 3), (3, 5), (5, 3), (1, 7), (7, 1), (3, 3),
+                           (1, 5), (5, 1), (1, 3), (3, 1), (1, 1)]
+    assert RT.slots(1)[0] == (29, 29) and RT.slots(1)[-1] == (35, 35)
+    # every slot inside the 8" corner zone, bases never overlapping
+    for s in (0, 1):
+        for x, y in RT.slots(s):
+            near = (x, y) if s == 0 else (R.TABLE_INCHES - x, R.TABLE_INCHES - y)
+            assert near[0] + R.BASE_INCHES / 2 <= R.DEPLOYMENT_ZONE_INCHES
+            assert near[1] + R.BASE_INCHES / 2 <= R.DEPLOYMENT_ZONE_INCHES
+
+
+def test_outnumbered_the_books_apache_example():
+    """"An Outlaw is in Contact with three Lawmen, one of whom is also in Contact with an Apache. The Outlaw only
+    suffers a -1 Die Modifier for the second Lawman not engaged by the Apache" ("Outnumbered")."""
+    outlaw = FakePlan(model("Outlaw"))
+    lawmen = [FakePlan(model(f"Lawman {i}")) for i in range(3)]
+    apache = FakePlan(model("Apache"))
+    # the Outlaw at (10, 10), the Lawmen at one base around it, the Apache touching the first Lawman only
+    g = table([(outlaw, (10, 10))], [(lawmen[0], (11, 10)), (lawmen[1], (10, 11)), (lawmen[2], (9, 10))])
+    o = g.sides[0][0]
+    assert g.outnumbered_by(o) == 2  # three unengaged Lawmen: -1 for each after the first
+    g = table([(outlaw, (10, 10)), (apache, (12, 10))], [(lawmen[0], (11, 10)), (lawmen[1], (10, 11)),
+                                                          (lawmen[2], (9, 10))])
+    o = g.sides[0][0]
+    assert [e.pm.name for e in g.contacts(o)] == ["Lawman 0", "Lawman 1", "Lawman 2"]
+    assert g.outnumbered_by(o) == 1
+    assert R.fight_dice(outnumbered_by=1) == 2
+    assert R.fight_dice(outnumbered_by=1, skills=["'Ornery"]) == 3  # 'Ornery ignores the penalty
+    # a Lawman engaged by the Apache is outnumbered by nobody
+    assert g.outnumbered_by(g.sides[1][0]) == 0
+
+
+def test_lost_by_two_successes_saves_on_six():
+    """"if you lost the Fight by two Successes, you would Save on a 6+" ("3: Loser Makes a Save")."""
+    assert R.save_target(2) == 6
+    hero, novice = FakePlan(model("Hero", "Hero")), FakePlan(model("Kid", "Novice"))
+    # attacker (D10) 7, 8, 2: two Successes; defender (D6) 1, 2, 3: none (no maximum, no re-roll)
+    g = table([(hero, (10, 10))], [(novice, (11, 10))], Dice([7, 8, 2, 1, 2, 3]))
+    asked = saves_of(g)
+    g.fight(g.sides[0][0], g.sides[1][0])
+    assert asked == [("Kid", 6, 0, 0)]
+    assert g.fights == 1 and g.sides[0][0].fought and g.sides[1][0].fought
+
+
+def test_equal_successes_highest_die_wins_by_one_else_draw():
+    assert R.fight_result([5, 2, 1], [6, 3, 2]) == (R.FightResult.DEFENDER_WINS, 1)
+    assert R.fight_result([5, 9, 1], [6, 3, 2]) == (R.FightResult.ATTACKER_WINS, 1)
+    assert R.fight_result([6, 3, 1], [6, 2, 2]) == (R.FightResult.DRAW, 0)
+    a, b = FakePlan(model("A", "Hero")), FakePlan(model("B", "Hero"))
+    g = table([(a, (10, 10))], [(b, (11, 10))], Dice([6, 3, 1, 6, 2, 2]))
+    asked = saves_of(g)
+    g.fight(g.sides[0][0], g.sides[1][0])
+    assert asked == [] and g.fights == 1  # a Draw: no effect
+
+
+def test_charge_mean_close_work_derringer_dice():
+    """Charging +1, Mean +1, Close Work +1 per Pistol (at most 2, then no Derringer), the Derringer once per game."""
+    brute = FakePlan(model("Brute", "Hero", skills=["Mean", "Close Work"], gear=["Derringer"]))
+    twin = FakePlan(model("Twin", "Hero", skills=["Close Work"], gear=["Derringer"], weapons=("Pistol", "Heavy Pistol")))
+    kid = FakePlan(model("Kid", "Novice"))
+    g = table([(brute, (10, 10)), (twin, (20, 20))], [(kid, (11, 10))])
+    b, t = g.sides[0]
+    assert g.fight_dice(b, charging=True, fearsome_failed=False) == 3 + 1 + 1 + 1 + 1  # Charge, Mean, Close Work, Derringer
+    assert not b.derringer
+    assert g.fight_dice(b, charging=False, fearsome_failed=False) == 3 + 1 + 1  # the Derringer is spent
+    assert g.fight_dice(t, charging=False, fearsome_failed=False) == 3 + 2  # two Pistols: +2, no Derringer
+    assert t.derringer  # kept for later
+    assert g.fight_dice(t, charging=False, fearsome_failed=True) == 3 + 2 - 1
+
+
+def test_downed_model_fought_is_removed_without_a_test():
+    """"It may not be Shot at but can be Fought — in this case no Fight Test is made and the Downed model is
+    immediately removed as a Casualty" ("Downed"); its VP go to the Attacker's side."""
+    a, b = FakePlan(model("A")), FakePlan(model("B", "Veteran"))
+    g = table([(a, (10, 10))], [(b, (11, 10))], Dice([]))  # no die may be rolled
+    victim = g.sides[1][0]
+    victim.downed = True
+    assert g.defender(g.sides[0][0]) is victim
+    g.fight(g.sides[0][0], victim)
+    assert victim.casualty and not victim.on_table
+    assert g.vp == [R.Rank.VETERAN.victory_points, 0]
+    assert g.fight_cas == [0, 1] and g.fights == 1
+
+
+def test_downed_defender_only_if_no_standing_enemy_in_contact():
+    a, b, c = FakePlan(model("A")), FakePlan(model("B", "Novice")), FakePlan(model("C", "Hero"))
+    g = table([(a, (10, 10))], [(b, (11, 10)), (c, (9, 10))])
+    g.sides[1][0].downed = True
+    assert g.defender(g.sides[0][0]) is g.sides[1][1]
+    # the lowest Grit die among the standing ones
+    g = table([(a, (10, 10))], [(c, (11, 10)), (b, (9, 10))])
+    assert g.defender(g.sides[0][0]).pm.name == "B"
+
+
+def test_failed_disengage_saves_on_five_for_each_enemy_then_moves_away():
+    """"If failed, the model will still Disengage, but must first make a 5+ Save for each enemy it was in Contact
+    with" ("Disengaging From Contact")."""
+    a = FakePlan(model("A", "Novice"))
+    e1, e2, e3 = (FakePlan(model(f"E{i}")) for i in range(3))
+    g = table([(a, (10, 10))], [(e1, (11, 10)), (e2, (10, 11)), (e3, (15, 15))], Dice([2]))  # Disengage Test: 2 on a D6
+    asked = saves_of(g)
+    m = g.sides[0][0]
+    g.disengage(m)
+    assert asked == [("A", R.DISENGAGE_FAIL_SAVE, 0, 1), ("A", R.DISENGAGE_FAIL_SAVE, 0, 1)]
+    # away from the centroid (10.5, 10.5) along (-1, -1), the full 4"
+    assert (m.x, m.y) == pytest.approx((10 - 4 / math.sqrt(2), 10 - 4 / math.sqrt(2)))
+    assert not g.contacts(m)
+    # a passed Test: no Saves
+    g = table([(a, (10, 10))], [(e1, (11, 10))], Dice([5]))
+    asked = saves_of(g)
+    g.disengage(g.sides[0][0])
+    assert asked == [] and g.sides[0][0].x == pytest.approx(6.0)
+
+
+def test_move_stops_one_inch_from_an_enemy_and_charge_contacts():
+    """"You cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other
+    Models"); a Charge ends in base contact and Fights at once with +1 Die."""
+    a, b = FakePlan(model("A")), FakePlan(model("B"))
+    g = table([(a, (10, 10))], [(b, (14.5, 10))])
+    m, e = g.sides[0][0], g.sides[1][0]
+    g.move_towards(m, e.x, e.y, R.MOVE_INCHES)
+    assert RT.gap(m, e) == pytest.approx(R.ENEMY_CLEARANCE_INCHES)
+    assert m.x == pytest.approx(12.5)
+    # a Downed enemy does not block movement
+    g = table([(a, (10, 10))], [(b, (12, 10))])
+    g.sides[1][0].downed = True
+    g.move_towards(g.sides[0][0], 20, 10, R.MOVE_INCHES)
+    assert g.sides[0][0].x == pytest.approx(14.0)
+    # the Charge: gap 3" -> Contact at one base, a free Fight (D8 Veteran vs D8 Veteran, 4 dice vs 3)
+    g = table([(a, (10, 10))], [(b, (14, 10))], Dice([1, 2, 3, 4, 1, 2, 3]))
+    asked = saves_of(g)
+    assert g.charge(g.sides[0][0], g.sides[1][0])
+    assert RT.in_contact(g.sides[0][0], g.sides[1][0]) and g.sides[0][0].x == pytest.approx(13.0)
+    assert g.rng.asked == [8] * 7 and asked == [("B", R.save_target(1), 0, 0)]  # highest die 4 beats 3
+
+
+def test_recovery_friend_in_contact_adds_a_die():
+    """"If there are any friendly non-Downed models in Contact with the model making this Test, they receive a
+    +1 Die Modifier" ("2: Make Recovery Tests")."""
+    a, f, e = FakePlan(model("A", "Novice")), FakePlan(model("Friend")), FakePlan(model("E"))
+    # (then the Bottle Check: one model of two left standing, the Veteran rolls 1 Die, a 5)
+    g = table([(a, (10, 10)), (f, (11, 10))], [(e, (30, 30))], Dice([1, 1, 1, 1, 5]))
+    g.sides[0][0].downed = True
+    assert not g.recovery(0)
+    assert g.rng.asked == [6] * 4 + [8] and g.sides[0][0].casualty
+    g = table([(a, (10, 10)), (f, (13, 10))], [(e, (30, 30))], Dice([1, 1, 5, 5]))
+    g.sides[0][0].downed = True
+    assert not g.recovery(0)
+    assert g.rng.asked == [6] * 3 + [8] and g.sides[0][0].on_table and g.sides[0][0].downed
+
+
+def test_targeting_closest_easier_and_spotting():
+    """The closest visible enemy, unless a more distant one is an easier Target; another only after a passed
+    Spotting Test, whose Failure wastes the Action ("1: Declare Weapon and Target")."""
+    shooter = FakePlan(model("S", "Veteran"), weapons=(pistol_plan(),), style="gun")
+    near, far = FakePlan(model("Near"), danger=1.0), FakePlan(model("Far"), danger=5.0)
+    wp = shooter.weapons[0]
+    # Near at 6" gap (Medium, 3 dice), Far at 3.5" gap (Short, 4 dice)? no: the closer one is the easier one
+    g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 19))], Dice(uniforms=[0.9, 0.9]), targets="closest")
+    assert g.choose_target(g.sides[0][0], wp, True)[0].pm.name == "Near"
+    # Near in Cover (2 dice) and Far in the open at Medium (3 dice): Far is easier
+    g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 19))], Dice(uniforms=[0.1, 0.9]), targets="closest",
+              terrain=0.5)
+    order = [m.pm.name for m in g.enemies(g.sides[0][0])]
+    u = {"Near": 0.1, "Far": 0.9}
+    g.rng.uniforms = [u[n] for n in order]
+    assert g.choose_target(g.sides[0][0], wp, True)[0].pm.name == "Far"
+    # most-dangerous prefers Far (not the legal Target): a Veteran (D8, 1/2) tests; a 3 fails: the Action is wasted
+    g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 20))], Dice([3], uniforms=[0.9, 0.9]))
+    assert g.choose_target(g.sides[0][0], wp, True) == "wasted"
+    g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 20))], Dice([6], uniforms=[0.9, 0.9]))
+    assert g.choose_target(g.sides[0][0], wp, True)[0].pm.name == "Far"
+    # a Novice (D6, 1/3) does not try: it shoots the legal Target
+    novice = FakePlan(model("N", "Novice"), weapons=(pistol_plan(),), style="gun")
+    g = table([(novice, (10, 10))], [(near, (17, 10)), (far, (10, 20))], Dice(uniforms=[0.9, 0.9]))
+    assert g.choose_target(g.sides[0][0], wp, True)[0].pm.name == "Near"
+    # with Hawkeye (5/9) it does, and re-rolls a Failure
+    hawk = FakePlan(model("H", "Novice", skills=["Hawkeye"]), weapons=(pistol_plan(),), style="gun")
+    g = table([(hawk, (10, 10))], [(near, (17, 10)), (far, (10, 20))], Dice([2, 5], uniforms=[0.9, 0.9]))
+    assert g.choose_target(g.sides[0][0], wp, True)[0].pm.name == "Far"
+    assert [R.spotting_pass_chance(d, h) for h in (False, True) for d in (6, 8, 10)] == [
+        Fraction(1, 3), Fraction(1, 2), Fraction(3, 5), Fraction(5, 9), Fraction(3, 4), Fraction(21, 25)]
+    # Downed and engaged enemies may not be / are not shot at
+    g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 20))])
+    g.sides[1][0].downed = True
+    assert [m.pm.name for m in g.weapon_candidates(g.sides[0][0], wp)] == ["Far"]
