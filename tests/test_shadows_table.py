@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -12,7 +12,9 @@ import pytest
 
 import reference_battle as RB
 import reference_table as RT
+from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
+from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 
 # ---------------------------------------------------------------------------
@@ -325,3 +327,257 @@ def test_targeting_closest_easier_and_spotting():
     g = table([(shooter, (10, 10))], [(near, (17, 10)), (far, (10, 20))])
     g.sides[1][0].downed = True
     assert [m.pm.name for m in g.weapon_candidates(g.sides[0][0], wp)] == ["Far"]
+
+
+# ---------------------------------------------------------------------------
+# (a) The kernel against the reference on random legal posses, every plan, terrains, both movements
+# ---------------------------------------------------------------------------
+
+WEAPONS = ["Pistol", "Carbine", "Shotgun", "Sixgun", "Repeater Rifle", "Heavy Pistol"]
+SKILLS = ["Deadeye", "Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Tough", "Hard to Kill",
+          "Nerves of Steel", "Lead-Belly", "Mean", "Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye"]
+HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4}
+PLANS = ("gunline", "brawl", "balanced")
+TERRAINS = ("open", "light", "dense", 0.8)
+
+
+def random_posse(rng: random.Random, name: str) -> P.Posse:
+    """A legal Advanced posse of 3-7 models (and sometimes a Preacher) with random Weapons, Skills (Fighting
+    Skills too) and Gear (Boilerplate, Dynamite, a Telescopic Sight, a Derringer); house prices for the rest.
+    (tests/test_shadows_battle.py's helper with the Fight's Skills and the Derringer.)"""
+    n = rng.randint(3, 7)
+    shared: dict[str, int] = {}
+    models = []
+    dynamite = False
+    for i in range(n):
+        m = {"name": f"{name} {i}", "rank": "Hero" if i == 0 else rng.choice(["Novice", "Novice", "Veteran"])}
+        ws: list[str] = []
+        for _ in range(rng.randint(1, 3)):
+            w = rng.choice(WEAPONS)
+            if w != "Pistol" and (shared.get(w, 0) >= 2 or w in ws):
+                w = "Pistol"
+            if w != "Pistol":
+                shared[w] = shared.get(w, 0) + 1
+            ws.append(w)
+        skills = rng.sample(SKILLS, rng.randint(0, 2))
+        if "Gunslinger" in skills and "Trigger-Happy" in skills:
+            skills.remove("Trigger-Happy")
+        gear = []
+        if rng.random() < 0.2:
+            gear.append("Boilerplate")
+        if not dynamite and rng.random() < 0.3:
+            gear.append("Dynamite")
+            dynamite = True
+        if rng.random() < 0.3 and any(w in ("Carbine", "Repeater Rifle") for w in ws):
+            gear.append("Telescopic Sight")
+        if rng.random() < 0.25:
+            gear.append("Derringer")
+        models.append({**m, "weapons": ws, "skills": skills, "gear": gear})
+    if rng.random() < 0.3:
+        models.append({"name": f"{name} preacher", "hired_gun": "Preacher", "weapons": ["Pistol"]})
+    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": HOUSE_PRICES,
+            "model": models}
+    posse = P.posse_from_dict(data, name)
+    P.check_posse(posse)
+    return posse
+
+
+def table_options(movement="table", terrain="open", plan_a="balanced", plan_b="balanced", **kw):
+    return replace(B.battle_options(**kw), movement=movement, terrain=terrain, plan_a=plan_a, plan_b=plan_b).checked()
+
+
+def agreement_cases(k: int, seed: int) -> list:
+    """k setups: random posses (and the faction samples), every plan for each side, the terrains, both movements."""
+    rng = random.Random(seed)
+    faction = [P.sample_posse("congregation"), P.sample_posse("dark-confederacy")]
+    out = []
+    while len(out) < k:
+        j = len(out)
+        a = faction[j % 2] if j % 4 == 3 else random_posse(rng, "A")
+        b = random_posse(rng, "B")
+        movement = "none" if j % 6 == 5 else "table"
+        kw = dict(targets=B.TARGET_POLICIES[j % len(B.TARGET_POLICIES)], activation=B.ACTIVATION_POLICIES[(j // 2) % 3],
+                  lone_gun=rng.choice(B.LONE_GUN_POLICIES), turns=rng.choice([8, 8, 4]))
+        if movement == "none":
+            kw["range_"] = rng.choice(["4", "7.5", "10", "medium"])
+        opts = table_options(movement, TERRAINS[j % 4], PLANS[j % 3], PLANS[(j // 3) % 3], **kw)
+        try:
+            setup = B.prepare(a, b, opts)
+        except OddsmithError:
+            continue  # nobody can shoot at that range (fixed-range mode)
+        out.append(setup)
+    return out
+
+
+def _se(values: list[float]) -> float:
+    n = len(values)
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def per_game_figures(games: list[dict]) -> dict[str, list[float]]:
+    fig = {
+        "p_a_wins": [g["result"] == "a" for g in games], "p_b_wins": [g["result"] == "b" for g in games],
+        "p_draw": [g["result"] == "draw" for g in games], "turns_mean": [g["turns"] for g in games],
+        "casualties_a": [g["casualties"][0] for g in games], "casualties_b": [g["casualties"][1] for g in games],
+        "victory_points_a": [g["vp"][0] for g in games], "victory_points_b": [g["vp"][1] for g in games],
+        "fights_mean": [g.get("fights", 0) for g in games],
+        "p_a_fight_casualties": [g.get("fight_casualties", [0, 0])[0] for g in games],
+        "p_b_fight_casualties": [g.get("fight_casualties", [0, 0])[1] for g in games],
+    }
+    return {k: [float(x) for x in v] for k, v in fig.items()}
+
+
+def check_agreement(setup, trials_ref: int, trials_k: int, seed: int) -> None:
+    """Every figure of the kernel within 5 standard errors of the reference's (both errors combined)."""
+    rng = random.Random(seed)
+    games = [RB.play(setup, rng) for _ in range(trials_ref)]
+    result = B.battle(setup.a.posse, setup.b.posse, setup.options, trials=trials_k, seed=seed)
+    k = result.summary.set_index("figure")
+    bad = []
+    for fig, vals in per_game_figures(games).items():
+        ref = sum(vals) / len(vals)
+        se = math.hypot(_se(vals), float(k.loc[fig, "stderr"]))
+        if abs(ref - float(k.loc[fig, "value"])) > 5 * max(se, 1.0 / trials_ref):
+            bad.append((fig, round(ref, 4), round(float(k.loc[fig, "value"]), 4), round(se, 4)))
+    models = result.models
+    for s, side in enumerate((setup.a, setup.b)):
+        rows = models[models["side"] == "ab"[s]].reset_index(drop=True)
+        for i in range(len(side.models)):  # the posse's own models (Revenants vary in number from game to game)
+            for col, key in (("p_casualty", "casualty"), ("p_fought", "fought"), ("p_downed_at_end", "downed_at_end")):
+                if key not in games[0]:
+                    continue
+                vals = [float(g[key][s][i]) for g in games]
+                se = math.hypot(_se(vals) if len(set(vals)) > 1 else 0.0, float(rows.loc[i, col + "_stderr"]))
+                ref = sum(vals) / len(vals)
+                if abs(ref - float(rows.loc[i, col])) > 5 * max(se, 1.0 / trials_ref):
+                    bad.append((f"{'ab'[s]}{i} {col}", round(ref, 4), round(float(rows.loc[i, col]), 4), round(se, 4)))
+    assert not bad, (describe(setup), bad)
+
+
+def describe(setup) -> str:
+    o = setup.options
+    return (f"{setup.a.posse.name} ({len(setup.a.models)}) vs {setup.b.posse.name} ({len(setup.b.models)}): "
+            f"movement {o.movement}, terrain {o.terrain}, plans {o.plan_a}/{o.plan_b}, targets {o.targets}, "
+            f"activation {o.activation}, lone gun {o.lone_gun}, turns {o.turns}")
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_kernel_agrees_with_reference_quick(case):
+    setup = agreement_cases(6, 13)[case]
+    check_agreement(setup, 3_000, 60_000, 700 + case)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(24))
+def test_kernel_agrees_with_reference(case):
+    setup = agreement_cases(24, 2027)[case]
+    check_agreement(setup, 5_000, 200_000, 900 + case)
+
+
+# ---------------------------------------------------------------------------
+# (c) Sanity the book implies
+# ---------------------------------------------------------------------------
+
+
+def brawlers(skills: list[str]) -> P.Posse:
+    """Five Pistol-armed models (a Hero, two Veterans, two Novices), each with ``skills``."""
+    ranks = ["Hero", "Veteran", "Veteran", "Novice", "Novice"]
+    data = {"posse": {"name": "Brawlers" + (" (skilled)" if skills else ""), "method": "advanced",
+                      "dollar_limit": 1000},
+            "model": [{"name": f"Brawler {i}", "rank": r, "weapons": ["Pistol"], "skills": list(skills)}
+                      for i, r in enumerate(ranks)]}
+    posse = P.posse_from_dict(data, "brawlers")
+    P.check_posse(posse)
+    return posse
+
+
+def p_win_diff(x, y) -> tuple[float, float]:
+    d = x["p_a_wins"] - y["p_a_wins"]
+    return d, math.hypot(x.stderr("p_a_wins"), y.stderr("p_a_wins"))
+
+
+def test_fighting_skills_make_a_brawler_posse_win_more():
+    """Mean, Close Work and 'Ornery are Die Modifiers on Fight Tests ("Fighting Skills Table"): a brawling posse
+    with them beats the same posse without them."""
+    enemy = P.sample_posse(None)
+    opts = table_options(plan_a="brawl")
+    skilled = B.battle(brawlers(["Mean", "Close Work", "'Ornery"]), enemy, opts, trials=20_000, seed=41)
+    plain = B.battle(brawlers([]), enemy, opts, trials=20_000, seed=42)
+    d, se = p_win_diff(skilled, plain)
+    assert d > 5 * se, (d, se)
+    assert skilled["fights_mean"] > 0 and skilled["p_b_fight_casualties"] > plain["p_b_fight_casualties"]
+
+
+def test_hard_to_kill_is_worth_less_on_the_table():
+    """On the table a Downed model can be finished off in a Fight ("Downed"), so standing up again at Recovery
+    (Hard to Kill) saves fewer models than in the fixed-range firefight where nobody ever closes."""
+    base = brawlers([])
+    tough = brawlers(["Hard to Kill"])
+    enemy = P.sample_posse(None)
+    gains = {}
+    for movement in ("table", "none"):
+        opts = table_options(movement, plan_a="brawl", plan_b="brawl", range_="6")
+        with_ = B.battle(tough, enemy, opts, trials=40_000, seed=51)
+        without = B.battle(base, enemy, opts, trials=40_000, seed=52)
+        gains[movement] = p_win_diff(with_, without)
+    (dt, st), (dn, sn) = gains["table"], gains["none"]
+    assert dn - dt > 5 * math.hypot(st, sn), gains
+
+
+def test_vessel_fields_no_gun_but_fights():
+    """The Vessel "will temporarily lose all their Weapons, Gear, and Horse" ("The Congregation"): its plan has no
+    usable Weapon, it brawls (and casts Arcane Blast), and it takes part in Fights."""
+    cong = P.sample_posse("congregation")
+    r = B.battle(cong, P.sample_posse(None), table_options(), trials=20_000, seed=61)
+    side = r.setup.a
+    vessel = [i for i, mp in enumerate(side.models) if mp.model.is_vessel]
+    assert len(vessel) == 1
+    mp = side.models[vessel[0]]
+    assert not any(w.usable for w in mp.weapons) and mp.dynamite == 0
+    assert mp.style == "brawl" and mp.arcane_blast
+    row = r.models[r.models["side"] == "a"].reset_index(drop=True).loc[vessel[0]]
+    assert row["p_fought"] > 5 * row["p_fought_stderr"] > 0
+
+
+def test_revenants_join_and_leave_with_their_boss():
+    """D3+1 Revenants join a Dark Confederacy posse; "If your Boss ever becomes a Casualty in a game, then all
+    Revenants will immediately revert to harmless corpses" ("The Dark Confederacy")."""
+    dc = P.sample_posse("dark-confederacy")
+    setup = B.prepare(dc, P.sample_posse(None), table_options(plan_a="brawl", plan_b="brawl"))
+    assert setup.a.revenant is not None and setup.b.revenant is None
+    counts = set()
+    removed_with_boss = 0
+    rng = random.Random(5)
+    for _ in range(300):
+        g = RT.TableGame(setup, rng)
+        revenants = [m for m in g.sides[0] if m.revenant]
+        counts.add(len(revenants))
+        assert all(m.pm.rank is R.Rank.NOVICE and m.has("Fearsome") and m.has("Hard to Kill") for m in revenants)
+        out = g.play()
+        boss = next(m for m in g.sides[0] if m.plan.boss and not m.revenant)
+        if boss.casualty:
+            assert not any(m.on_table for m in revenants)
+            removed_with_boss += 1
+        assert out["vp"][1] <= sum(m.pm.rank.victory_points for m in g.posse[0])
+    assert counts == {2, 3, 4}
+    assert removed_with_boss > 0
+
+
+def test_spotting_policy_with_hawkeye_changes_who_is_shot():
+    """With Hawkeye's re-roll a posse passes most Spotting Tests: shooting the most dangerous enemy instead of the
+    closest one ("1: Declare Weapon and Target") raises that enemy's chance of becoming a Casualty."""
+    data = {"posse": {"name": "Hawkeyes", "method": "advanced", "dollar_limit": 1000},
+            "model": [{"name": f"Eye {i}", "rank": r, "weapons": ["Carbine"], "skills": ["Hawkeye"]}
+                      for i, r in enumerate(["Hero", "Veteran", "Veteran", "Novice", "Novice"])]}
+    eyes = P.posse_from_dict(data, "eyes")
+    P.check_posse(eyes)
+    enemy = P.sample_posse(None)
+    figs = {}
+    for t in ("closest", "most-dangerous"):
+        r = B.battle(eyes, enemy, table_options(targets=t, plan_a="gunline", plan_b="gunline"), trials=20_000, seed=71)
+        top = B.danger_order(r.setup.b)[0]
+        row = r.models[r.models["side"] == "b"].reset_index(drop=True).loc[top]
+        figs[t] = (row["p_casualty"], row["p_casualty_stderr"])
+    (c, sc), (m, sm) = figs["closest"], figs["most-dangerous"]
+    assert m - c > 5 * math.hypot(sc, sm), figs
