@@ -20,7 +20,8 @@ from numpy.random cimport bitgen_t
 from shadows_common cimport *
 
 cdef enum:
-    MAXM = 10          # models per posse (MAX_POSSE_MODELS)
+    MAXM = 14          # model slots per side: MAX_POSSE_MODELS and 4 Revenants
+    MAXPOSSE = 10      # models per posse (MAX_POSSE_MODELS)
     MAXW = 3           # Weapons per model (MAX_WEAPONS_PER_MODEL)
     NCARDS = 54
     MAXHAND = 16
@@ -29,23 +30,32 @@ cdef enum:
 # Model columns
 cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
-    M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, NMC
+    M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
+    M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, NMC
 
 # Weapon columns
 cdef enum:
-    W_USABLE, W_DICE, W_JAM, W_SHOTS, W_SAVE, W_SILVER, W_PISTOL, W_FAR, NWC
+    W_USABLE, W_DICE, W_JAM, W_SHOTS, W_SAVE, W_SILVER, W_PISTOL, W_FAR, W_EDGE, W_EDGE_M, W_EDGE_L,
+    W_BDICE, W_BDICE_M, W_BDICE_L, W_BCOVER, W_BCOVER_M, W_BCOVER_L, W_BSAVE, W_BSAVE_M, W_BSAVE_L, NWC
 
 # Options
 cdef enum:
     O_TURNS, O_TARGETS, O_ACTIVATION, O_LONE_GUN, O_READING, O_DISTANCE, O_DYN_RANGE, O_BLAST_RADIUS,
     O_BLAST_SAVE, O_CRITTER_SAVE, O_EVENTS, O_T, O_ONE_FACE, O_RECOVERY_DICE, O_RECOVERY_STAND, O_BOSS_DICE,
-    O_STANDIN_DICE, O_SCATTER_DIE, O_ROLLOFF_DIE, O_EVENT_DIE, NOPT
+    O_STANDIN_DICE, O_SCATTER_DIE, O_ROLLOFF_DIE, O_EVENT_DIE, O_MOVEMENT, O_TERRAIN, O_TABLE, O_ZONE, O_BASE,
+    O_MOVE, O_CLEARANCE, O_CHARGE_REACH, O_DUST_RANGE, O_DISENGAGE_DICE, O_DISENGAGE_SAVE, O_SPOT_DICE, O_FIGHT_DICE,
+    O_CHARGE_DICE, O_OUTNUMBERED_DICE, O_FEARSOME_DICE, O_NERVE_DICE, O_DERRINGER_DICE, O_CLOSE_WORK_MAX,
+    O_BULL_RUSH_SAVE, O_FRIEND_RECOVERY, O_ARCANE_RANGE, O_ARCANE_DICE, O_ARCANE_DIFFICULTY, O_CASTING_DICE,
+    O_REVENANT_DIE, O_REVENANT_PLUS, O_REVENANTS_A, O_REVENANTS_B, O_SPOT_MIN, NOPT
 
 # Target policies, activation policies
 cdef enum:
     TG_DANGEROUS = 0
     TG_WEAKEST = 1
     TG_BOSS = 2
+    TG_CLOSEST = 3
+    MOVE_TABLE = 0
+    MOVE_NONE = 1
     ACT_AUTO = 0
     ACT_DUAL = 1
     ACT_SOLO = 2
@@ -69,25 +79,37 @@ cdef enum:
 cdef enum:
     C_A_WINS, C_B_WINS, C_DRAW, C_A_BOTTLES, C_B_BOTTLES, C_A_WIPED, C_B_WIPED, C_TURNS, C_TURNS2,
     C_CAS_A, C_CAS_A2, C_CAS_B, C_CAS_B2, C_EVENTS, C_EVENTS2, C_EVENTS_TURNS, C_A_FIRST, C_EVENT_T1,
-    C_BY_VP, C_VP_A, C_VP_B, C_VP_A2, C_VP_B2, C_HEAD_PAD, NHEAD
+    C_BY_VP, C_VP_A, C_VP_B, C_VP_A2, C_VP_B2, C_FIGHTS, C_FIGHTS2, C_FCAS_A, C_FCAS_A2, C_FCAS_B, C_FCAS_B2,
+    C_HEAD_PAD, NHEAD
 
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
-                 "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls")
-WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far")
+                 "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
+                 "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
+                 "fight_save", "hawkeye", "revenant", "arcane_blast")
+WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
+                  "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
+                  "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
 OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "distance", "dynamite_range", "blast_radius",
                   "blast_save", "critter_save", "events", "success_on", "one_face", "recovery_dice", "recovery_stand",
-                  "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die")
+                  "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die", "movement", "terrain",
+                  "table_size", "zone", "base", "move", "clearance", "charge_reach", "dust_range", "disengage_dice",
+                  "disengage_save", "spotting_dice", "fight_dice", "charge_dice", "outnumbered_dice", "fearsome_dice",
+                  "nerve_dice", "derringer_dice", "close_work_max", "bull_rush_save", "friend_recovery",
+                  "arcane_range", "arcane_dice", "arcane_difficulty", "casting_dice", "revenant_die", "revenant_plus",
+                  "revenants_a", "revenants_b", "spot_min")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
-                "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "pad")
+                "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
+                "fights_sq", "fight_cas_a", "fight_cas_a_sq", "fight_cas_b", "fight_cas_b_sq", "pad")
 PAIRED_FIGURES = ("a_wins", "casualties_b")
 PAIR_SUMS = ("x", "y", "xy", "xx", "yy")
 """pair_out = for each PAIRED_FIGURES (x: the recorded run's per-game value, y: this run's) the sums PAIR_SUMS."""
 RECORD_COLUMNS = PAIRED_FIGURES
 MAX_MODELS = MAXM
 MAX_WEAPONS = MAXW
-N_OUT = NHEAD + 4 * MAXM
-"""out = HEAD_COLUMNS, then casualty[side][model], downed_at_end[side][model] (side-major, MAX_MODELS each)."""
+N_OUT = NHEAD + 6 * MAXM
+"""out = HEAD_COLUMNS, then casualty[side][model], downed_at_end[side][model], fought[side][model] (side-major,
+MAX_MODELS each; slots n..n+3 of a side with Revenants are its Revenants)."""
 
 assert len(MODEL_COLUMNS) == NMC and len(WEAPON_COLUMNS) == NWC and len(OPTION_COLUMNS) == NOPT
 assert len(HEAD_COLUMNS) == NHEAD
@@ -821,7 +843,7 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     cdef int64_t t
     for s in range(NSIDE):
         p.n[s] = n_models[s]
-        if not 1 <= p.n[s] <= MAXM:
+        if not 1 <= p.n[s] <= MAXPOSSE:
             raise ValueError("mc_battle: a posse has 1..10 models")
         for m in range(MAXM):
             p.order[s][m] = order[s, m]

@@ -31,9 +31,8 @@ Turn the side with more Victory Points wins. The battle is Monte Carlo in the
 from __future__ import annotations
 
 import concurrent.futures as cf
-import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -50,12 +49,42 @@ from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from oddsmith.notebook import notebook_view
 
+from oddsmith.shadows import battle_plan as _plan
+
+# every name of the options and plans is importable from here too
+ACTIVATION_POLICIES = _plan.ACTIVATION_POLICIES
+BRAWL_FIGHT_BONUS = _plan.BRAWL_FIGHT_BONUS
+BandShot = _plan.BandShot
+BattleOptions = _plan.BattleOptions
+BattleSetup = _plan.BattleSetup
+DEFAULT_RANGE = _plan.DEFAULT_RANGE
+Distance = _plan.Distance
+FIXED_POINT = _plan.FIXED_POINT
+LONE_GUN_POLICIES = _plan.LONE_GUN_POLICIES
+MOVEMENT_MODES = _plan.MOVEMENT_MODES
+ModelPlan = _plan.ModelPlan
+PLANS = _plan.PLANS
+REVENANT_SLOTS = _plan.REVENANT_SLOTS
+SPOTTING_MIN_CHANCE = _plan.SPOTTING_MIN_CHANCE
+STYLES = _plan.STYLES
+SidePlan = _plan.SidePlan
+TARGET_POLICIES = _plan.TARGET_POLICIES
+TERRAINS = _plan.TERRAINS
+TERRAIN_SCALE = _plan.TERRAIN_SCALE
+WeaponPlan = _plan.WeaponPlan
+battle_options = _plan.battle_options
+danger_order = _plan.danger_order
+fight_bonus = _plan.fight_bonus
+has_revenants = _plan.has_revenants
+parse_terrain = _plan.parse_terrain
+plan_model = _plan.plan_model
+plan_side = _plan.plan_side
+prepare = _plan.prepare
+revenant_model = _plan.revenant_model
+terrain_label = _plan.terrain_label
+
 _K = _ext.load("shadows_battle")
 
-TARGET_POLICIES = ("most-dangerous", "weakest", "boss")
-ACTIVATION_POLICIES = ("auto", "dual", "solo")
-LONE_GUN_POLICIES = ("at-once", "hold")
-DEFAULT_RANGE = "10"
 DEFAULT_TRIALS = 20_000
 
 EVENT_EFFECTS: dict[str, str] = {
@@ -72,317 +101,45 @@ _DYNAMITE_CODE = {R.DynamiteOutcome.ON_THROWER: 1, R.DynamiteOutcome.TOWARDS_THR
                   R.DynamiteOutcome.AWAY_FROM_THROWER: 3, R.DynamiteOutcome.DUD: 4}
 
 NOT_MODELLED = (
+    "terrain pieces and Line of Sight blocking: every enemy is visible, and Cover is a density drawn per shot "
+    "(--terrain)",
+    "elevation, falling, Shoves and rough ground: the table is flat and clear",
+    "Horses (a 6\" Move), Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro and Blessed Water",
+    "Lookout and Reactions (Quickdraw, Bushwhacker) and Slick (an extra Action)",
+    "every Arcane Power but the Vessel's Arcane Blast; Bystanders; dragging Downed comrades; the other scenarios "
+    "(this is Scenario 5: Showdown)",
+    "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
+    "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
+    "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
+    "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
+    "Boilerplate cancels Successes of shots only, not of a Fight",
+)
+"""What the table battle (``--movement table``) leaves out, with why (docs/shadows-battles.md)."""
+
+NOT_MODELLED_NONE = (
     "movement, terrain, Line of Sight and Spotting Tests: every enemy not Downed is an equally near, visible Target",
     "Fights, Charges and Lookout/Reactions (so Mean, Fearsome, 'Ornery, Bull-Rush, Close Work, Bushwhacker, "
     "Quickdraw and the Derringer change nothing)",
-    "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and Arcane Powers",
+    "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and every Arcane Power but the "
+    "Vessel's Arcane Blast",
     "Slick (an extra Action) and Hawkeye (Spotting Tests)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
-    "no ranges for (Rifle, Buffalo Gun)",
+    "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "the +1 Die of a friend in Contact on Recovery Tests (no model is in Contact on open ground)",
 )
+"""What the fixed-range firefight (``--movement none``) leaves out."""
+
+
+def not_modelled(options: BattleOptions) -> tuple[str, ...]:
+    """The not-modelled list of the battle's movement mode."""
+    return NOT_MODELLED if options.table else NOT_MODELLED_NONE
+
 
 SUMMARY_FIGURES = ("p_a_wins", "p_b_wins", "p_draw", "p_a_bottles", "p_b_bottles", "p_a_wiped_out", "p_b_wiped_out",
                    "p_by_victory_points", "turns_mean", "casualties_a", "casualties_b", "victory_points_a",
-                   "victory_points_b", "p_event_per_turn", "p_a_first_turn_1", "p_event_turn_1")
-
-
-# ---------------------------------------------------------------------------
-# Options
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Distance:
-    """How far apart the posses stand: ``inches``, or every Weapon at one range ``band``."""
-
-    inches: float | None = None
-    band: R.RangeBand | None = None
-
-    @staticmethod
-    def parse(text: str | float | int | R.RangeBand) -> "Distance":
-        if isinstance(text, R.RangeBand):
-            return Distance(band=text)
-        if isinstance(text, (int, float)) and not isinstance(text, bool):
-            value = float(text)
-        else:
-            t = str(text).strip().lower().rstrip('"').removesuffix("in").strip()
-            try:
-                value = float(t)
-            except ValueError:
-                try:
-                    return Distance(band=R.range_band(str(text)))
-                except OddsmithError:
-                    raise OddsmithError(f"--range: give inches (e.g. 10) or a range band (short, medium, long), "
-                                        f"got {text!r}") from None
-        if not math.isfinite(value) or value < 0 or value > 100:
-            raise OddsmithError(f"--range: inches between 0 and 100, got {text!r}")
-        return Distance(inches=value)
-
-    @property
-    def label(self) -> str:
-        if self.band is not None:
-            return f"{self.band.label} Range for every Weapon"
-        return f"{self.inches:g}\""
-
-
-@dataclass(frozen=True)
-class BattleOptions:
-    distance: Distance = field(default_factory=lambda: Distance.parse(DEFAULT_RANGE))
-    cover_a: bool = False
-    cover_b: bool = False
-    turns: int = R.GAME_TURNS
-    targets: str = "most-dangerous"
-    activation: str = "auto"
-    lone_gun: str = "at-once"
-    reading: R.RerollReading = R.DEFAULT_REROLL_READING
-    events: bool = True
-
-    def checked(self) -> "BattleOptions":
-        if not 1 <= int(self.turns) <= 64:
-            raise OddsmithError(f"--turns must be between 1 and 64, got {self.turns}")
-        for value, allowed, what in ((self.targets, TARGET_POLICIES, "--targets"),
-                                     (self.activation, ACTIVATION_POLICIES, "--activation"),
-                                     (self.lone_gun, LONE_GUN_POLICIES, "lone_gun")):
-            if value not in allowed:
-                raise OddsmithError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
-        return replace(self, reading=R.reroll_reading(self.reading))
-
-
-def battle_options(range_: str | float | Distance = DEFAULT_RANGE, *, cover: bool = False, vs_cover: bool = False,
-                   turns: int = R.GAME_TURNS, targets: str = "most-dangerous", activation: str = "auto",
-                   lone_gun: str = "at-once", reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                   events: bool = True) -> BattleOptions:
-    """Options from plain values (``cover``: posse A has Cover; ``vs_cover``: posse B has)."""
-    d = range_ if isinstance(range_, Distance) else Distance.parse(range_)
-    return BattleOptions(d, cover, vs_cover, turns, targets, activation, lone_gun, R.reroll_reading(reading),
-                         events).checked()
-
-
-# ---------------------------------------------------------------------------
-# A posse as the kernel's numbers
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WeaponPlan:
-    """One Weapon of a model at this distance: the kernel's numbers and why it cannot shoot, if so."""
-
-    name: str
-    band: R.RangeBand | None
-    inches: float | None
-    dice: int
-    jam_die: int
-    shots: int
-    save_mod: int
-    silver: int
-    pistol: bool
-    far: bool
-    value: float
-    why_not: str | None = None
-
-    @property
-    def usable(self) -> bool:
-        return self.why_not is None
-
-
-@dataclass(frozen=True)
-class ModelPlan:
-    model: P.PosseModel
-    boss: bool
-    weapons: tuple[WeaponPlan, ...]
-    dynamite: int
-    danger: float
-
-    @property
-    def can_shoot(self) -> bool:
-        return any(w.usable for w in self.weapons) or self.dynamite > 0
-
-
-@dataclass(frozen=True)
-class SidePlan:
-    posse: P.Posse
-    models: tuple[ModelPlan, ...]
-    cover: bool
-
-    @property
-    def can_shoot(self) -> bool:
-        return any(m.can_shoot for m in self.models)
-
-
-def _telescopic(model: P.PosseModel) -> R.Weapon | None:
-    """The Rifle-Class Weapon a Telescopic Sight is fitted to: the model's first one."""
-    if not any(g.long_range_bonus for g in model.gear):
-        return None
-    return next((w for w in model.weapons if w.weapon_class is R.WeaponClass.RIFLE and w.stats_known), None)
-
-
-def _band(w: R.Weapon, distance: Distance, scope: bool) -> tuple[R.RangeBand | None, float | None]:
-    if distance.band is not None:
-        rng = w.range_of(distance.band, scope)
-        return distance.band, (float(rng[1]) if rng else None)
-    return w.band_at(distance.inches, scope), distance.inches
-
-
-def _weapon_value(model: P.PosseModel, w: R.Weapon, band: R.RangeBand, enemy_cover: bool, shots: int) -> float:
-    """Policy score of a Weapon: expected Damage steps (Shaken 1, Downed 2, Casualty 3) per Shoot Action against a
-    plain Veteran, exact from the dice engine; the kernel fires the highest-scoring ready Weapon."""
-    return _shot_value(P.shooter_of(model), w.name, band, enemy_cover) * shots
-
-
-@functools.lru_cache(maxsize=4096)
-def _shot_value(shooter: E.Shooter, weapon_name: str, band: R.RangeBand, enemy_cover: bool) -> float:
-    odds = E.shoot(shooter, "Veteran", weapon_name, range_band=band, cover=enemy_cover, fractions=False)
-    return odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"]
-
-
-def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool) -> ModelPlan:
-    scope_on = _telescopic(model)
-    silver = R.gear("Silver Bullets").save_modifier_vs_supernatural if model.silver_bullets else 0
-    silver_all = bool(model.role and model.role.silver_bullets)
-    plans: list[WeaponPlan] = []
-    for w in model.weapons:
-        why = P.shootable(w)
-        band = inches = None
-        if why is None:
-            band, inches = _band(w, distance, w is scope_on)
-            if band is None:
-                why = f"out of range at {distance.label} (Long Range ends at {w.long}\")"
-        if why is not None:
-            plans.append(WeaponPlan(w.name, None, None, 0, 2, 0, 0, 0, False, False, 0.0, why))
-            continue
-        dice = R.shooting_dice(w, band, cover=enemy_cover, skills=model.all_skills, injuries=model.injuries)
-        shots = w.shots_per_action
-        far = inches is not None and inches > R.DUST_STORM_VISIBILITY
-        plans.append(WeaponPlan(w.name, band, inches, dice, int(w.jam_die), shots, w.save_modifier(band), 0,
-                                w.weapon_class is R.WeaponClass.PISTOL, far,
-                                _weapon_value(model, w, band, enemy_cover, shots)))
-    # best first; Silver Bullets bought as Gear load the best Weapon, a Crusader's load them all
-    order = sorted(range(len(plans)), key=lambda i: (not plans[i].usable, -plans[i].value, i))
-    plans = [plans[i] for i in order]
-    if silver:
-        plans = [replace(p, silver=silver) if p.usable and (silver_all or k == 0) else p for k, p in enumerate(plans)]
-    dynamite = sum(1 for g in model.gear if g.name == "Dynamite")
-    if model.hired_gun is not None and model.hired_gun.name == "Moonshiner":
-        dynamite += 1  # a burning bottle of 'shine, once per game, "following the rules for a stick of Dynamite"
-    danger = max((p.value for p in plans if p.usable), default=0.0)
-    return ModelPlan(model, boss, tuple(plans), dynamite, danger)
-
-
-def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool) -> SidePlan:
-    if len(posse.models) > _K.MAX_MODELS:
-        raise OddsmithError(f"{posse.source}: a posse has at most {_K.MAX_MODELS} models, got {len(posse.models)}")
-    boss = posse.boss
-    return SidePlan(posse, tuple(plan_model(m, m is boss, distance, enemy_cover) for m in posse.models), cover)
-
-
-@dataclass(frozen=True)
-class BattleSetup:
-    """Both sides as the kernel's arrays, with the options and the notes for the reader."""
-
-    a: SidePlan
-    b: SidePlan
-    options: BattleOptions
-    models: np.ndarray
-    weapons: np.ndarray
-    n_models: np.ndarray
-    order: np.ndarray
-    opts: np.ndarray
-    notes: tuple[str, ...]
-
-
-def _side_arrays(side: SidePlan, models: np.ndarray, weapons: np.ndarray, order: np.ndarray, s: int) -> None:
-    col = {c: i for i, c in enumerate(_K.MODEL_COLUMNS)}
-    wcol = {c: i for i, c in enumerate(_K.WEAPON_COLUMNS)}
-    for i, mp in enumerate(side.models):
-        m = mp.model
-        row = models[s, i]
-        row[col["present"]] = 1
-        row[col["die"]] = m.rank.die
-        row[col["die_shaken"]] = R.grit_die(m.rank, True, m.lead_belly)
-        row[col["rank"]] = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO).index(m.rank)
-        row[col["boss"]] = int(mp.boss)
-        row[col["save_mod"]] = m.save_modifier
-        row[col["cancel"]] = R.BOILERPLATE_CANCELS if m.boilerplate else 0
-        row[col["supernatural"]] = int(m.supernatural)
-        row[col["hard_to_kill"]] = int(any(s_.auto_recovers for s_ in m.all_skills))
-        row[col["nerve_rerolls"]] = int(any(s_.name == R.NERVE_REROLL_SKILL for s_ in m.all_skills))
-        row[col["preacher"]] = int(m.hired_gun is not None and m.hired_gun.name == "Preacher")
-        gunslinger = any(s_.fires_two_pistols for s_ in m.all_skills)
-        row[col["trigger_happy"]] = int(any(s_.extra_shot_same_weapon for s_ in m.all_skills) and not gunslinger)
-        row[col["gunslinger"]] = int(gunslinger)
-        row[col["danger"]] = int(round(mp.danger * 1e6))
-        row[col["vp"]] = m.rank.victory_points
-        row[col["dynamite"]] = mp.dynamite
-        row[col["jam_rerolls"]] = int(any(s_.rerolls and "Jamming" in s_.rerolls for s_ in m.all_skills))
-        for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
-            w = weapons[s, i, j]
-            w[wcol["usable"]] = int(wp.usable)
-            w[wcol["dice"]] = wp.dice
-            w[wcol["jam_die"]] = wp.jam_die
-            w[wcol["shots"]] = wp.shots
-            w[wcol["save_mod"]] = wp.save_mod
-            w[wcol["silver"]] = wp.silver
-            w[wcol["pistol"]] = int(wp.pistol)
-            w[wcol["far"]] = int(wp.far)
-    ranked = danger_order(side)
-    order[s, : len(ranked)] = ranked
-
-
-def danger_order(side: SidePlan) -> list[int]:
-    """Models most dangerous first (ties: posse file order): the order they Activate and are shot at."""
-    return sorted(range(len(side.models)), key=lambda i: (-int(round(side.models[i].danger * 1e6)), i))
-
-
-def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = None, *,
-            check: bool = True) -> BattleSetup:
-    """Check both posses (the posse-building rules; ``check=False``: the caller did) and turn them into the
-    kernel's numbers."""
-    opts = (options or BattleOptions()).checked()
-    if check:
-        P.check_posse(posse_a)
-        P.check_posse(posse_b)
-    a = plan_side(posse_a, opts.distance, opts.cover_a, opts.cover_b)
-    b = plan_side(posse_b, opts.distance, opts.cover_b, opts.cover_a)
-    if not a.can_shoot and not b.can_shoot:
-        raise OddsmithError(f"no model of either posse can shoot at {opts.distance.label}: nothing would happen "
-                            f"(try a shorter --range)")
-    notes = []
-    for tag, side in (("A", a), ("B", b)):
-        if not side.can_shoot:
-            notes.append(f"posse {tag} ({side.posse.name}) has no model able to shoot at {opts.distance.label}: "
-                         f"it can only take fire")
-        for mp in side.models:
-            for wp in mp.weapons:
-                if wp.why_not is not None:
-                    notes.append(f"{tag}: {mp.model.name}'s {wp.name} does not shoot: {wp.why_not}")
-            if mp.dynamite and (opts.distance.inches is None or opts.distance.inches > R.DYNAMITE_THROW_INCHES):
-                notes.append(f"{tag}: {mp.model.name}'s Dynamite is not thrown: the enemy is not within "
-                             f"{R.DYNAMITE_THROW_INCHES}\"" + (" (a range band gives no distance)" if
-                                                              opts.distance.inches is None else ""))
-    mx, mw = _K.MAX_MODELS, _K.MAX_WEAPONS
-    models = np.zeros((2, mx, len(_K.MODEL_COLUMNS)), dtype=np.int32)
-    weapons = np.zeros((2, mx, mw, len(_K.WEAPON_COLUMNS)), dtype=np.int32)
-    order = np.zeros((2, mx), dtype=np.int32)
-    for s, side in enumerate((a, b)):
-        _side_arrays(side, models, weapons, order, s)
-    n_models = np.array([len(a.models), len(b.models)], dtype=np.int32)
-    d = opts.distance
-    reading = {R.RerollReading.A: 0, R.RerollReading.B: 1}[opts.reading]
-    o = {
-        "turns": opts.turns, "targets": TARGET_POLICIES.index(opts.targets),
-        "activation": ACTIVATION_POLICIES.index(opts.activation), "lone_gun": LONE_GUN_POLICIES.index(opts.lone_gun),
-        "reading": reading, "distance": -1 if d.inches is None else int(round(d.inches * 1000)),
-        "dynamite_range": R.DYNAMITE_THROW_INCHES, "blast_radius": R.DYNAMITE_BLAST_RADIUS,
-        "blast_save": R.DYNAMITE_BLAST_SAVE, "critter_save": R.ORNERY_CRITTER_SAVE, "events": int(opts.events),
-        "success_on": R.SUCCESS_ON, "one_face": E.JAM_FACE, "recovery_dice": R.TESTS[R.TestKind.RECOVERY].base_dice,
-        "recovery_stand": next(lo for lo, _hi, res in R.RECOVERY_TABLE if res is R.RecoveryResult.STANDS_SHAKEN),
-        "boss_dice": R.BOTTLE_CHECK_BOSS_DICE, "stand_in_dice": R.BOTTLE_CHECK_STAND_IN_DICE,
-        "scatter_die": R.DYNAMITE_SCATTER_DIE, "roll_off_die": R.ROLL_OFF_DIE, "event_die": R.UNEXPECTED_EVENTS.die,
-    }
-    opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
-    return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
+                   "victory_points_b", "p_event_per_turn", "p_a_first_turn_1", "p_event_turn_1", "fights_mean",
+                   "p_a_fight_casualties", "p_b_fight_casualties")
 
 
 def _event_codes() -> np.ndarray:
@@ -452,6 +209,7 @@ class BattleResult:
             "range_band": o.distance.band.value if o.distance.band else None,
             "cover_a": o.cover_a, "cover_b": o.cover_b, "turns": o.turns, "targets": o.targets,
             "activation": o.activation, "lone_gun": o.lone_gun, "reroll_reading": o.reading.name,
+            "movement": o.movement, "terrain": o.terrain, "plan_a": o.plan_a, "plan_b": o.plan_b,
         }
         for f in SUMMARY_FIGURES:
             out[f] = float(s.loc[f, "value"])
@@ -459,13 +217,15 @@ class BattleResult:
         out["models"] = [
             {"side": r.side, "posse": r.posse, "model": r.model, "rank": r.rank, "boss": bool(r.boss),
              "p_casualty": float(r.p_casualty), "p_downed_at_end": float(r.p_downed_at_end),
-             "stderr": {"p_casualty": float(r.p_casualty_stderr), "p_downed_at_end": float(r.p_downed_at_end_stderr)}}
+             "p_fought": float(r.p_fought), "revenant": bool(r.revenant),
+             "stderr": {"p_casualty": float(r.p_casualty_stderr), "p_downed_at_end": float(r.p_downed_at_end_stderr),
+                        "p_fought": float(r.p_fought_stderr)}}
             for r in self.models.itertuples()]
         out["activation_exact"] = [
             {k: (v if not isinstance(v, (np.floating, np.integer)) else v.item()) for k, v in row.items()}
             for row in self.activation.to_dict("records")]
         out["events"] = dict(EVENT_EFFECTS)
-        out["not_modelled"] = list(NOT_MODELLED)
+        out["not_modelled"] = list(not_modelled(o))
         out["notes"] = list(self.notes)
         out["trials"] = self.trials
         out["seed"] = self.seed
@@ -581,20 +341,29 @@ def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.D
     rows.append(("p_event_per_turn", ratio, math.sqrt(max(var, 0.0)) / h["turns"]))
     rows.append(("p_a_first_turn_1", *_prop(h["a_first"], n)))
     rows.append(("p_event_turn_1", *_prop(h["event_turn_1"], n)))
+    rows.append(("fights_mean", *_mean_se(h["fights"], h["fights_sq"], n)))
+    rows.append(("p_a_fight_casualties", *_mean_se(h["fight_cas_a"], h["fight_cas_a_sq"], n)))
+    rows.append(("p_b_fight_casualties", *_mean_se(h["fight_cas_b"], h["fight_cas_b_sq"], n)))
     summary = pd.DataFrame(rows, columns=["figure", "value", "stderr"])
     summary = summary.set_index("figure").loc[list(SUMMARY_FIGURES)].reset_index()
     mrows = []
     base = len(_K.HEAD_COLUMNS)
     mx = _K.MAX_MODELS
     for s, (tag, side) in enumerate((("a", setup.a), ("b", setup.b))):
-        for i, mp in enumerate(side.models):
+        rows_ = [(mp, mp.model.name) for mp in side.models]
+        if side.revenant is not None:
+            rows_ += [(side.revenant, f"Revenant {k + 1}") for k in range(REVENANT_SLOTS)]
+        for i, (mp, name) in enumerate(rows_):
             cas = counts[base + s * mx + i]
             down = counts[base + 2 * mx + s * mx + i]
+            fought = counts[base + 4 * mx + s * mx + i]
             pc, sc = _prop(cas, n)
             pd_, sd = _prop(down, n)
-            mrows.append({"side": tag, "posse": side.posse.name, "model": mp.model.name, "rank": mp.model.rank.label,
-                          "boss": mp.boss, "p_casualty": pc, "p_casualty_stderr": sc, "p_downed_at_end": pd_,
-                          "p_downed_at_end_stderr": sd})
+            pf, sf = _prop(fought, n)
+            mrows.append({"side": tag, "posse": side.posse.name, "model": name, "rank": mp.model.rank.label,
+                          "boss": mp.boss, "revenant": mp.revenant, "style": mp.style, "p_casualty": pc,
+                          "p_casualty_stderr": sc, "p_downed_at_end": pd_, "p_downed_at_end_stderr": sd,
+                          "p_fought": pf, "p_fought_stderr": sf})
     return summary, pd.DataFrame(mrows)
 
 

@@ -99,12 +99,21 @@ from oddsmith.rules.shadows.shooting import (  # noqa: F401
     weapon,
 )
 from oddsmith.rules.shadows.fight import (  # noqa: F401
+    BULL_RUSH_SAVE_MODIFIER,
     DOWNED_DEFENDER_IS_CASUALTY,
+    FIGHT_DRAW_EFFECT,
+    FIGHT_TEST_MODIFIERS,
     FightResult,
     SHOVE_INCHES_PER_SUCCESS,
     TIE_BREAK_MARGIN,
     fight_result,
     shove_distance,
+)
+from oddsmith.rules.shadows.targeting import (  # noqa: F401
+    SPOTTING_FAIL_WASTES_ACTION,
+    SPOTTING_TEST_DICE,
+    TARGET_RULE,
+    spotting_pass_chance,
 )
 from oddsmith.rules.shadows.recovery import (  # noqa: F401
     BOTTLE_CHECK_BOSS_DICE,
@@ -123,7 +132,12 @@ from oddsmith.rules.shadows.recovery import (  # noqa: F401
 )
 from oddsmith.rules.shadows.moving import (  # noqa: F401
     APPALOOSA_MOVE_INCHES,
+    BASE_INCHES,
+    CHARGE_REACH_INCHES,
+    DEPLOYMENT_ZONE_INCHES,
+    DISENGAGE_MOVE_INCHES,
     DOWNED_CRAWL_INCHES,
+    ENEMY_CLEARANCE_INCHES,
     FALLEN_ONTO_SAVE,
     FALLING_BASE_SAVE,
     FALLING_FREE_DROP_INCHES,
@@ -131,6 +145,7 @@ from oddsmith.rules.shadows.moving import (  # noqa: F401
     LEAP_MAX_INCHES,
     MOUNTED_MOVE_INCHES,
     MOVE_INCHES,
+    TABLE_INCHES,
     falling_save_target,
 )
 from oddsmith.rules.shadows.skills import (  # noqa: F401
@@ -233,6 +248,8 @@ from oddsmith.rules.shadows.factions import (  # noqa: F401
     NOT_NATIVE_AMERICAN_FACTIONS,
     REVENANT,
     REVENANTS,
+    REVENANT_BONUS,
+    REVENANT_DIE,
     SKINWALKERS_PER_POSSE,
     WOLF_FORM_ATTACK_DICE,
     _FACTION_ALIASES,

@@ -147,6 +147,9 @@ def faction_role(name: str | FactionRole) -> FactionRole:
 
 
 REVENANTS = "D3+1"
+REVENANT_DIE = 3
+REVENANT_BONUS = 1
+"""D3+1 Revenants: a D3 (a D6 halved, rounded up) plus 1."""
 REVENANT = Entity("Revenant", 25, 4, 6, "Fearsome. Hard to Kill. Armed with a Pistol.", ("Fearsome", "Hard to Kill"))
 """The Dark Confederacy's Revenants: D3+1 join the Posse each game (Faction Benefit: Revenants)."""
 

@@ -8,7 +8,7 @@ import enum
 from typing import Iterable
 
 from oddsmith.errors import OddsmithError
-from oddsmith.rules.shadows.dice import is_success
+from oddsmith.rules.shadows.dice import FightModifier, is_success
 
 # ---------------------------------------------------------------------------
 # Fight ("Fight"), Shove, Downed defenders
@@ -62,3 +62,21 @@ def shove_distance(margin: int, target_on_larger_base: bool = False) -> int:
 
 DOWNED_DEFENDER_IS_CASUALTY = True
 """A Downed model that is Fought makes no Fight Test and is removed as a Casualty ("Downed")."""
+
+
+# ---------------------------------------------------------------------------
+# The Die Modifiers of a Fight Test on the table ("Fight Modifiers", Fighting Skills Table, Gear, Injuries)
+# ---------------------------------------------------------------------------
+
+FIGHT_TEST_MODIFIERS: tuple[FightModifier, ...] = (
+    FightModifier.CHARGING, FightModifier.OUTNUMBERED, FightModifier.MEAN, FightModifier.CLOSE_WORK,
+    FightModifier.DERRINGER, FightModifier.FEARSOME, FightModifier.WEAKENED,
+)
+"""Every Die Modifier the table battle applies to a Fight Test (the Fortified row needs terrain, Wolf Form a
+Skinwalker in Beast Form: neither is on this table); ``FightModifier.X.dice`` is the number."""
+
+BULL_RUSH_SAVE_MODIFIER = -1
+"""Bull-Rush: "If this model Charges and wins the ensuing Fight, the Defender suffers a -1 Save Modifier"."""
+
+FIGHT_DRAW_EFFECT = "no effect"
+"""Equal Successes and equal highest Dice: "the Fight is a Draw and nothing happens" ("Roll to Strike")."""

@@ -36,3 +36,26 @@ def falling_save_target(inches: float) -> int:
 
 FALLEN_ONTO_SAVE = 5
 """A model landed on by a falling model makes a 5+ Save ("And Falling")."""
+
+
+# ---------------------------------------------------------------------------
+# The table ("What You Need", "Deployment", "Measuring", "Other Models", "Charging Enemy Models")
+# ---------------------------------------------------------------------------
+
+TABLE_INCHES = 36
+"""The standard table: "three foot by three foot being the standard size" ("What You Need")."""
+
+DEPLOYMENT_ZONE_INCHES = 8
+""""A Deployment Zone is an 8" x 8" square extending outward from the corner of the table" ("Deployment Zones")."""
+
+BASE_INCHES = 1.0
+"""Every model of the book's profiles stands on a 25mm round base, read as 1" across ("What You Need")."""
+
+ENEMY_CLEARANCE_INCHES = 1
+"""A model "cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other Models")."""
+
+CHARGE_REACH_INCHES = MOVE_INCHES
+"""A Charge is a Move that ends in Contact: the Target must be within one Move (edge to edge) ("Charging Enemy Models")."""
+
+DISENGAGE_MOVE_INCHES = MOVE_INCHES
+"""A Disengage is a Move Action started in Contact ("Disengaging From Contact")."""

@@ -1,0 +1,544 @@
+"""The battle's options and each posse as the kernel's numbers (part of :mod:`oddsmith.shadows.battle`).
+
+Options (:class:`BattleOptions`: ``movement`` table or none, ``terrain``, the plans), each model's plan
+(:class:`ModelPlan`: its Weapons best first with their dice per range band, its style and D*, docs/shadows-battles.md
+'Plans'), and :func:`prepare`, which checks both posses and fills the kernel's arrays (MODEL_COLUMNS,
+WEAPON_COLUMNS, OPTION_COLUMNS of ``oddsmith._ext.shadows_battle``). Every name is importable from
+:mod:`oddsmith.shadows.battle`.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from oddsmith import _ext
+from oddsmith.errors import OddsmithError
+from oddsmith.rules import shadows as R
+from oddsmith.shadows import engine as E
+from oddsmith.shadows import posse as P
+
+_K = _ext.load("shadows_battle")
+
+TARGET_POLICIES = ("most-dangerous", "weakest", "boss", "closest")
+ACTIVATION_POLICIES = ("auto", "dual", "solo")
+LONE_GUN_POLICIES = ("at-once", "hold")
+MOVEMENT_MODES = ("table", "none")
+PLANS = ("gunline", "brawl", "balanced")
+TERRAINS: dict[str, float] = {"open": 0.0, "light": 0.25, "dense": 0.5}
+"""Cover densities by name: the chance a Line of Fire is in Cover, drawn per shot (docs/shadows-battles.md)."""
+STYLES = ("gun", "brawl")
+DEFAULT_RANGE = "10"
+BRAWL_FIGHT_BONUS = 2
+"""Policy: under the balanced plan a model whose Fight bonus is at least 2 Dice goes in to Fight."""
+SPOTTING_MIN_CHANCE = 0.5
+"""Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
+FIXED_POINT = 1000
+"""The kernel's lengths are whole thousandths of an inch."""
+TERRAIN_SCALE = 1_000_000
+"""The kernel's Cover density is in millionths."""
+
+_BANDS = (R.RangeBand.SHORT, R.RangeBand.MEDIUM, R.RangeBand.LONG)
+
+
+# ---------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Distance:
+    """How far apart the posses stand in ``--movement none``: ``inches``, or every Weapon at one range ``band``."""
+
+    inches: float | None = None
+    band: R.RangeBand | None = None
+
+    @staticmethod
+    def parse(text: str | float | int | R.RangeBand) -> "Distance":
+        if isinstance(text, R.RangeBand):
+            return Distance(band=text)
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            value = float(text)
+        else:
+            t = str(text).strip().lower().rstrip('"').removesuffix("in").strip()
+            try:
+                value = float(t)
+            except ValueError:
+                try:
+                    return Distance(band=R.range_band(str(text)))
+                except OddsmithError:
+                    raise OddsmithError(f"--range: give inches (e.g. 10) or a range band (short, medium, long), "
+                                        f"got {text!r}") from None
+        if not math.isfinite(value) or value < 0 or value > 100:
+            raise OddsmithError(f"--range: inches between 0 and 100, got {text!r}")
+        return Distance(inches=value)
+
+    @property
+    def label(self) -> str:
+        if self.band is not None:
+            return f"{self.band.label} Range for every Weapon"
+        return f"{self.inches:g}\""
+
+
+def parse_terrain(text: str | float | int) -> float:
+    """Cover density from ``--terrain``: open, light, dense, or a number between 0 and 1."""
+    if isinstance(text, bool):
+        text = str(text)
+    if isinstance(text, (int, float)):
+        value = float(text)
+    else:
+        t = str(text).strip().lower()
+        if t in TERRAINS:
+            return TERRAINS[t]
+        try:
+            value = float(t)
+        except ValueError:
+            raise OddsmithError(f"--terrain must be one of {', '.join(TERRAINS)} or a number between 0 and 1, "
+                                f"got {text!r}") from None
+    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise OddsmithError(f"--terrain must be one of {', '.join(TERRAINS)} or a number between 0 and 1, got {text!r}")
+    return value
+
+
+def terrain_label(c: float) -> str:
+    """The name of a Cover density if it has one, else the number."""
+    return next((k for k, v in TERRAINS.items() if v == c), f"{c:g}")
+
+
+@dataclass(frozen=True)
+class BattleOptions:
+    distance: Distance = field(default_factory=lambda: Distance.parse(DEFAULT_RANGE))
+    cover_a: bool = False
+    cover_b: bool = False
+    turns: int = R.GAME_TURNS
+    targets: str = "most-dangerous"
+    activation: str = "auto"
+    lone_gun: str = "at-once"
+    reading: R.RerollReading = R.DEFAULT_REROLL_READING
+    events: bool = True
+    movement: str = "table"
+    terrain: float = 0.0
+    plan_a: str = "balanced"
+    plan_b: str = "balanced"
+
+    @property
+    def table(self) -> bool:
+        return self.movement == "table"
+
+    def checked(self) -> "BattleOptions":
+        if not 1 <= int(self.turns) <= 64:
+            raise OddsmithError(f"--turns must be between 1 and 64, got {self.turns}")
+        for value, allowed, what in ((self.targets, TARGET_POLICIES, "--targets"),
+                                     (self.activation, ACTIVATION_POLICIES, "--activation"),
+                                     (self.lone_gun, LONE_GUN_POLICIES, "lone_gun"),
+                                     (self.movement, MOVEMENT_MODES, "--movement"),
+                                     (self.plan_a, PLANS, "--plan"), (self.plan_b, PLANS, "--vs-plan")):
+            if value not in allowed:
+                raise OddsmithError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+        if self.movement == "table" and (self.cover_a or self.cover_b):
+            raise OddsmithError("--cover/--vs-cover apply to --movement none; on the table use --terrain")
+        return replace(self, reading=R.reroll_reading(self.reading), terrain=parse_terrain(self.terrain))
+
+
+def battle_options(range_: str | float | Distance = DEFAULT_RANGE, *, cover: bool = False, vs_cover: bool = False,
+                   turns: int = R.GAME_TURNS, targets: str = "most-dangerous", activation: str = "auto",
+                   lone_gun: str = "at-once", reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
+                   events: bool = True, movement: str = "table", terrain: str | float = "open",
+                   plan: str = "balanced", vs_plan: str = "balanced") -> BattleOptions:
+    """Options from plain values (``cover``: posse A has Cover; ``vs_cover``: posse B has; both and ``range_`` are
+    for ``movement="none"``; on the table ``terrain`` decides Cover; ``plan``/``vs_plan``: A's and B's plans)."""
+    d = range_ if isinstance(range_, Distance) else Distance.parse(range_)
+    return BattleOptions(d, cover, vs_cover, turns, targets, activation, lone_gun, R.reroll_reading(reading),
+                         events, movement, parse_terrain(terrain), plan, vs_plan).checked()
+
+
+# ---------------------------------------------------------------------------
+# A posse as the kernel's numbers
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BandShot:
+    """One range band of a Weapon on the table: its upper edge (inches, the Telescopic Sight included), the Shooting
+    dice without and with the Target in Cover, and the Target's Save modifier (docs/shadows-battles.md 'Shooting')."""
+
+    band: R.RangeBand
+    edge_inches: float
+    dice: int
+    dice_cover: int
+    save_mod: int
+
+
+@dataclass(frozen=True)
+class WeaponPlan:
+    """One Weapon of a model: the kernel's numbers and why it cannot shoot, if so.
+
+    ``band``/``inches``/``dice``/``save_mod`` are the fixed-range game's (``--movement none``); on the table they are
+    the Medium band's and ``bands`` gives each band."""
+
+    name: str
+    band: R.RangeBand | None
+    inches: float | None
+    dice: int
+    jam_die: int
+    shots: int
+    save_mod: int
+    silver: int
+    pistol: bool
+    far: bool
+    value: float
+    why_not: str | None = None
+    bands: tuple[BandShot, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        return self.why_not is None
+
+
+@dataclass(frozen=True)
+class ModelPlan:
+    """A model as the battle plays it: Weapons best first, Dynamite, danger (the order it Activates and is shot at),
+    and on the table its ``style`` (gun or brawl), ``fight_bonus`` and D* (``desired_inches``)."""
+
+    model: P.PosseModel
+    boss: bool
+    weapons: tuple[WeaponPlan, ...]
+    dynamite: int
+    danger: float
+    style: str = "gun"
+    fight_bonus: int = 0
+    desired_inches: float = 0.0
+    revenant: bool = False
+    arcane_blast: bool = False
+
+    @property
+    def can_shoot(self) -> bool:
+        return any(w.usable for w in self.weapons) or self.dynamite > 0
+
+
+@dataclass(frozen=True)
+class SidePlan:
+    posse: P.Posse
+    models: tuple[ModelPlan, ...]
+    cover: bool
+    plan: str = "balanced"
+    revenant: ModelPlan | None = None
+    """The Revenant template of a Dark Confederacy posse: the kernel rolls D3+1 of them per game."""
+
+    @property
+    def can_shoot(self) -> bool:
+        return any(m.can_shoot or m.arcane_blast for m in self.models)
+
+
+def _telescopic(model: P.PosseModel, weapons: tuple[R.Weapon, ...]) -> R.Weapon | None:
+    """The Rifle-Class Weapon a Telescopic Sight is fitted to: the model's first one."""
+    if not any(g.long_range_bonus for g in model.battle_gear()):
+        return None
+    return next((w for w in weapons if w.weapon_class is R.WeaponClass.RIFLE and w.stats_known), None)
+
+
+def _band(w: R.Weapon, distance: Distance, scope: bool) -> tuple[R.RangeBand | None, float | None]:
+    if distance.band is not None:
+        rng = w.range_of(distance.band, scope)
+        return distance.band, (float(rng[1]) if rng else None)
+    return w.band_at(distance.inches, scope), distance.inches
+
+
+@functools.lru_cache(maxsize=4096)
+def _shot_value(shooter: E.Shooter, weapon: R.Weapon, band: R.RangeBand, enemy_cover: bool) -> float:
+    """Policy score of one shot: expected Damage steps (Shaken 1, Downed 2, Casualty 3) against a plain Veteran,
+    exact from the dice engine; the kernel fires the highest-scoring ready Weapon."""
+    odds = E.shoot(shooter, "Veteran", weapon, range_band=band, cover=enemy_cover, fractions=False)
+    return odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"]
+
+
+def _carried(model: P.PosseModel) -> list[tuple[R.Weapon, str | None]]:
+    """Every Weapon the model carries, as used in a game (house stats applied), each copy (two Pistols are two),
+    with why it does not shoot (None: it shoots)."""
+    used = {w.name: w for w in model.battle_weapons()}
+    unused = {w.name: why for w, why in model.unused_weapons()}
+    out = []
+    for w in model.weapons:
+        if w.name in used:
+            u = used[w.name]
+            out.append((u, P.shootable(u)))
+        else:
+            out.append((w, unused.get(w.name, P.shootable(w))))
+    return out
+
+
+def fight_bonus(model: P.PosseModel) -> int:
+    """Dice a model's Fighting Skills and Pistols add to its Fights (the balanced plan's measure, 'Plans'): Mean +1,
+    Close Work +1 per Pistol-Class Weapon up to 2, Bull-Rush +1, 'Ornery +1, Fearsome +1."""
+    skills = model.all_skills
+    bonus = sum(max(s.fight_dice, 0) for s in skills)
+    if any(s.close_work for s in skills):
+        bonus += min(R.CLOSE_WORK_MAX_PISTOLS,
+                     sum(1 for w in model.battle_weapons() if w.weapon_class is R.WeaponClass.PISTOL))
+    bonus += sum(1 for s in skills if s.charge_win_save_modifier or s.ignores_outnumbered or s.fearsome)
+    return bonus
+
+
+def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool, *, table: bool = False,
+               plan: str = "balanced") -> ModelPlan:
+    carried = _carried(model)
+    scope_on = _telescopic(model, tuple(w for w, _ in carried))
+    silver = R.gear("Silver Bullets").save_modifier_vs_supernatural if model.silver_bullets else 0
+    silver_all = bool(model.role and model.role.silver_bullets)
+    shooter = P.shooter_of(model)
+    plans: list[WeaponPlan] = []
+    for w, why in carried:
+        band = inches = None
+        bands: tuple[BandShot, ...] = ()
+        if why is None and not table:
+            band, inches = _band(w, distance, w is scope_on)
+            if band is None:
+                why = f"out of range at {distance.label} (Long Range ends at {w.long}\")"
+        if why is not None:
+            plans.append(WeaponPlan(w.name, None, None, 0, 2, 0, 0, 0, False, False, 0.0, why))
+            continue
+        shots = w.shots_per_action
+        scoped = w is scope_on
+        bands = tuple(BandShot(b, float(w.range_of(b, scoped)[1]),
+                               R.shooting_dice(w, b, cover=False, skills=model.all_skills, injuries=model.injuries),
+                               R.shooting_dice(w, b, cover=True, skills=model.all_skills, injuries=model.injuries),
+                               w.save_modifier(b)) for b in _BANDS)
+        if table:
+            band = R.RangeBand.MEDIUM  # the value and the fixed fields at Medium Range, the Target in the open
+            dice, save = bands[1].dice, bands[1].save_mod
+            far = False
+            value = _shot_value(shooter, w, band, False) * shots
+            band, inches = None, None
+        else:
+            dice = R.shooting_dice(w, band, cover=enemy_cover, skills=model.all_skills, injuries=model.injuries)
+            save = w.save_modifier(band)
+            far = inches is not None and inches > R.DUST_STORM_VISIBILITY
+            value = _shot_value(shooter, w, band, enemy_cover) * shots
+        plans.append(WeaponPlan(w.name, band, inches, dice, int(w.jam_die), shots, save, 0,
+                                w.weapon_class is R.WeaponClass.PISTOL, far, value, None, bands))
+    # best first; Silver Bullets bought as Gear load the best Weapon, a Crusader's load them all
+    order = sorted(range(len(plans)), key=lambda i: (not plans[i].usable, -plans[i].value, i))
+    plans = [plans[i] for i in order]
+    if silver:
+        plans = [replace(p, silver=silver) if p.usable and (silver_all or k == 0) else p for k, p in enumerate(plans)]
+    dynamite = sum(1 for g in model.battle_gear() if g.name == "Dynamite")
+    if model.hired_gun is not None and model.hired_gun.name == "Moonshiner":
+        dynamite += 1  # a burning bottle of 'shine, once per game, "following the rules for a stick of Dynamite"
+    danger = max((p.value for p in plans if p.usable), default=0.0)
+    blast = model.is_vessel and "Arcane Blast" in (model.role.powers if model.role else ())
+    bonus = fight_bonus(model)
+    usable = [p for p in plans if p.usable]
+    if blast or plan == "brawl":
+        style = "brawl"
+    elif plan == "gunline":
+        style = "gun"
+    else:
+        style = "brawl" if (not usable and not dynamite) or bonus >= BRAWL_FIGHT_BONUS else "gun"
+    if usable:
+        desired = usable[0].bands[1].edge_inches if usable[0].bands else 0.0
+    else:
+        desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
+    return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast)
+
+
+def revenant_model() -> P.PosseModel:
+    """A Dark Confederacy Revenant as a posse model: Novice (D6), a Pistol, Fearsome, Hard to Kill (Revenants)."""
+    assert R.REVENANT.grit == R.Rank.NOVICE.die
+    return P.PosseModel("Revenant", R.Rank.NOVICE, weapons=(R.weapon("Pistol"),),
+                        skills=tuple(R.skill(s) for s in R.REVENANT.skills))
+
+
+def has_revenants(posse: P.Posse) -> bool:
+    """Revenants join a Dark Confederacy posse with a Boss to follow (Faction Benefit: Revenants)."""
+    return posse.faction is R.Faction.DARK_CONFEDERACY and posse.boss is not None
+
+
+REVENANT_SLOTS = 4
+"""At most D3+1 = 4 Revenants join."""
+
+
+def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool, *, table: bool = False,
+              plan: str = "balanced") -> SidePlan:
+    if len(posse.models) > R.MAX_POSSE_MODELS:
+        raise OddsmithError(f"{posse.source}: a posse has at most {R.MAX_POSSE_MODELS} models, got {len(posse.models)}")
+    boss = posse.boss
+    rev = None
+    if has_revenants(posse):
+        rev = replace(plan_model(revenant_model(), False, distance, enemy_cover, table=table, plan=plan),
+                      revenant=True)
+    return SidePlan(posse, tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan)
+                                 for m in posse.models), cover, plan, rev)
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """Both sides as the kernel's arrays, with the options and the notes for the reader."""
+
+    a: SidePlan
+    b: SidePlan
+    options: BattleOptions
+    models: np.ndarray
+    weapons: np.ndarray
+    n_models: np.ndarray
+    order: np.ndarray
+    opts: np.ndarray
+    notes: tuple[str, ...]
+
+
+def _inches(x: float) -> int:
+    return int(round(x * FIXED_POINT))
+
+
+def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
+    col = {c: i for i, c in enumerate(_K.MODEL_COLUMNS)}
+    wcol = {c: i for i, c in enumerate(_K.WEAPON_COLUMNS)}
+    m = mp.model
+    skills = m.all_skills
+    row[col["present"]] = 1
+    row[col["die"]] = m.rank.die
+    row[col["die_shaken"]] = R.grit_die(m.rank, True, m.lead_belly)
+    row[col["rank"]] = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO).index(m.rank)
+    row[col["boss"]] = int(mp.boss)
+    row[col["save_mod"]] = m.save_modifier
+    row[col["cancel"]] = R.BOILERPLATE_CANCELS if m.boilerplate else 0
+    row[col["supernatural"]] = int(m.supernatural)
+    row[col["hard_to_kill"]] = int(any(s_.auto_recovers for s_ in skills))
+    row[col["nerve_rerolls"]] = int(any(s_.name == R.NERVE_REROLL_SKILL for s_ in skills))
+    row[col["preacher"]] = int(m.hired_gun is not None and m.hired_gun.name == "Preacher")
+    gunslinger = any(s_.fires_two_pistols for s_ in skills)
+    row[col["trigger_happy"]] = int(any(s_.extra_shot_same_weapon for s_ in skills) and not gunslinger)
+    row[col["gunslinger"]] = int(gunslinger)
+    row[col["danger"]] = int(round(mp.danger * 1e6))
+    row[col["vp"]] = 0 if mp.revenant else m.rank.victory_points
+    row[col["dynamite"]] = mp.dynamite
+    row[col["jam_rerolls"]] = int(any(s_.rerolls and "Jamming" in s_.rerolls for s_ in skills))
+    row[col["style"]] = STYLES.index(mp.style)
+    row[col["desired"]] = _inches(mp.desired_inches)
+    row[col["fight_dice"]] = m.fight_dice
+    row[col["close_work"]] = int(any(s_.close_work for s_ in skills))
+    row[col["derringer"]] = int(any(g.name == "Derringer" for g in m.battle_gear()))
+    row[col["bull_rush"]] = int(any(s_.charge_win_save_modifier for s_ in skills))
+    row[col["ornery"]] = int(any(s_.ignores_outnumbered for s_ in skills))
+    row[col["fearsome"]] = int(any(s_.fearsome for s_ in skills))
+    row[col["fight_save"]] = min((w.fight_save for w in m.battle_weapons()), default=0)
+    row[col["hawkeye"]] = int(any(s_.name == R.SPOTTING_REROLL_SKILL for s_ in skills))
+    row[col["revenant"]] = int(mp.revenant)
+    row[col["arcane_blast"]] = int(mp.arcane_blast)
+    for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
+        w = w_rows[j]
+        w[wcol["usable"]] = int(wp.usable)
+        w[wcol["dice"]] = wp.dice
+        w[wcol["jam_die"]] = wp.jam_die
+        w[wcol["shots"]] = wp.shots
+        w[wcol["save_mod"]] = wp.save_mod
+        w[wcol["silver"]] = wp.silver
+        w[wcol["pistol"]] = int(wp.pistol)
+        w[wcol["far"]] = int(wp.far)
+        for bs in wp.bands:
+            b = bs.band.value
+            w[wcol[f"{b}_edge"]] = _inches(bs.edge_inches)
+            w[wcol[f"{b}_dice"]] = bs.dice
+            w[wcol[f"{b}_dice_cover"]] = bs.dice_cover
+            w[wcol[f"{b}_save"]] = bs.save_mod
+
+
+def _side_arrays(side: SidePlan, models: np.ndarray, weapons: np.ndarray, order: np.ndarray, s: int) -> None:
+    for i, mp in enumerate(side.models):
+        _model_row(mp, models[s, i], weapons[s, i])
+    n = len(side.models)
+    ranked = danger_order(side)
+    order[s, : len(ranked)] = ranked
+    if side.revenant is not None:  # the Revenant slots after the posse, in the Activation order after it too
+        for k in range(REVENANT_SLOTS):
+            _model_row(side.revenant, models[s, n + k], weapons[s, n + k])
+            order[s, n + k] = n + k
+
+
+def danger_order(side: SidePlan) -> list[int]:
+    """Models most dangerous first (ties: posse file order): the order they Activate and are shot at."""
+    return sorted(range(len(side.models)), key=lambda i: (-int(round(side.models[i].danger * 1e6)), i))
+
+
+def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
+    notes = []
+    for tag, side in (("A", a), ("B", b)):
+        if not opts.table and not side.can_shoot:
+            notes.append(f"posse {tag} ({side.posse.name}) has no model able to shoot at {opts.distance.label}: "
+                         f"it can only take fire")
+        for mp in side.models:
+            for wp in mp.weapons:
+                if wp.why_not is not None and wp.why_not != P.FIGHT_WEAPON:
+                    notes.append(f"{tag}: {mp.model.name}'s {wp.name} does not shoot: {wp.why_not}")
+            if not opts.table and mp.dynamite and (opts.distance.inches is None
+                                                   or opts.distance.inches > R.DYNAMITE_THROW_INCHES):
+                notes.append(f"{tag}: {mp.model.name}'s Dynamite is not thrown: the enemy is not within "
+                             f"{R.DYNAMITE_THROW_INCHES}\"" + (" (a range band gives no distance)" if
+                                                              opts.distance.inches is None else ""))
+            if mp.arcane_blast:
+                notes.append(f"{tag}: {mp.model.name} is the Vessel: no Weapons or Gear, Tough, Fearsome, Arcane Blast "
+                             f"within {R.arcane_power('Arcane Blast').range_inches}\"")
+        if side.revenant is not None:
+            notes.append(f"{tag}: {R.REVENANTS} Revenants join (Novice, Pistol, Fearsome, Hard to Kill, no VP); they "
+                         f"Activate with their Boss and leave if the Boss falls")
+        if opts.table:
+            styles = ", ".join(f"{mp.model.name} {mp.style}" + (f" (D* {mp.desired_inches:g}\")"
+                                                                 if mp.style == "gun" else "")
+                               for mp in side.models)
+            notes.append(f"{tag} plan {side.plan}: {styles}")
+    return notes
+
+
+def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = None, *,
+            check: bool = True) -> BattleSetup:
+    """Check both posses (the posse-building rules; ``check=False``: the caller did) and turn them into the
+    kernel's numbers."""
+    opts = (options or BattleOptions()).checked()
+    if check:
+        P.check_posse(posse_a)
+        P.check_posse(posse_b)
+    table = opts.table
+    a = plan_side(posse_a, opts.distance, opts.cover_a, opts.cover_b, table=table, plan=opts.plan_a)
+    b = plan_side(posse_b, opts.distance, opts.cover_b, opts.cover_a, table=table, plan=opts.plan_b)
+    if not table and not a.can_shoot and not b.can_shoot:
+        raise OddsmithError(f"no model of either posse can shoot at {opts.distance.label}: nothing would happen "
+                            f"(try a shorter --range)")
+    notes = _notes(opts, a, b)
+    mx, mw = _K.MAX_MODELS, _K.MAX_WEAPONS
+    models = np.zeros((2, mx, len(_K.MODEL_COLUMNS)), dtype=np.int32)
+    weapons = np.zeros((2, mx, mw, len(_K.WEAPON_COLUMNS)), dtype=np.int32)
+    order = np.zeros((2, mx), dtype=np.int32)
+    for s, side in enumerate((a, b)):
+        _side_arrays(side, models, weapons, order, s)
+    n_models = np.array([len(a.models), len(b.models)], dtype=np.int32)
+    d = opts.distance
+    reading = {R.RerollReading.A: 0, R.RerollReading.B: 1}[opts.reading]
+    blast = R.arcane_power("Arcane Blast")
+    o = {
+        "turns": opts.turns, "targets": TARGET_POLICIES.index(opts.targets),
+        "activation": ACTIVATION_POLICIES.index(opts.activation), "lone_gun": LONE_GUN_POLICIES.index(opts.lone_gun),
+        "reading": reading, "distance": -1 if d.inches is None else int(round(d.inches * 1000)),
+        "dynamite_range": R.DYNAMITE_THROW_INCHES, "blast_radius": R.DYNAMITE_BLAST_RADIUS,
+        "blast_save": R.DYNAMITE_BLAST_SAVE, "critter_save": R.ORNERY_CRITTER_SAVE, "events": int(opts.events),
+        "success_on": R.SUCCESS_ON, "one_face": E.JAM_FACE, "recovery_dice": R.TESTS[R.TestKind.RECOVERY].base_dice,
+        "recovery_stand": next(lo for lo, _hi, res in R.RECOVERY_TABLE if res is R.RecoveryResult.STANDS_SHAKEN),
+        "boss_dice": R.BOTTLE_CHECK_BOSS_DICE, "stand_in_dice": R.BOTTLE_CHECK_STAND_IN_DICE,
+        "scatter_die": R.DYNAMITE_SCATTER_DIE, "roll_off_die": R.ROLL_OFF_DIE, "event_die": R.UNEXPECTED_EVENTS.die,
+        "movement": MOVEMENT_MODES.index(opts.movement), "terrain": int(round(opts.terrain * TERRAIN_SCALE)),
+        "table_size": _inches(R.TABLE_INCHES), "zone": _inches(R.DEPLOYMENT_ZONE_INCHES), "base": _inches(R.BASE_INCHES),
+        "move": _inches(R.MOVE_INCHES), "clearance": _inches(R.ENEMY_CLEARANCE_INCHES),
+        "charge_reach": _inches(R.CHARGE_REACH_INCHES), "dust_range": _inches(R.DUST_STORM_VISIBILITY),
+        "disengage_dice": R.TESTS[R.TestKind.DISENGAGE].base_dice, "disengage_save": R.DISENGAGE_FAIL_SAVE,
+        "spotting_dice": R.SPOTTING_TEST_DICE, "fight_dice": R.TESTS[R.TestKind.FIGHT].base_dice,
+        "charge_dice": R.FightModifier.CHARGING.dice, "outnumbered_dice": R.FightModifier.OUTNUMBERED.dice,
+        "fearsome_dice": R.FightModifier.FEARSOME.dice, "nerve_dice": R.FEARSOME_NERVE_DICE,
+        "derringer_dice": R.FightModifier.DERRINGER.dice, "close_work_max": R.CLOSE_WORK_MAX_PISTOLS,
+        "bull_rush_save": R.BULL_RUSH_SAVE_MODIFIER, "friend_recovery": R.RECOVERY_FRIEND_IN_CONTACT,
+        "arcane_range": _inches(blast.range_inches), "arcane_dice": blast.dice, "arcane_difficulty": blast.difficulty,
+        "casting_dice": R.CASTING_DICE, "revenant_die": R.REVENANT_DIE, "revenant_plus": R.REVENANT_BONUS,
+        "revenants_a": int(a.revenant is not None), "revenants_b": int(b.revenant is not None),
+        "spot_min": int(round(SPOTTING_MIN_CHANCE * TERRAIN_SCALE)),
+    }
+    opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
+    return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
