@@ -15,6 +15,7 @@ taken where the spec leaves room are listed in KERNEL-NOTES.md (Q1...).
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from fractions import Fraction
@@ -50,6 +51,12 @@ def clamp(v: float) -> float:
     return min(max(v, lo), R.TABLE_INCHES - lo)
 
 
+@functools.lru_cache(maxsize=None)
+def skill_name(name: str) -> str:
+    """The book name of a Skill (the rules model's lookup, once per spelling)."""
+    return R.skill(name).name
+
+
 class TModel(RB.Model):
     """A model on the table: its centre, and what this battle records of it."""
 
@@ -63,6 +70,10 @@ class TModel(RB.Model):
         self.derringer = any(g.name == "Derringer" for g in plan.model.battle_gear())
         self.fearsome_failed = False  # -1 Die on its Fight Tests for the rest of this Activation
         self.fearsome_tested = False
+        self.skill_names = {sk.name for sk in plan.model.all_skills}
+
+    def has(self, skill: str) -> bool:
+        return skill_name(skill) in self.skill_names
 
 
 def dist(a: TModel, b: TModel) -> float:

@@ -336,7 +336,7 @@ def test_targeting_closest_easier_and_spotting():
 WEAPONS = ["Pistol", "Carbine", "Shotgun", "Sixgun", "Repeater Rifle", "Heavy Pistol"]
 SKILLS = ["Deadeye", "Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Tough", "Hard to Kill",
           "Nerves of Steel", "Lead-Belly", "Mean", "Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye"]
-HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4}
+HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4, "Derringer": 3}
 PLANS = ("gunline", "brawl", "balanced")
 TERRAINS = ("open", "light", "dense", 0.8)
 
