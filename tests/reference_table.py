@@ -387,8 +387,13 @@ class TableGame(RB.Game):
     def close_work_pistols(self, m: TModel) -> int:
         if not any(s.close_work for s in m.pm.all_skills):
             return 0
-        jammed = {w.name for w in m.plan.weapons if id(w) in m.jammed}
-        return sum(1 for w in m.pm.battle_weapons() if w.weapon_class is R.WeaponClass.PISTOL and w.name not in jammed)
+        # every Pistol-Class Weapon it carries into the game (two Pistols are two), less the Jammed ones
+        used = {w.name: w for w in m.pm.battle_weapons()}
+        carried = [used[w.name] for w in m.pm.weapons if w.name in used]
+        pistols = sum(1 for w in carried if w.weapon_class is R.WeaponClass.PISTOL)
+        jammed = sum(1 for w in m.plan.weapons if id(w) in m.jammed and used.get(w.name) is not None
+                     and used[w.name].weapon_class is R.WeaponClass.PISTOL)
+        return pistols - jammed
 
     def fight_dice(self, m: TModel, charging: bool, fearsome_failed: bool) -> int:
         pistols = self.close_work_pistols(m)
