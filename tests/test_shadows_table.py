@@ -329,6 +329,61 @@ def test_targeting_closest_easier_and_spotting():
     assert [m.pm.name for m in g.weapon_candidates(g.sides[0][0], wp)] == ["Far"]
 
 
+def test_close_work_counts_two_pistols_and_not_a_jammed_one():
+    """"Using two Pistols grants a +2 Modifier" (Close Work): two plain Pistols are two; a Jammed one does not
+    count ("an unjammed Pistol-Class Weapon")."""
+    two = model("Two Guns", "Hero", skills=["Close Work"], weapons=("Pistol", "Pistol"))
+    p = FakePlan(two, weapons=(pistol_plan(), pistol_plan()))
+    g = table([(p, (10, 10))], [(FakePlan(model("E")), (11, 10))])
+    m = g.sides[0][0]
+    assert g.close_work_pistols(m) == 2
+    m.jammed.add(id(p.weapons[0]))
+    assert g.close_work_pistols(m) == 1
+    assert g.fight_dice(m, charging=False, fearsome_failed=False) == 3 + 1
+
+
+def test_fearsome_defender_tests_the_attacker_once_per_activation():
+    """"Enemy models wishing to Fight this model ... must pass a 1 Die Nerve Test or suffer a -1 Die Modifier on its
+    Fight Tests this Activation. Note that other Fearsome models ignore this Skill" (Fearsome)."""
+    att, scary = FakePlan(model("A", "Hero")), FakePlan(model("Scary", "Hero", skills=["Fearsome"]))
+    # Nerve Test 2 (failed), then 2 dice for the Attacker (3 - 1) and 3 for the Defender: a Draw
+    g = table([(att, (10, 10))], [(scary, (11, 10))], Dice([2, 6, 3, 6, 2, 2, 6, 3, 6, 2, 2]))
+    g.fight(g.sides[0][0], g.sides[1][0])
+    assert len(g.rng.asked) == 6 and g.sides[0][0].fearsome_failed
+    g.fight(g.sides[0][0], g.sides[1][0])  # the same Activation: no second Test, still 2 dice
+    assert len(g.rng.asked) == 11 and not g.rng.faces
+    g.start_activation(g.sides[0][0])
+    assert not g.sides[0][0].fearsome_failed
+    # a Fearsome Attacker ignores it
+    g = table([(scary, (10, 10))], [(FakePlan(model("S2", "Hero", skills=["Fearsome"])), (11, 10))],
+              Dice([6, 3, 2, 6, 2, 1]))
+    g.fight(g.sides[0][0], g.sides[1][0])
+    assert g.rng.asked == [10] * 6
+
+
+def test_gun_and_brawl_plans_pick_their_actions():
+    """The plans of docs/shadows-battles.md ('Plans'): a gun model beyond D* moves by min(4, gap - D*); a brawl model
+    Charges a Downed enemy in reach first; a gun model in Contact Disengages."""
+    gun = FakePlan(model("G", "Veteran"), weapons=(pistol_plan(),), style="gun", desired_inches=8.0)
+    e = FakePlan(model("E"))
+    g = table([(gun, (10, 10))], [(e, (21, 10))])  # gap 10" > D* 8": moves 2"
+    assert g.one_action(g.sides[0][0], set(), [], late=False, after_move=False) == "move"
+    assert g.sides[0][0].x == pytest.approx(12.0)
+    g = table([(gun, (10, 10))], [(e, (11, 10))], Dice([6]))
+    assert g.one_action(g.sides[0][0], set(), [], late=False, after_move=False) == "move"  # Disengage, passed
+    assert g.sides[0][0].x == pytest.approx(6.0)
+    brawler = FakePlan(model("B", "Veteran"), style="brawl")
+    d1, d2 = FakePlan(model("Down")), FakePlan(model("Up"))
+    g = table([(brawler, (10, 10))], [(d1, (13, 13)), (d2, (7, 10))], Dice([]))
+    g.sides[1][0].downed = True
+    assert g.one_action(g.sides[0][0], set(), [], late=False, after_move=False) == "move"
+    assert g.sides[1][0].casualty and g.fights == 1  # Charged and finished off, no dice
+    # nobody in reach: 4" straight at the closest standing enemy
+    g = table([(brawler, (10, 10))], [(d2, (30, 10))])
+    g.one_action(g.sides[0][0], set(), [], late=False, after_move=False)
+    assert (g.sides[0][0].x, g.sides[0][0].y) == pytest.approx((14.0, 10.0))
+
+
 # ---------------------------------------------------------------------------
 # (a) The kernel against the reference on random legal posses, every plan, terrains, both movements
 # ---------------------------------------------------------------------------
