@@ -517,6 +517,27 @@ def describe(setup) -> str:
             f"activation {o.activation}, lone gun {o.lone_gun}, turns {o.turns}")
 
 
+def test_reference_table_games_keep_their_bookkeeping():
+    """Quick, reference only: models stay on the table and never stand inside a standing enemy's base; Fight
+    figures add up; a model that Fought was in a game with Fights."""
+    for setup in agreement_cases(6, 13):
+        if setup.options.movement != "table":
+            continue
+        rng = random.Random(3)
+        for _ in range(30):
+            g = RT.TableGame(setup, rng)
+            out = g.play()
+            on = [m for side in g.sides for m in side if m.on_table]
+            for m in on:
+                assert 0.5 <= m.x <= R.TABLE_INCHES - 0.5 and 0.5 <= m.y <= R.TABLE_INCHES - 0.5
+                for e in on:
+                    if e.side != m.side and e.standing and m.standing:
+                        assert RT.dist(m, e) >= R.BASE_INCHES - 1e-6
+            assert sum(out["fight_casualties"]) <= sum(out["casualties"])
+            assert (out["fights"] > 0) == any(any(f) for f in out["fought"])
+            assert all(len(out[k][s]) == len(g.sides[s]) for k in ("casualty", "fought") for s in (0, 1))
+
+
 @pytest.mark.parametrize("case", range(6))
 def test_kernel_agrees_with_reference_quick(case):
     setup = agreement_cases(6, 13)[case]
@@ -636,3 +657,13 @@ def test_spotting_policy_with_hawkeye_changes_who_is_shot():
         figs[t] = (row["p_casualty"], row["p_casualty_stderr"])
     (c, sc), (m, sm) = figs["closest"], figs["most-dangerous"]
     assert m - c > 5 * math.hypot(sc, sm), figs
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_mirror_battle_is_fair(plan):
+    """A posse against itself, both on the same plan, deployed in opposite corners: neither side is favoured."""
+    a = P.sample_posse(None)
+    r = B.battle(a, a, table_options(plan_a=plan, plan_b=plan, terrain="light"), trials=40_000, seed=81)
+    assert abs(r["p_a_wins"] - r["p_b_wins"]) < 5 * math.hypot(r.stderr("p_a_wins"), r.stderr("p_b_wins"))
+    assert abs(r["casualties_a"] - r["casualties_b"]) < 5 * math.hypot(r.stderr("casualties_a"),
+                                                                        r.stderr("casualties_b"))
