@@ -541,7 +541,7 @@ def test_reference_table_games_keep_their_bookkeeping():
 @pytest.mark.parametrize("case", range(6))
 def test_kernel_agrees_with_reference_quick(case):
     setup = agreement_cases(6, 13)[case]
-    check_agreement(setup, 3_000, 60_000, 700 + case)
+    check_agreement(setup, 2_000, 60_000, 700 + case)
 
 
 @pytest.mark.slow
