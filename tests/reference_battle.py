@@ -93,8 +93,13 @@ class Game:
         self.order = [B.danger_order(side) for side in (setup.a, setup.b)]
 
     # -- Draw Phase ---------------------------------------------------------
+    def counted(self, s: int) -> list[Model]:
+        """The models of side ``s`` that count for cards drawn, the Action Phase and being wiped out (on the
+        table, Revenants do not: reference_table.py)."""
+        return self.sides[s]
+
     def draw(self, s: int) -> None:
-        on_table = [m for m in self.sides[s] if m.on_table]
+        on_table = [m for m in self.counted(s) if m.on_table]
         boss_on = any(m.plan.boss for m in on_table)
         k = R.hand_size(len(on_table), boss_on)
         hand = []
@@ -297,7 +302,7 @@ class Game:
         if all(lone):
             lone = [False, False]
         first = None
-        while any(m.on_table and not m.done for side in self.sides for m in side):
+        while any(m.on_table and not m.done for s in (0, 1) for m in self.counted(s)):
             plays = [bool(self.hands[s]) and not (lone[s] and self.hands[1 - s]) for s in (0, 1)]
             if not any(plays):
                 break
@@ -375,7 +380,7 @@ class Game:
             self.action_phase(turn)
             for s in (0, 1):
                 bottled[s] = self.recovery(s)
-                wiped[s] = not any(m.on_table for m in self.sides[s])
+                wiped[s] = not any(m.on_table for m in self.counted(s))
                 if bottled[s] and not wiped[s]:
                     for m in self.sides[s]:
                         m.on_table = False  # the whole Posse leaves: not Casualties
@@ -402,6 +407,10 @@ class Game:
 
 
 def play(setup: B.BattleSetup, rng: random.Random) -> dict:
+    """One reference game: the fixed-range firefight (``movement == "none"``) or the table battle."""
+    if getattr(setup.options, "movement", "none") == "table":
+        import reference_table
+        return reference_table.TableGame(setup, rng).play()
     return Game(setup, rng).play()
 
 

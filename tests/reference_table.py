@@ -1,0 +1,650 @@
+"""Plain, slow, obviously-right reference of the table battle (``--movement table``; docs/shadows-battles.md).
+
+The game of ``reference_battle.Game`` (cards, Activations, Events, Shooting, Damage, Recovery, Bottle Checks,
+VP) played on a 36" table, written to be read line by line against the rulebook: "Deployment" and "Scenario 5:
+Showdown" (deployment), "Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact" (moving),
+"1: Declare Weapon and Target" (targeting and the Spotting Test), "Cover" (terrain as a cover density), "Fight",
+"Outnumbered", "Downed", the Fighting Skills Table and "Derringer" (Fights), "2: Make Recovery Tests" (a Friend
+in Contact), "The Congregation" (the Vessel's Arcane Blast) and "The Dark Confederacy" (Revenants).
+
+Rule numbers come from ``oddsmith.rules.shadows`` (R) and model facts from the posse model (``plan.model``);
+from the wrapper's plans only the policy facts are taken (weapon order, style, desired distance, danger order,
+the per-band dice of each Weapon). Geometry: model centres in inches, distances with ``math.hypot``; every
+model is a disc of diameter ``R.BASE_INCHES``; distances for rules are edge to edge (the "gap"). The readings
+taken where the spec leaves room are listed in KERNEL-NOTES.md (Q1...).
+"""
+from __future__ import annotations
+
+import functools
+import math
+import random
+from fractions import Fraction
+
+import reference_battle as RB
+from oddsmith.rules import shadows as R
+
+TERRAIN_COVER = {"open": 0.0, "light": 0.25, "dense": 0.5}
+"""Cover density of each named terrain: the chance a Line of Fire is in Cover, drawn per shot per candidate."""
+
+EPS = 1e-6
+"""Two models are in Contact when their centres are at most one base apart (up to rounding)."""
+
+
+def slots(side: int) -> list[tuple[float, float]]:
+    """Deployment slots of the Showdown corner zone, in the order models take them ("Deployment Zones").
+
+    Centres 1", 3", 5", 7" in from the corner on both axes (2" apart), nearest the table centre first (ties:
+    smaller x, then smaller y in posse A's frame); posse B's zone is the opposite corner, the same slots
+    mirrored."""
+    half = R.TABLE_INCHES / 2
+    coords = [1 + 2 * k for k in range(R.DEPLOYMENT_ZONE_INCHES // 2)]
+    cells = [(x, y) for x in coords for y in coords]
+    cells.sort(key=lambda p: (math.hypot(p[0] - half, p[1] - half), p[0], p[1]))
+    if side == 1:
+        cells = [(R.TABLE_INCHES - x, R.TABLE_INCHES - y) for x, y in cells]
+    return cells
+
+
+def clamp(v: float) -> float:
+    """A model stays on the table: its centre at least half a base from every edge."""
+    lo = R.BASE_INCHES / 2
+    return min(max(v, lo), R.TABLE_INCHES - lo)
+
+
+@functools.lru_cache(maxsize=None)
+def skill_name(name: str) -> str:
+    """The book name of a Skill (the rules model's lookup, once per spelling)."""
+    return R.skill(name).name
+
+
+class TModel(RB.Model):
+    """A model on the table: its centre, and what this battle records of it."""
+
+    def __init__(self, side: int, plan, index: int, revenant: bool = False):
+        super().__init__(side, plan, dynamite=plan.dynamite)
+        self.index = index
+        self.revenant = revenant
+        self.x = 0.0
+        self.y = 0.0
+        self.fought = False
+        self.derringer = any(g.name == "Derringer" for g in plan.model.battle_gear())
+        self.fearsome_failed = False  # -1 Die on its Fight Tests for the rest of this Activation
+        self.fearsome_tested = False
+        self.skill_names = {sk.name for sk in plan.model.all_skills}
+
+    def has(self, skill: str) -> bool:
+        return skill_name(skill) in self.skill_names
+
+
+def dist(a: TModel, b: TModel) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+def gap(a: TModel, b: TModel) -> float:
+    """Edge to edge ("Measuring"): centre distance less one base, never below 0."""
+    return max(0.0, dist(a, b) - R.BASE_INCHES)
+
+
+def in_contact(a: TModel, b: TModel) -> bool:
+    return dist(a, b) <= R.BASE_INCHES + EPS
+
+
+class TableGame(RB.Game):
+    """One game on the table (the spec of record: docs/shadows-battles.md, "The table battle")."""
+
+    def __init__(self, setup, rng: random.Random):
+        super().__init__(setup, rng)
+        o = self.o
+        self.cover_density = TERRAIN_COVER[o.terrain] if isinstance(o.terrain, str) else float(o.terrain)
+        self.styles = [setup.a.plan, setup.b.plan]
+        self.sides = [[TModel(s, mp, i) for i, mp in enumerate(side.models)] for s, side in enumerate((setup.a, setup.b))]
+        self.posse = [list(x) for x in self.sides]  # the models that count for cards, Bottle Checks, wiped out
+        self.fights = 0
+        self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
+        self.in_fight = False
+        # Dark Confederacy: "Before you Deploy your Posse each game, roll a D3+1" ("Faction Benefit: Revenants")
+        for s, side in enumerate((setup.a, setup.b)):
+            if side.revenant is not None:
+                k = (self.rng.randint(1, 6) + 1) // 2 + 1
+                for j in range(k):
+                    self.sides[s].append(TModel(s, side.revenant, len(side.models) + j, revenant=True))
+                self.order[s] = self.order[s] + list(range(len(side.models), len(side.models) + k))
+        # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
+        for s in (0, 1):
+            for slot, i in zip(slots(s), self.order[s]):
+                self.sides[s][i].x, self.sides[s][i].y = slot
+        self.rank_in_order = [{i: k for k, i in enumerate(self.order[s])} for s in (0, 1)]
+
+    # -- who is where ---------------------------------------------------------
+    def enemies(self, m: TModel) -> list[TModel]:
+        """The enemy models on the table, in their Activation order."""
+        return [self.sides[1 - m.side][i] for i in self.order[1 - m.side] if self.sides[1 - m.side][i].on_table]
+
+    def friends(self, m: TModel) -> list[TModel]:
+        return [f for f in self.sides[m.side] if f.on_table and f is not m]
+
+    def contacts(self, m: TModel) -> list[TModel]:
+        return [e for e in self.enemies(m) if in_contact(m, e)]
+
+    def engaged(self, m: TModel) -> bool:
+        """In a Fight: in Contact with a standing enemy (KERNEL-NOTES Q3)."""
+        return any(e.standing for e in self.contacts(m))
+
+    def pos_in_order(self, m: TModel) -> int:
+        return self.rank_in_order[m.side][m.index]
+
+    def closest(self, m: TModel, models: list[TModel]) -> TModel | None:
+        return min(models, key=lambda e: (gap(m, e), self.pos_in_order(e))) if models else None
+
+    # -- Moving ("Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact") -------------------
+    def move_towards(self, m: TModel, tx: float, ty: float, inches: float, ignore: tuple = ()) -> None:
+        """Move straight toward (tx, ty) by up to ``inches``, stopping where the gap to an enemy not Downed would fall
+        below 1" ("Other Models"; ``ignore``: the Charge's Target, the models Disengaged from)."""
+        dx, dy = tx - m.x, ty - m.y
+        length = math.hypot(dx, dy)
+        if length <= 0 or inches <= 0:
+            return
+        ux, uy = dx / length, dy / length
+        t_max = min(inches, length)
+        keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES  # centre distance of a 1" gap
+        for e in self.enemies(m):
+            if not e.standing or e in ignore:
+                continue
+            wx, wy = m.x - e.x, m.y - e.y
+            along = wx * ux + wy * uy  # d/dt of |w + t u|^2 / 2 at t = 0
+            start = math.hypot(wx, wy)
+            if start < keep:
+                if along < 0:  # already nearer than 1": it may not come any closer (KERNEL-NOTES Q4)
+                    t_max = 0.0
+                continue
+            # first t >= 0 with |w + t u| = keep: t^2 + 2 along t + |w|^2 - keep^2 = 0
+            disc = along * along - (start * start - keep * keep)
+            if disc < 0:
+                continue
+            t_hit = -along - math.sqrt(disc)
+            if 0 <= t_hit < t_max:
+                t_max = t_hit
+        m.x = clamp(m.x + ux * t_max)
+        m.y = clamp(m.y + uy * t_max)
+
+    def charge(self, m: TModel, target: TModel) -> bool:
+        """A Move into Contact with an enemy seen at the start: placed on the line between the centres, one base
+        from the Target, then a free Fight with +1 Die for Charging. False if another enemy stopped it short."""
+        d = dist(m, target)
+        ux, uy = (target.x - m.x) / d, (target.y - m.y) / d
+        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, R.CHARGE_REACH_INCHES,
+                          ignore=(target,))
+        if not in_contact(m, target):
+            return False
+        self.fight(m, target, charging=True)
+        return True
+
+    def disengage(self, m: TModel) -> None:
+        """A Move started in Contact with standing enemies: a 1 Die Disengage Test; on a Failure a 5+ Save for each
+        of them first (by model index); then 4" straight away from their centroid."""
+        engaged = [e for e in self.contacts(m) if e.standing]
+        score = self.rng.randint(1, m.grit_die())
+        if not R.is_success(score):
+            for e in sorted(engaged, key=lambda e: e.index):
+                if m.on_table:
+                    self.save(m, R.DISENGAGE_FAIL_SAVE, 0, e.side)
+        if not m.standing:
+            return
+        cx = sum(e.x for e in engaged) / len(engaged)
+        cy = sum(e.y for e in engaged) / len(engaged)
+        d = math.hypot(m.x - cx, m.y - cy)
+        ux, uy = (m.x - cx) / d, (m.y - cy) / d
+        tx = clamp(m.x + ux * R.DISENGAGE_MOVE_INCHES)
+        ty = clamp(m.y + uy * R.DISENGAGE_MOVE_INCHES)
+        self.move_towards(m, tx, ty, R.DISENGAGE_MOVE_INCHES, ignore=tuple(engaged))
+
+    # -- Targeting ("1: Declare Weapon and Target") and Shooting on the table -------------------------------------
+    @staticmethod
+    def band_shot(wp, g: float):
+        """The Weapon's band at gap ``g`` (<= Short edge Short, <= Medium Medium, <= Long Long), or None."""
+        for bs in wp.bands:
+            if g <= bs.edge_inches + 1e-9:
+                return bs
+        return None
+
+    def candidates(self, m: TModel, reach) -> list[TModel]:
+        """Enemies that may be Shot at: not Downed, not in a Fight, within ``reach(gap)`` (Dust Storm: 12")."""
+        out = []
+        for e in self.enemies(m):
+            if not e.standing or self.engaged(e):
+                continue
+            g = gap(m, e)
+            if self.dust_storm and g > R.DUST_STORM_VISIBILITY:
+                continue
+            if reach(g):
+                out.append(e)
+        return out
+
+    def weapon_candidates(self, m: TModel, wp) -> list[TModel]:
+        return self.candidates(m, lambda g: self.band_shot(wp, g) is not None)
+
+    def preferred(self, cands: list[TModel]) -> TModel | None:
+        """The Target the ``--targets`` policy would rather shoot (as the fixed-range game ranks them)."""
+        t = self.o.targets
+        if t == "closest" or not cands:
+            return None
+        if t == "boss":
+            return next((e for e in cands if e.plan.boss), None)
+        if t == "weakest":
+            return min(cands, key=lambda e: (e.grit_die() * 4 + e.pm.save_modifier - (1 if e.shaken else 0)))
+        return cands[0]  # most-dangerous: candidates are in Activation (danger) order
+
+    def spotting_pass(self, m: TModel) -> bool:
+        """A 1 Die Spotting Test; Hawkeye re-rolls a Failure."""
+        if R.is_success(self.rng.randint(1, m.grit_die())):
+            return True
+        return m.has(R.SPOTTING_REROLL_SKILL) and R.is_success(self.rng.randint(1, m.grit_die()))
+
+    def choose_target(self, m: TModel, wp, may_spot: bool):
+        """(Target, BandShot, in Cover) of one shot, None if no candidate, or "wasted" after a failed Spotting Test.
+
+        The legal Target is the closest candidate unless a more distant one is easier (more Shooting dice this
+        shot, its Cover drawn now); a preferred other Target is shot only after a passed Spotting Test, taken when
+        the chance to pass is at least 1/2."""
+        cands = self.weapon_candidates(m, wp)
+        if not cands:
+            return None
+        shot = {}
+        for e in cands:
+            bs = self.band_shot(wp, gap(m, e))
+            covered = self.rng.random() < self.cover_density
+            shot[e.index] = (bs, covered, bs.dice_cover if covered else bs.dice)
+        legal = min(cands, key=lambda e: (-shot[e.index][2], gap(m, e), self.pos_in_order(e)))
+        target = legal
+        pref = self.preferred(cands) if may_spot else None
+        if pref is not None and pref is not legal:
+            if R.spotting_pass_chance(m.grit_die(), m.has(R.SPOTTING_REROLL_SKILL)) >= Fraction(1, 2):
+                if not self.spotting_pass(m):
+                    return "wasted"
+                target = pref
+        bs, covered, _ = shot[target.index]
+        return target, bs, covered
+
+    def fire(self, m: TModel, wp, shots: int, may_spot: bool) -> bool:
+        """``shots`` shots of one Weapon, each choosing its Target afresh. False if the Action was wasted."""
+        for k in range(shots):
+            if not m.standing:
+                return True
+            chosen = self.choose_target(m, wp, may_spot and k == 0)
+            if chosen is None:
+                return True
+            if chosen == "wasted":
+                return False
+            victim, bs, _covered = chosen
+            faces = RB.roll_test(self.rng, m.grit_die(), bs.dice_cover if _covered else bs.dice, self.o.reading)
+            hits = RB.successes(faces)
+            if hits == 0:
+                if 1 in faces:  # Jamming Check on the Jam Die; Gunsmith re-rolls a Failure
+                    weapon = next(w for w in m.pm.battle_weapons() if w.name == wp.name)
+                    jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
+                    if jam and m.has("Gunsmith"):
+                        jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
+                    if jam:
+                        m.jammed.add(id(wp))
+                        return True
+                continue
+            if victim.pm.boilerplate:
+                hits -= R.BOILERPLATE_CANCELS
+            if hits <= 0:
+                continue
+            modifier = bs.save_mod + (wp.silver if victim.pm.supernatural else 0)
+            self.save(victim, R.save_target(hits), modifier, m.side)
+        return True
+
+    def throw_dynamite_at(self, m: TModel, victim: TModel) -> None:
+        """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
+        the thrower-Target line or lands on the thrower; every model near the blast point makes a 7+ Save."""
+        m.dynamite -= 1
+        outcome = R.dynamite_throw(self.rng.randint(1, m.grit_die()))
+        px, py = victim.x, victim.y
+        d = dist(m, victim)
+        ux, uy = (m.x - victim.x) / d, (m.y - victim.y) / d  # from the Target toward the thrower
+        if outcome is R.DynamiteOutcome.DUD:
+            return
+        if outcome is R.DynamiteOutcome.ON_THROWER:
+            px, py = m.x, m.y
+        elif outcome is R.DynamiteOutcome.TOWARDS_THROWER:
+            k = self.rng.randint(1, R.DYNAMITE_SCATTER_DIE)
+            px, py = victim.x + ux * k, victim.y + uy * k
+        elif outcome is R.DynamiteOutcome.AWAY_FROM_THROWER:
+            k = self.rng.randint(1, R.DYNAMITE_SCATTER_DIE)
+            px, py = victim.x - ux * k, victim.y - uy * k
+        caught = [x for side in self.sides for x in side
+                  if x.on_table and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]
+        for x in caught:
+            if x.on_table:
+                self.save(x, R.DYNAMITE_BLAST_SAVE, 0, m.side if x.side != m.side else None)
+
+    def ready(self, m: TModel, wp) -> bool:
+        return wp.usable and id(wp) not in m.jammed
+
+    def shoot_options(self, m: TModel, fired: set, again: list) -> list:
+        """The Weapons this Shoot Action could fire now, best first (not fired this Activation, or Trigger-Happy's
+        second shot), each with a candidate in reach."""
+        gunslinger = m.has("Gunslinger")
+        out = []
+        for w in m.plan.weapons:
+            if not self.ready(m, w) or not w.bands:
+                continue
+            if id(w) in fired and not (m.has("Trigger-Happy") and not gunslinger and not again):
+                continue
+            if self.weapon_candidates(m, w):
+                out.append(w)
+        return out
+
+    def dynamite_target(self, m: TModel) -> TModel | None:
+        if m.dynamite <= 0:
+            return None
+        return self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES))
+
+    def can_shoot(self, m: TModel, fired: set, again: list) -> bool:
+        return self.dynamite_target(m) is not None or bool(self.shoot_options(m, fired, again))
+
+    def shoot(self, m: TModel, fired: set, again: list) -> None:
+        """One Shoot Action: Dynamite when a Target is within 8", else Gunslinger's two Pistols, else the best
+        Weapon that has a candidate (its shots, Trigger-Happy's second shot)."""
+        victim = self.dynamite_target(m)
+        if victim is not None:
+            self.throw_dynamite_at(m, victim)
+            return
+        if m.has("Gunslinger"):
+            pistols = [w for w in m.plan.weapons if w.pistol and self.ready(m, w) and id(w) not in fired][:2]
+            if len(pistols) == 2 and any(self.weapon_candidates(m, w) for w in pistols):
+                for w in pistols:
+                    fired.add(id(w))
+                first = True
+                for w in pistols:
+                    if not self.fire(m, w, 1, first):
+                        return  # a failed Spotting Test loses the second Pistol too
+                    first = False
+                return
+        options = self.shoot_options(m, fired, again)
+        if not options:
+            return
+        w = options[0]
+        if id(w) in fired:
+            again.append(True)
+        fired.add(id(w))
+        self.fire(m, w, w.shots, True)
+
+    # -- Fights ("Fight", "Outnumbered", "Downed", Fighting Skills Table, "Derringer") ------------------------
+    def outnumbered_by(self, m: TModel) -> int:
+        """-1 Die per unengaged enemy in Contact after the first (KERNEL-NOTES Q2)."""
+        unengaged = 0
+        for e in self.contacts(m):
+            if not e.standing:
+                continue
+            if any(f.standing and in_contact(f, e) for f in self.friends(m)):
+                continue  # engaged by another model of this side
+            unengaged += 1
+        return max(0, unengaged - 1)
+
+    def close_work_pistols(self, m: TModel) -> int:
+        if not any(s.close_work for s in m.pm.all_skills):
+            return 0
+        # every Pistol-Class Weapon it carries into the game (two Pistols are two), less the Jammed ones
+        used = {w.name: w for w in m.pm.battle_weapons()}
+        carried = [used[w.name] for w in m.pm.weapons if w.name in used]
+        pistols = sum(1 for w in carried if w.weapon_class is R.WeaponClass.PISTOL)
+        jammed = sum(1 for w in m.plan.weapons if id(w) in m.jammed and used.get(w.name) is not None
+                     and used[w.name].weapon_class is R.WeaponClass.PISTOL)
+        return pistols - jammed
+
+    def fight_dice(self, m: TModel, charging: bool, fearsome_failed: bool) -> int:
+        pistols = self.close_work_pistols(m)
+        derringer = m.derringer and pistols < R.CLOSE_WORK_MAX_PISTOLS
+        if derringer:
+            m.derringer = False  # once per game: its first Fight Test
+        return R.fight_dice(charging=charging, outnumbered_by=self.outnumbered_by(m), skills=m.pm.all_skills,
+                            injuries=m.pm.injuries, derringer=derringer, close_work_pistols=pistols,
+                            fearsome_failed=fearsome_failed)
+
+    def fearsome(self, m: TModel) -> bool:
+        return any(s.fearsome for s in m.pm.all_skills)
+
+    def fight(self, att: TModel, dfn: TModel, charging: bool = False) -> None:
+        """One Fight: a Downed Defender is removed as a Casualty; else both make a 3 Dice Fight Test and the loser
+        Saves against the margin as against a shot's Successes."""
+        self.fights += 1
+        att.fought = dfn.fought = True
+        if not dfn.standing:
+            self.in_fight = True
+            self.remove_casualty(dfn, att.side)  # "the Downed model is immediately removed as a Casualty"
+            self.in_fight = False
+            return
+        if self.fearsome(dfn) and not self.fearsome(att) and not att.fearsome_tested:
+            att.fearsome_tested = True
+            faces = RB.roll_test(self.rng, att.grit_die(), R.FEARSOME_NERVE_DICE, self.o.reading,
+                                 int(att.has(R.NERVE_REROLL_SKILL)))
+            att.fearsome_failed = RB.successes(faces) == 0
+        a_dice = self.fight_dice(att, charging, att.fearsome_failed)
+        d_dice = self.fight_dice(dfn, False, False)
+        a = RB.roll_test(self.rng, att.grit_die(), a_dice, self.o.reading)
+        d = RB.roll_test(self.rng, dfn.grit_die(), d_dice, self.o.reading)
+        result, margin = R.fight_result(a, d)
+        if result is R.FightResult.DRAW:
+            return
+        winner, loser = (att, dfn) if result is R.FightResult.ATTACKER_WINS else (dfn, att)
+        modifier = 0
+        if winner is att and charging and winner.has("Bull-Rush"):
+            modifier += R.BULL_RUSH_SAVE_MODIFIER
+        modifier += sum(w.fight_save for w in winner.pm.battle_weapons() if getattr(w, "fight_save", None))
+        self.in_fight = True
+        self.save(loser, R.save_target(margin), modifier, winner.side)
+        self.in_fight = False
+
+    def defender(self, m: TModel) -> TModel | None:
+        """The standing enemy in Contact with the lowest Grit die (ties: lower index); a Downed one only if no
+        standing enemy is in Contact ("Downed")."""
+        touching = self.contacts(m)
+        standing = [e for e in touching if e.standing]
+        if standing:
+            return min(standing, key=lambda e: (e.grit_die(), e.index))
+        return min(touching, key=lambda e: e.index) if touching else None
+
+    # -- Damage: Casualty bookkeeping of the table -------------------------------------------------------------
+    def damage(self, victim: TModel, failed_by: int, credit: int | None) -> None:
+        if R.damage_for(failed_by) is R.Damage.CASUALTY:
+            self.remove_casualty(victim, credit)
+        else:
+            super().damage(victim, failed_by, credit)
+
+    def remove_casualty(self, victim: TModel, credit: int | None) -> None:
+        """A Casualty: off the table, its VP to ``credit`` (Revenants are worth none); a Fight's counted; the
+        Boss's Casualty removes the Revenants at once ("they are all removed from play", not Casualties)."""
+        victim.on_table = victim.downed = False
+        victim.casualty = True
+        if credit is not None and not victim.revenant:
+            self.vp[credit] += victim.pm.rank.victory_points
+        if self.in_fight:
+            self.fight_cas[victim.side] += 1
+        if victim.plan.boss and not victim.revenant:
+            for r in self.sides[victim.side]:
+                if r.revenant and r.on_table:
+                    r.on_table = r.downed = False
+
+    # -- Plans: one Action of a model (gunline / brawl / balanced) -------------------------------------------
+    def gun_action(self, m: TModel, fired: set, again: list, late: bool) -> str | None:
+        touching = self.contacts(m)
+        if any(e.standing for e in touching):
+            self.disengage(m)
+            return "move"
+        if touching:
+            self.fight(m, self.defender(m))
+            return "fight"
+        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= R.CHARGE_REACH_INCHES
+                  and not any(f.standing and in_contact(f, e) for f in self.friends(m))]
+        if downed:
+            self.charge(m, self.closest(m, downed))
+            return "move"
+        standing = [e for e in self.enemies(m) if e.standing]
+        near = self.closest(m, standing)
+        far = near is None or gap(m, near) > m.plan.desired_inches
+        if self.can_shoot(m, fired, again) and (late or not far):
+            self.shoot(m, fired, again)
+            return "shoot"
+        jammed = [w for w in m.plan.weapons if w.usable and id(w) in m.jammed]
+        if jammed:
+            m.jammed.discard(id(jammed[0]))  # a Move Action clears one Jammed Weapon
+            return "move"
+        if near is not None and far:
+            self.move_towards(m, near.x, near.y, min(R.MOVE_INCHES, gap(m, near) - m.plan.desired_inches))
+            return "move"
+        return None
+
+    def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool) -> str | None:
+        if self.contacts(m):
+            self.fight(m, self.defender(m))
+            return "fight"
+        if m.plan.arcane_blast and self.arcane_blast(m):
+            return "cast"
+        reach = [e for e in self.enemies(m) if gap(m, e) <= R.CHARGE_REACH_INCHES]
+        if reach:
+            downed = [e for e in reach if not e.standing]
+            self.charge(m, self.closest(m, downed) if downed else self.closest(m, reach))
+            return "move"
+        if after_move and self.shoot_options(m, fired, again):
+            self.shoot(m, fired, again)
+            return "shoot"
+        near = self.closest(m, [e for e in self.enemies(m) if e.standing])
+        if near is not None:
+            self.move_towards(m, near.x, near.y, R.MOVE_INCHES)
+            return "move"
+        return None
+
+    def arcane_blast(self, m: TModel) -> bool:
+        """The Vessel's Arcane Blast when an enemy candidate is within its range: a 3 Dice Casting Test against
+        its Difficulty (a Miscast Shakes, or Downs a Shaken Caster), then an unmodified 3 Dice Shooting Test at the
+        closest candidate in range; Save and Damage as a shot. False if no candidate (no Action taken)."""
+        power = R.arcane_power("Arcane Blast")
+        cands = self.candidates(m, lambda g: g <= power.range_inches)
+        if not cands:
+            return False
+        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
+        if RB.successes(faces) < power.difficulty:
+            if R.is_miscast(faces):
+                if m.shaken:
+                    m.downed = True
+                else:
+                    m.shaken = True
+            return True
+        victim = self.closest(m, cands)
+        hits = RB.successes(RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading))
+        if victim.pm.boilerplate:
+            hits -= R.BOILERPLATE_CANCELS
+        if hits > 0:
+            self.save(victim, R.save_target(hits), 0, m.side)
+        return True
+
+    def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool) -> str | None:
+        if not m.standing:
+            return None
+        if m.plan.style == "gun":
+            return self.gun_action(m, fired, again, late)
+        return self.brawl_action(m, fired, again, after_move)
+
+    def start_activation(self, m: TModel) -> None:
+        m.fearsome_failed = m.fearsome_tested = False
+
+    def action(self, m: TModel, fired: set, again: list) -> None:
+        """One Action on its own (a Dual Activation's, a Revenant's, Hero of the Hour's)."""
+        self.one_action(m, fired, again, late=True, after_move=False)
+
+    def revenants_act(self, s: int) -> None:
+        """With the Boss's Activation every Revenant not Done makes one Action; all become Done."""
+        for i in self.order[s]:
+            r = self.sides[s][i]
+            if r.revenant and r.on_table and not r.done:
+                self.start_activation(r)
+                self.action(r, set(), [])
+                r.done = True
+
+    def activate(self, s: int, cards_left: int) -> None:
+        posse = self.posse[s]
+        by_order = [self.sides[s][i] for i in self.order[s] if not self.sides[s][i].revenant]
+        ready = [m for m in by_order if m.standing and not m.done]
+        if not ready:
+            for m in posse:
+                if m.on_table and not m.done:  # a Downed model's Activation is spent doing nothing
+                    m.done = True
+                    return
+            return  # Pass
+        if self.o.activation == "solo":
+            dual = False
+        elif self.o.activation == "dual":
+            dual = len(ready) >= 2
+        else:
+            dual = len(ready) >= 2 and len(ready) > cards_left
+        chosen = ready[:2] if dual else ready[:1]
+        for m in chosen:
+            m.done = True
+            self.start_activation(m)
+        if dual:
+            for m in chosen:
+                self.action(m, set(), [])
+        else:
+            m = chosen[0]
+            fired: set = set()
+            again: list = []
+            first = self.one_action(m, fired, again, late=False, after_move=False)
+            self.one_action(m, fired, again, late=True, after_move=first == "move")
+        if any(m.plan.boss for m in chosen):
+            self.revenants_act(s)
+
+    def random_standing_model(self) -> TModel | None:
+        everyone = [m for side in self.sides for m in side if m.standing and not self.engaged(m)]
+        return self.rng.choice(everyone) if everyone else None
+
+    def counted(self, s: int) -> list[TModel]:
+        """Revenants "do not contribute to ... the number of cards you draw" and never keep the Action Phase going
+        (KERNEL-NOTES Q8); the posse is wiped out when its own models are gone."""
+        return self.posse[s]
+
+    # -- Recovery ("2: Make Recovery Tests": Friend in Contact) ----------------------------------------------
+    def recovery(self, s: int) -> bool:
+        side = self.sides[s]
+        for m in side:
+            m.done = False
+            m.bad_omen = False
+        for m in side:
+            if not (m.on_table and m.downed):
+                continue
+            if m.has("Hard to Kill"):
+                m.downed, m.shaken = False, True
+                continue
+            dice = R.TESTS[R.TestKind.RECOVERY].base_dice
+            if any(f.standing and in_contact(f, m) for f in self.friends(m)):
+                dice += R.RECOVERY_FRIEND_IN_CONTACT
+            n = RB.successes(RB.roll_test(self.rng, m.grit_die(), dice, self.o.reading))
+            result = R.recovery_result(n)
+            if result is R.RecoveryResult.CASUALTY:
+                self.remove_casualty(m, None)  # worth no VP
+            elif result is R.RecoveryResult.STANDS_SHAKEN:
+                m.downed, m.shaken = False, True
+        up = [m for m in self.posse[s] if m.standing]
+        if not R.bottle_check_required(self.start[s], len(up)):
+            return False
+        if not up:
+            return True
+        boss = [m for m in up if m.plan.boss]
+        if boss:
+            roller, dice = boss[0], R.BOTTLE_CHECK_BOSS_DICE
+        else:
+            roller = max(up, key=lambda m: (m.pm.rank, m.grit_die(), m.has("Nerves of Steel")))
+            dice = R.BOTTLE_CHECK_STAND_IN_DICE
+        rerolls = int(roller.has("Nerves of Steel"))
+        if any(m.pm.hired_gun is not None and m.pm.hired_gun.name == "Preacher" for m in up):
+            rerolls += 1
+        return RB.successes(RB.roll_test(self.rng, roller.grit_die(), dice, self.o.reading, rerolls)) == 0
+
+    def play(self) -> dict:
+        out = super().play()
+        out["fights"] = self.fights
+        out["fight_casualties"] = list(self.fight_cas)
+        out["fought"] = [[m.fought for m in side] for side in self.sides]
+        return out
