@@ -164,13 +164,23 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     n_pages = expected_pages(labels)
     pages: list[document.Page] = []
     with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
-        if deck_inputs is not None:
-            pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
-                                                             steps=steps), glossary.DOOMTOWN)
-        if kind in ("full", "shadows"):
-            pages += document.in_part(shadows_sheets.shadows_pages(posse_input, steps=steps)
-                                      + battle_page.battle_pages(plan, workers=settings.workers, steps=steps),
-                                      glossary.SHADOWS)
+        # The battle pages' simulations run in a second process while this one makes the deck pages.
+        battles = _start_battles(plan, settings.workers) if kind == "full" else None
+        try:
+            if deck_inputs is not None:
+                pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
+                                                                 steps=steps), glossary.DOOMTOWN)
+            if kind in ("full", "shadows"):
+                sheets = shadows_sheets.shadows_pages(posse_input, steps=steps)
+                if battles is None:
+                    fought = battle_page.battle_pages(plan, workers=settings.workers, steps=steps)
+                else:
+                    fought = _finish_battles(battles, steps)
+                pages += document.in_part(sheets + fought, glossary.SHADOWS)
+        finally:
+            if battles is not None:
+                battles[0].terminate()
+                battles[0].join()
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator, date=date,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
@@ -192,6 +202,45 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     if settings.cache:
         _to_cache(digest, written, n_pages)
     return written, n_pages
+
+
+# ---------------------------------------------------------------------------- battles alongside
+
+def _battle_job(plan: SamplingPlan, workers: int):
+    from oddsmith.report import battle_page
+
+    return battle_page.battle_pages(plan, workers=workers)
+
+
+def _start_battles(plan: SamplingPlan, workers: int):
+    """The battle pages built in one worker process (forked where the system can), started now; None where
+    only one core is there to share. The worker ignores Ctrl-C: this process answers it and stops it."""
+    if (os.cpu_count() or 1) < 2:
+        return None
+    from oddsmith.report import parallel
+
+    ctx = parallel._context()
+    pool = ctx.Pool(1, initializer=parallel._start_worker, initargs=(None,))
+    return pool, pool.apply_async(_battle_job, (plan, workers))
+
+
+def _finish_battles(battles, steps) -> list:
+    """The battle pages from :func:`_start_battles`, the progress bar naming each step while it waits."""
+    from oddsmith import interrupts
+    from oddsmith.report import battle_page
+
+    labels = battle_page.step_labels()
+    steps.step(labels[0])
+    result = battles[1]
+    while not result.ready():
+        interrupts.check()
+        result.wait(0.1)
+    pages = result.get()
+    for k, label in enumerate(labels):
+        if k:
+            steps.step(label)
+        steps.done_step()
+    return pages
 
 
 # ---------------------------------------------------------------------------- the result cache
