@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import battle_page, charts, deck_report, document, glossary, shadows_sheets, style
+from oddsmith.report import battle_page, build, charts, deck_report, document, glossary, shadows_sheets, style
 from oddsmith.report.charts import pct
 from oddsmith.report.pdf_outline import read_outline
 from oddsmith.sampling import SamplingPlan
@@ -475,6 +475,7 @@ def test_failure_while_writing_leaves_no_partial_files(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(build.TRIALS_ENV, "1000")  # every page, few trials: the page count does not depend on them
     assert main([]) == 0
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
