@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import battle_page, charts, deck_report, document, glossary, shadows_sheets, style
+from oddsmith.report import battle_page, build, charts, deck_report, document, glossary, shadows_sheets, style
 from oddsmith.report.charts import pct
 from oddsmith.report.pdf_outline import read_outline
 from oddsmith.sampling import SamplingPlan
@@ -475,6 +475,7 @@ def test_failure_while_writing_leaves_no_partial_files(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(build.TRIALS_ENV, "1000")  # every page, few trials: the page count does not depend on them
     assert main([]) == 0
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
@@ -786,3 +787,36 @@ def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, cap
     assert main(args) == 0 and len(built) == 3 and pdf_pages(out) == pdf_pages(tmp_path / "s.pdf")
     assert main(["report", "shadows", "--seed", "10", "-o", str(out)]) == 0 and len(built) == 4
     assert main(args) == 0 and len(built) == 4  # seed 9 again: served
+
+
+def test_report_trials_from_the_environment(monkeypatch):
+    monkeypatch.setenv(build.TRIALS_ENV, "1500")
+    assert build.default_trials() == 1500
+    assert build.ReportSettings.from_options(output="r.pdf", seed=1).trials == 1500
+    assert build.ReportSettings.from_options(output="r.pdf", seed=1, trials=700).trials == 700
+    for bad in ("0", "-3", "many", ""):
+        monkeypatch.setenv(build.TRIALS_ENV, bad)
+        assert build.default_trials() == build.REPORT_TRIALS
+
+
+def test_pages_made_in_the_second_process_equal_pages_made_here():
+    """The what-if and battle pages the forked worker makes hold the same tables, titles and sections
+    (the decks' labels are keyed by object ids: a pickled copy would lose them)."""
+    plan = SamplingPlan(seed=5, trials=200)
+    inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+    started = build._start_battles(plan, 1, inputs)
+    if started is None:
+        pytest.skip("one core or no fork: everything is made in one process")
+    try:
+        what_ifs, fought = build._wait(started[1])
+    finally:
+        started[0].terminate()
+        started[0].join()
+    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)
+    there = what_ifs + fought
+    assert len(here) == len(there) == 2 + battle_page.n_steps()
+
+    def view(page):
+        return page.title, page.subtitle, page.section, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
+
+    assert [view(p) for p in here] == [view(p) for p in there]

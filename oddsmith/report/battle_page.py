@@ -22,9 +22,14 @@ from oddsmith.shadows import value as V
 SECTION = "Shadows of the West battles"
 BASE_SAMPLE = "unaligned"
 VALUE_PAIRS = (("unaligned", "twilight-order"), ("twilight-order", "unaligned"))
-VALUE_TRIALS = 5_000
+#: Battles per matchup on the matchup page: a standard error of at most sqrt(0.25 / 5000) = 0.71 pp, under
+#: the 1 pp a who-wins bar can be read to. Budgeted for a battle on a table costing up to 10x today's
+#: fixed-range firefight (docs/speed.md, 'Reports'): 7 matchups stay about 3 s of one core.
+MATCHUP_TRIALS = 5_000
+VALUE_TRIALS = 1_000
 """Battles per purchase on the value pages (about a hundred purchases per posse): paired standard errors of ΔP(win)
-up to about 0.6 pp, half of them under 0.06 pp."""
+up to about 1.3 pp (sqrt(5) times those of 5,000 battles), stated on the page; budgeted, like
+:data:`MATCHUP_TRIALS`, for table battles up to 10x dearer than today's."""
 TOP = 14
 
 
@@ -46,9 +51,10 @@ def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
     a = _sample(BASE_SAMPLE)
     rows, long = [], []
     ses = []
+    trials = min(plan.trials, MATCHUP_TRIALS)
     for name in P.sample_posse_names():
         b = _sample(name)
-        r = B.battle(a, b, trials=plan.trials, seed=plan.seed, workers=workers)
+        r = B.battle(a, b, trials=trials, seed=plan.seed, workers=workers)
         label = f"vs {b.name}"
         for part, fig in (("A wins", "p_a_wins"), ("draw", "p_draw"), ("B wins", "p_b_wins")):
             long.append({"bar": label, "part": part, "p": r[fig]})
@@ -59,11 +65,11 @@ def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
                      "turns": f"{r['turns_mean']:.2f}", "A Casualties": f"{r['casualties_a']:.2f}",
                      "B Casualties": f"{r['casualties_b']:.2f}"})
     data = pd.DataFrame(long)
-    sampling = Sampling(plan.trials, max(ses))
+    sampling = Sampling(trials, max(ses))
     return Page(
         title=f"Battles: {a.name} (A) against each sample posse",
         subtitle="open ground at 10\", no Cover, 8 Game Turns, most dangerous target first, auto Solo/Dual "
-                 "Activations · Monte Carlo",
+                 f"Activations · Monte Carlo, {trials:,} battles each: ±{100 * max(ses):.1f} pp at most",
         blocks=[Chart(partial(charts.stacked_bars, data=data, bar="bar", part="part", p="p",
                               parts_order=["A wins", "draw", "B wins"], title=f"{a.name} (A): who wins"),
                       title="Who wins (%)", data=data.pivot(index="bar", columns="part", values="p").map(pct)
@@ -126,7 +132,8 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
     return Page(
         title=f"What each $ buys: {a.name} against {b.name}",
         subtitle=f"as it is: P(win) {pct(base['p_a_wins'])} ± {pct(base.stderr('p_a_wins'), 2)} % · every purchase "
-                 f"replayed on the same battles (common random numbers) · 10\", open ground · Monte Carlo",
+                 f"replayed on the same {trials:,} battles (common random numbers): ΔP(win) ±"
+                 f"{100 * sampling.max_stderr:.1f} pp at most · 10\", open ground · Monte Carlo",
         blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by ΔP(win) per $"),
                       title="ΔP(win) per $", data=view, height=4.2, sampling=sampling),
                 Table(view, title="Best purchases (± one paired standard error, from the per-battle differences)",

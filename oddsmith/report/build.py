@@ -21,7 +21,16 @@ from oddsmith.sampling import SamplingPlan, check_trials, check_workers, resolve
 #: most sqrt(0.25 / 50000) = 0.22 percentage points, under the half point a printed
 #: chart can show, and the sample report stays well under a minute on one core.
 REPORT_TRIALS = 50_000
+#: Trials when --trials is not given, in place of REPORT_TRIALS: for tests and quick looks at the layout
+#: (the page footers and the cover state the trials and errors of whatever ran).
+TRIALS_ENV = "ODDSMITH_REPORT_TRIALS"
 DEFAULT_PAPER = "a4"
+
+
+def default_trials() -> int:
+    """:data:`REPORT_TRIALS`, or a whole number in ``$ODDSMITH_REPORT_TRIALS``."""
+    wanted = os.environ.get(TRIALS_ENV, "").strip()
+    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else REPORT_TRIALS
 DEFAULT_DPI = 150
 
 TITLES = {
@@ -53,7 +62,7 @@ class ReportSettings:
         dpi = document.check_dpi(DEFAULT_DPI if dpi is None else dpi)
         target = document.check_output(output, several_files=fmt != "pdf")
         return cls(output=target, fmt=fmt, paper=paper, dpi=dpi, seed=resolve_seed(seed),
-                   trials=check_trials(REPORT_TRIALS if trials is None else trials),
+                   trials=check_trials(default_trials() if trials is None else trials),
                    workers=check_workers(1 if workers is None else workers), cache=cache)
 
     def plan(self) -> SamplingPlan:
@@ -164,13 +173,26 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     n_pages = expected_pages(labels)
     pages: list[document.Page] = []
     with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
-        if deck_inputs is not None:
-            pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
-                                                             steps=steps), glossary.DOOMTOWN)
-        if kind in ("full", "shadows"):
-            pages += document.in_part(shadows_sheets.shadows_pages(posse_input, steps=steps)
-                                      + battle_page.battle_pages(plan, workers=settings.workers, steps=steps),
-                                      glossary.SHADOWS)
+        # The battle pages' simulations run in a second process while this one makes the deck pages.
+        # The what-if and battle pages' simulations run in a second process while this one makes the others.
+        battles = _start_battles(plan, settings.workers, deck_inputs) if kind == "full" else None
+        try:
+            if deck_inputs is not None:
+                what_ifs = None if battles is None else (lambda: _wait(battles[1])[0])
+                pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
+                                                                 steps=steps, what_ifs=what_ifs),
+                                          glossary.DOOMTOWN)
+            if kind in ("full", "shadows"):
+                sheets = shadows_sheets.shadows_pages(posse_input, steps=steps)
+                if battles is None:
+                    fought = battle_page.battle_pages(plan, workers=settings.workers, steps=steps)
+                else:
+                    fought = _finish_battles(battles, steps)
+                pages += document.in_part(sheets + fought, glossary.SHADOWS)
+        finally:
+            if battles is not None:
+                battles[0].terminate()
+                battles[0].join()
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator, date=date,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
@@ -192,6 +214,65 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     if settings.cache:
         _to_cache(digest, written, n_pages)
     return written, n_pages
+
+
+# ---------------------------------------------------------------------------- battles alongside
+
+#: What the forked worker of :func:`_start_battles` builds from, inherited, never pickled: the decks'
+#: labels are keyed by the objects' ids, which a pickled copy would not keep.
+_JOB: dict = {}
+
+
+def _battle_job():
+    from oddsmith.report import battle_page, deck_report
+
+    plan, workers, deck_inputs = _JOB["plan"], _JOB["workers"], _JOB["decks"]
+
+    what_ifs = [] if deck_inputs is None else deck_report.what_if_pages(deck_inputs, plan, workers=workers)
+    return what_ifs, battle_page.battle_pages(plan, workers=workers)
+
+
+def _start_battles(plan: SamplingPlan, workers: int, deck_inputs):
+    """The what-if pages and the battle pages (the dearest simulations, about half of them) built in one
+    worker process (forked where the system can), started now; None where only one core is there to
+    share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold the same
+    figures as made here: every simulation draws from its own seeded streams."""
+    import multiprocessing
+
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    from oddsmith.report import parallel
+
+    _JOB.update(plan=plan, workers=workers, decks=deck_inputs)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel._start_worker, initargs=(None,))
+    finally:
+        _JOB.clear()
+    return pool, pool.apply_async(_battle_job)
+
+
+def _wait(result):
+    """The worker's result, answering Ctrl-C while waiting."""
+    from oddsmith import interrupts
+
+    while not result.ready():
+        interrupts.check()
+        result.wait(0.1)
+    return result.get()
+
+
+def _finish_battles(battles, steps) -> list:
+    """The battle pages from :func:`_start_battles`, the progress bar naming each step while it waits."""
+    from oddsmith.report import battle_page
+
+    labels = battle_page.step_labels()
+    steps.step(labels[0])
+    pages = _wait(battles[1])[1]
+    for k, label in enumerate(labels):
+        if k:
+            steps.step(label)
+        steps.done_step()
+    return pages
 
 
 # ---------------------------------------------------------------------------- the result cache

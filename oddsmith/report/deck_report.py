@@ -421,15 +421,29 @@ def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, r
 
 # ---------------------------------------------------------------------------- driver
 
-def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Page]:
-    """Every page of the deck report, in order."""
+def what_if_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1) -> list[Page | None]:
+    """Each deck's "what is +1 worth?" page against its first opponent (None where it has none), in deck order:
+    what :func:`deck_pages` makes, for a second process to make alongside it."""
+    out = []
+    for deck in inputs.decks:
+        opp = inputs.opponents(deck)[0]
+        out.append(full_shootout_page.what_if_page(deck, opp, inputs.label(deck), inputs.label(opp), plan,
+                                                   workers=workers))
+    return out
+
+
+def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, steps=None,
+               what_ifs=None) -> list[Page]:
+    """Every page of the deck report, in order. ``what_ifs``: a callable giving :func:`what_if_pages`
+    (made elsewhere, e.g. by another process) when the first of them is needed; None: made here."""
     pages: list[Page] = []
     every = inputs.decks + ([inputs.vs] if inputs.vs is not None else [])
     lowball_odds = {id(d): lowball.lowball_odds(d, name=inputs.label(d)) for d in every}
     matrix_pairs: dict[tuple[int, int], float] = {}
     round_pairs: dict[tuple[int, int], shootout.RoundOdds] = {}
     grids: dict[int, dict[tuple[int, int], shootout.ShootoutOdds]] = {}
-    for deck in inputs.decks:
+    made_what_ifs: list | None = None
+    for k, deck in enumerate(inputs.decks):
         label = inputs.label(deck)
         if steps:
             steps.step(f"deck {label}: lowball")
@@ -454,7 +468,11 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
             round_pairs[(id(deck), id(opp))] = r
         pages.append(shootout_page(inputs, deck, grid, rounds, plan))
         opp = inputs.opponents(deck)[0]
-        what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
+        if what_ifs is None:
+            what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
+        else:
+            made_what_ifs = what_ifs() if made_what_ifs is None else made_what_ifs
+            what_if = made_what_ifs[k]
         if what_if is not None:
             pages.append(what_if)
         tuned = (tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)

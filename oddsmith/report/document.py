@@ -522,7 +522,18 @@ def render_page(doc: Document, page: Page, number: int, total: int, paper: str) 
         subs = fig.subfigures(len(heights), 1, height_ratios=heights, squeeze=False)[:, 0]
         for sub, block in zip(subs, page.blocks):
             _draw_block(sub, block)
+    settle_layout(fig)
     return fig
+
+
+def settle_layout(fig: Figure) -> None:
+    """Lay ``fig`` out once and fix that geometry: saving a figure that keeps its layout engine draws it
+    twice (a layout pass, then the drawing) and lays it out on each; fixed, it is drawn once
+    (docs/speed.md, 'Reports'). The positions are the constrained layout's, so the page looks the same."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+        fig.set_layout_engine(None)
 
 
 def _rule(fig: Figure, y: float, x0: float, x1: float):

@@ -1,0 +1,147 @@
+"""`oddsmith report` now against the version before issue 17 (commit 7bb4efd), side by side in one run.
+
+    python scripts/bench_report.py [--baseline 7bb4efd] [--seed 20240601] [--repeat 1] [--keep DIR]
+
+Builds the baseline from its commit in a temporary folder (``git archive`` of this repository, its
+kernels built with ``setup.py build_ext --inplace``), then makes the sample report (same seed) with
+each version in a fresh process (the baseline on ``PYTHONPATH``, today's with the result cache off),
+and prints wall time and CPU time (the process and its children: resource.getrusage) of both, their
+ratios, and the CPU of each part:
+
+* simulations: building the pages (every figure computed, the battle pages' worker included);
+* drawing: laying out and drawing the pages (charts, text and tables) into PDF, in every process;
+* joining and writing: merging the parts drawn in parallel, the bookmarks, the atomic rename.
+
+The parts are timed by the same wrapper for both versions (scripts/bench_report.py --part-runner),
+around functions both have: ``document.write_document`` and, where present, ``pdf_merge.merge`` and
+``pdf_outline.add_outline``. Run it on an otherwise idle machine: wall times share its cores.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "7bb4efd"
+
+
+def _cpu() -> float:
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+def part_runner(output: str, seed: int, cache_off: bool) -> None:
+    """In the measured process: make the report, timing the parts; print them as JSON on the last line."""
+    started_cpu, started = _cpu(), time.perf_counter()
+    from oddsmith.report import build, document
+
+    marks: dict[str, float] = {}
+    joined = [0.0]
+
+    def timed(fn):
+        def wrapper(*a, **k):
+            at = _cpu()
+            try:
+                return fn(*a, **k)
+            finally:
+                joined[0] += _cpu() - at
+        return wrapper
+
+    try:
+        from oddsmith.report import pdf_merge
+
+        pdf_merge.merge = timed(pdf_merge.merge)
+    except ImportError:  # the baseline draws in one process: nothing to join
+        pass
+    from oddsmith.report import pdf_outline
+
+    pdf_outline.add_outline = timed(pdf_outline.add_outline)
+    write = document.write_document
+
+    def write_document(*a, **k):
+        marks["write_start"] = _cpu()
+        try:
+            return write(*a, **k)
+        finally:
+            marks["write_end"] = _cpu()
+
+    document.write_document = write_document
+    kwargs = {"cache": False} if cache_off else {}
+    settings = build.ReportSettings.from_options(output=output, seed=seed, **kwargs)
+    _, pages = build.make_report("full", settings)
+    total_cpu, wall = _cpu() - started_cpu, time.perf_counter() - started
+    writing = marks["write_end"] - marks["write_start"]
+    print(json.dumps({"pages": pages, "wall": wall, "cpu": total_cpu,
+                      "simulations": marks["write_start"] - started_cpu,
+                      "drawing": writing - joined[0], "joining": joined[0]}))
+
+
+def build_baseline(commit: str, folder: Path) -> Path:
+    src = folder / f"oddsmith-{commit}"
+    src.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-j", "2"], cwd=src, check=True,
+                   capture_output=True)
+    return src
+
+
+def measure(path: Path, out: Path, seed: int, cache_off: bool) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(path), MPLBACKEND="Agg")
+    started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--part-runner", str(out), str(seed),
+                           "1" if cache_off else "0"], env=env, cwd=path, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode:
+        sys.exit(f"bench_report: the run in {path} failed:\n{proc.stderr[-2000:]}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["wall_outside"] = time.perf_counter() - started  # with the interpreter's start-up
+    result["cpu_outside"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--part-runner"]:
+        part_runner(argv[1], int(argv[2]), argv[3] == "1")
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", default=BASELINE)
+    ap.add_argument("--seed", type=int, default=20240601)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--keep", type=Path, help="keep both PDFs in this folder")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="oddsmith-bench-report-") as tmp:
+        folder = Path(tmp)
+        print(f"building the baseline {args.baseline} in {folder} ...", flush=True)
+        base_src = build_baseline(args.baseline, folder)
+        out = args.keep or folder
+        out.mkdir(parents=True, exist_ok=True)
+        runs: dict[str, list[dict]] = {"baseline": [], "today": []}
+        for _ in range(args.repeat):  # alternate, so both meet the same machine load
+            runs["baseline"].append(measure(base_src, out / "baseline.pdf", args.seed, cache_off=False))
+            runs["today"].append(measure(ROOT, out / "today.pdf", args.seed, cache_off=True))
+    best = {k: min(v, key=lambda r: r["wall_outside"]) for k, v in runs.items()}
+    b, t = best["baseline"], best["today"]
+    print(f"\noddsmith report --seed {args.seed} (sample report), best of {args.repeat}, {os.cpu_count()} cores")
+    print(f"{'':26s}{'baseline ' + args.baseline:>18s}{'today':>12s}{'ratio':>9s}")
+    rows = [("pages", "pages"), ("wall (s)", "wall_outside"), ("CPU, children too (s)", "cpu_outside"),
+            ("  simulations (s)", "simulations"), ("  drawing (s)", "drawing"),
+            ("  joining, writing (s)", "joining")]
+    for label, key in rows:
+        ratio = b[key] / t[key] if t[key] else float("inf")
+        fmt = "{:18.0f}{:12.0f}" if key == "pages" else "{:18.2f}{:12.2f}"
+        print(f"{label:26s}" + fmt.format(b[key], t[key]) + ("" if key == "pages" else f"{ratio:8.2f}x"))
+    print("\ntargets: wall >= 5x less, CPU >= 2.5x less (issue 17)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
