@@ -276,11 +276,19 @@ def _full_shootout(r: Any) -> View:
                 chart=True, trials=r.trials)
 
 
+def _battle_facts(o: Any) -> tuple[tuple[str, str], ...]:
+    """The battle played: the fixed range (movement none), or the table's terrain and the two plans."""
+    if getattr(o, "movement", "none") == "none":
+        return (("movement", "none"), ("range", str(o.distance.label)))
+    return (("movement", str(o.movement)), ("terrain", f"{float(o.terrain):g}"),
+            ("plans", f"A {o.plan_a}, B {o.plan_b}"))
+
+
 def _battle_result(r: Any) -> View:
     o = r.setup.options
     return View(f"battle: {r.setup.a.posse.name} (A) against {r.setup.b.posse.name} (B)",
                 _summary_figures(r.summary),
-                (("range", str(o.distance.label)), ("turns", str(o.turns)), _how(False, r.trials, r.seed)),
+                (*_battle_facts(o), ("turns", str(o.turns)), _how(False, r.trials, r.seed)),
                 (("summary", r.summary), ("models", r.models), ("activation (exact)", r.activation)),
                 tuple(r.notes), chart=True, trials=r.trials)
 
@@ -289,7 +297,8 @@ def _value_result(r: Any) -> View:
     base = r.base
     return View(f"what each $ buys: {base.setup.a.posse.name} against {base.setup.b.posse.name}",
                 (Figure_("p_a_wins (as it is)", base["p_a_wins"], base.stderr("p_a_wins")),),
-                (("purchases valued", f"{len(r.table):,}"), ("not valued", f"{len(r.skipped):,}"),
+                (("values hold for", r.battle_words), ("purchases valued", f"{len(r.table):,}"),
+                 ("not valued", f"{len(r.skipped):,}"),
                  _how(False, r.trials, r.seed)),
                 (("table", r.table), ("skipped", r.skipped)),
                 ("Each purchase replays the same battles as the posse as it is (common random numbers); its "

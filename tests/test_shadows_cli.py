@@ -209,3 +209,87 @@ def test_shoot_says_which_rows_are_nested(capsys):
     assert sum(d["outcomes"][k] for k in FINAL) == pytest.approx(1)
     rc, out, _ = run(capsys, "shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--format", "csv")
     assert [line.split(",")[0] for line in out.splitlines()[1:4]] == ["miss", "jam_check", "jammed"]
+
+
+# --- `shadows battle` / `shadows value`: the table battle's options (issue 13) -------------------------------
+
+BATTLE = ("shadows", "battle", "unaligned", "--vs", "twilight-order", "--trials", "500", "--seed", "3")
+
+
+@pytest.mark.parametrize("command", ["battle", "value"])
+@pytest.mark.parametrize("args,needles", [
+    (["--plan", "rush"], ["--plan", "gunline", "brawl", "balanced"]),
+    (["--vs-plan", "camp"], ["--vs-plan", "gunline", "brawl", "balanced"]),
+    (["--terrain", "jungle"], ["--terrain", "open", "light", "dense"]),
+    (["--terrain", "1.5"], ["--terrain", "1.5"]),
+    (["--terrain", "-0.1"], ["--terrain"]),
+    (["--terrain", "nan"], ["--terrain"]),
+    (["--movement", "fly"], ["--movement", "table", "none"]),
+    (["--targets", "nearest"], ["--targets", "closest", "most-dangerous"]),
+    (["--range", "8"], ["--range applies to --movement none only", "players' moves"]),
+    (["--range", "short"], ["--range applies to --movement none only"]),
+    (["--cover"], ["--cover applies to --movement none only", "--terrain decides Cover"]),
+    (["--vs-cover"], ["--vs-cover applies to --movement none only"]),
+    (["--cover", "--vs-cover"], ["--cover and --vs-cover apply to --movement none only"]),
+])
+def test_battle_options_bad_input_one_line_exit_2(capsys, tmp_path, command, args, needles):
+    out_file = tmp_path / "out.json"
+    rc, out, err = run(capsys, "shadows", command, "unaligned", "--vs", "twilight-order", "--trials", "100", *args,
+                       "-o", out_file)
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, err
+    assert not out_file.exists()
+
+
+def test_cli_choices_are_the_battles():
+    from oddsmith.commands import shadows_battle as SB
+    from oddsmith.shadows import battle as B
+    from oddsmith.web.pages import posse as W
+
+    assert {m.value for m in SB.MovementOption} == set(B.MOVEMENT_MODES) == set(W.MOVEMENTS)
+    assert {p.value for p in SB.PlanOption} == set(B.PLANS) == set(W.PLANS)
+    assert {t.value for t in SB.TargetsOption} == set(B.TARGET_POLICIES) == set(W.TARGETS)
+    assert "closest" in B.TARGET_POLICIES
+
+
+def test_battle_table_names_movement_terrain_plans_and_fight_figures(capsys):
+    rc, out, err = run(capsys, *BATTLE, "--terrain", "light", "--plan", "brawl", "--vs-plan", "gunline")
+    assert rc == 0, err
+    text = " ".join(out.split())
+    assert "plan brawl" in text and "plan gunline" in text and "movement table" in text
+    assert "terrain light (a Line of Fire in Cover with chance 0.25)" in text
+    for words in ("fights_mean", "Fights per battle", "p_a_fight_casualties", "Casualties from Fights",
+                  "turns_mean", "Game Turns played", "p_fought ± se"):
+        assert words in text, words
+    rc, out, err = run(capsys, *BATTLE, "--movement", "none", "--range", "8", "--cover")
+    assert rc == 0, err
+    text = " ".join(out.split())
+    assert "movement none" in text and "at 8\"" in text and "in Cover" in text and "plan brawl" not in text
+
+
+def test_battle_json_keeps_todays_fields_and_adds_the_tables(capsys):
+    old = ("p_a_wins", "p_b_wins", "p_draw", "p_a_bottles", "p_b_bottles", "turns_mean", "casualties_a",
+           "casualties_b", "p_event_per_turn")
+    new = ("fights_mean", "p_a_fight_casualties", "p_b_fight_casualties")
+    d = run_json(capsys, *BATTLE, "--terrain", "0.3", "--plan", "brawl", "--targets", "closest")
+    for key in old + new:
+        assert d[key] >= 0 and key in d["stderr"], key
+    assert d["movement"] == "table" and d["terrain"] == pytest.approx(0.3)
+    assert d["plan_a"] == "brawl" and d["plan_b"] == "balanced" and d["targets"] == "closest"
+    assert {"p_casualty", "p_downed_at_end", "p_fought"} <= set(d["models"][0]["stderr"])
+    assert d["fights_mean"] > 0 and any(m["p_fought"] > 0 for m in d["models"])  # brawlers close and Fight
+    none = run_json(capsys, *BATTLE, "--movement", "none", "--range", "8")
+    for key in old + new:
+        assert key in none and key in none["stderr"], key
+    assert none["movement"] == "none" and none["fights_mean"] == 0
+    assert none["p_a_fight_casualties"] == none["p_b_fight_casualties"] == 0
+    assert all(m["p_fought"] == 0 for m in none["models"])
+
+
+def test_battle_csv_has_p_fought_rows(capsys):
+    rc, out, err = run(capsys, *BATTLE, "-f", "csv")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "side,model,figure,value,stderr"
+    assert any(",fights_mean," in line for line in lines) and any(",p_fought," in line for line in lines)

@@ -199,3 +199,24 @@ def test_posse_json_lists_the_house_weapons(tmp_path, capsys):
     assert d["house_weapons"] == {"Rifle": {"short": 8, "medium": 16, "long": 24, "jam_die": "D8", "shots": 1,
                                             "dice_mods": {"long": -1}, "save_mods": {"medium": 1}}}
     assert {r["weapon"] for r in d["shooting"] if r["model"] == "Boss"} == {"Pistol", "Rifle"}
+
+
+def test_shoot_with_a_posse_uses_its_house_rifle(tmp_path, capsys):
+    """`shadows shoot --weapon rifle --posse FILE` shoots the posse file's house Rifle; without house stats it is
+    one line naming the missing table, exit 2."""
+    path = write(tmp_path, RIFLE_POSSE.format(house=HOUSE_RIFLE))
+    rifle = P.load_posse(path).house_weapons["Rifle"]
+    rc, out, err = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "rifle",
+                       "--range", "20", "--posse", str(path), "-f", "json")
+    assert rc == 0, err
+    d = json.loads(out)
+    want = E.shoot(E.Shooter.of("Hero"), "Veteran", rifle, range_band="long")
+    assert d["setup"]["range_band"] == "long" and d["setup"]["jam_die"] == "D8"
+    assert d["outcomes"]["casualty"] == pytest.approx(float(want["casualty"]))
+    rc, out, err = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "rifle",
+                       "--posse", str(write(tmp_path, RIFLE_POSSE.format(house=""), "plain.toml")))
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert 'gives the Rifle no house stats (add [house_weapons."Rifle"]' in err
+    rc, _, err = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "carbine",
+                     "--posse", str(path), "-f", "json")
+    assert rc == 0, err  # a book Weapon is the book's, posse or not

@@ -93,3 +93,76 @@ def test_the_vessel_buys_no_weapon_or_gear_for_the_game():
     assert mine and {c.kind for c in mine} == {"skill"}  # its Skills still count while possessed
     reasons = {s["reason"] for s in skipped if s["model"] == vessel and s["kind"] in ("weapon", "gear")}
     assert V.VESSEL in reasons
+
+
+# --- the table battle (issue 13): what is valued, and which battle the values hold for --------------------------
+
+from oddsmith.shadows import battle as B  # noqa: E402
+
+FIGHT_ITEMS = ("Mean", "Close Work", "Fearsome", "'Ornery", "Bull-Rush", "Derringer")
+
+
+def _with_derringer_price(slug="unaligned", price=2):
+    """A sample posse with a house price for the Derringer (the rulebook text gives it none)."""
+    return P.resolve_posse(P.sample_posse_text(slug)[1] + f'\n[prices]\n"Derringer" = {price}\n')
+
+
+def test_fighting_skills_and_the_derringer_are_valued_on_the_table():
+    posse = _with_derringer_price()
+    cands, skipped = V.candidates(posse, B.battle_options())
+    for item in FIGHT_ITEMS + ("Hawkeye",):
+        assert any(c.item == item for c in cands), item
+        reasons = {s["reason"] for s in skipped if s["item"] == item}
+        assert not any(r.startswith("no effect") for r in reasons), (item, reasons)
+    # the reasons left say what the table battle does not play
+    table_reasons = {s["item"]: s["reason"] for s in skipped}
+    assert table_reasons["Quickdraw"] == V.NOT_PLAYED_SKILL and table_reasons["Slick"] == V.NOT_PLAYED_SKILL
+    assert table_reasons["Lasso"] == V.NOT_PLAYED_GEAR and "fixed-range" not in table_reasons["Lasso"]
+    # the fixed-range firefight plays no Fights or Spotting Tests: listed, not simulated
+    cands, skipped = V.candidates(posse, B.battle_options(movement="none"))
+    assert not any(c.item in FIGHT_ITEMS + ("Hawkeye",) for c in cands)
+    none_reasons = {s["item"]: s["reason"] for s in skipped}
+    for item in FIGHT_ITEMS + ("Hawkeye", "Quickdraw"):
+        assert none_reasons[item] == V.NO_EFFECT, item
+    # --targets closest: never a Spotting Test, so Hawkeye changes nothing
+    cands, skipped = V.candidates(posse, B.battle_options(targets="closest"))
+    assert not any(c.item == "Hawkeye" for c in cands) and any(c.item == "Mean" for c in cands)
+    assert {s["reason"] for s in skipped if s["item"] == "Hawkeye"} == {V.NO_SPOTTING}
+    # without a house price the Derringer is listed as unpriced, in both battles
+    _, skipped = V.candidates(P.sample_posse("unaligned"), B.battle_options())
+    assert {s["reason"] for s in skipped if s["item"] == "Derringer"} == {V.NO_PRICE}
+
+
+def test_value_says_which_plan_and_terrain_its_values_hold_for(capsys):
+    rc, out, err = run(capsys, "unaligned", "--vs", "twilight-order", "-t", "200", "--seed", "2", "--plan", "brawl",
+                       "--vs-plan", "gunline", "--terrain", "light", "-f", "json")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["movement"] == "table" and d["plan"] == "brawl" and d["vs_plan"] == "gunline"
+    assert d["terrain"] == pytest.approx(0.25)
+    assert d["values_hold_for"] == "the table battle (movement table), plan brawl against plan gunline, terrain light"
+    rc, out, err = run(capsys, "unaligned", "--vs", "twilight-order", "-t", "200", "--seed", "2", "--plan", "brawl",
+                       "--terrain", "0.4", "--top", "3")
+    assert rc == 0, err
+    text = " ".join(out.split())
+    assert ("the values hold for the table battle (movement table), plan brawl against plan balanced, terrain "
+            "cover density 0.4") in text
+    rc, out, err = run(capsys, "unaligned", "--vs", "twilight-order", "-t", "200", "--seed", "2", "--movement", "none",
+                       "--range", "8", "--vs-cover", "--top", "3", "-f", "md")
+    assert rc == 0, err
+    assert "the values hold for the fixed-range firefight (movement none) at 8\", posse B in Cover" in out
+    assert "Mean" not in out.split("Not valued", 1)[0]  # no Fights at a fixed range: Mean is not ranked
+
+
+def test_mean_is_worth_something_to_a_brawler_in_a_brawl():
+    """The table battle plays Fights, so +1 Die in every Fight Test (Mean) changes a brawling posse's chances:
+    a change beyond 3 paired standard errors on a few thousand battles, positive."""
+    posse = P.sample_posse("unaligned")
+    res = V.value(posse, P.sample_posse("twilight-order"), B.battle_options(plan="brawl", vs_plan="brawl"),
+                  trials=3000, seed=5)
+    boss = posse.models[0].name
+    mean = res.table[(res.table["item"] == "Mean") & (res.table["model"] == boss)]
+    assert len(mean) == 1, res.skipped[res.skipped["item"] == "Mean"]
+    d, se = float(mean["d_p_win"].iloc[0]), float(mean["d_p_win_stderr"].iloc[0])
+    assert d > 3 * se > 0, (d, se)
+    assert res.options.plan_a == "brawl" and res.options.movement == "table"

@@ -39,6 +39,19 @@ def error(text: str) -> str:
     return html.unescape(m.group(1)) if m else ""
 
 
+def _quote(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text, safe="")
+
+
+def _no_vessel() -> str:
+    """The Congregation sample without its Vessel: it breaks the Faction's rule (one model must be the Vessel)."""
+    from oddsmith.shadows import posse as P
+
+    return P.sample_posse_text("congregation")[1].replace('role = "Vessel"\n', "")
+
+
 QUICK = {
     "/shadows/dice": "",
     "/doomtown/deck": "seed=1&trials=2000&studs=0-2&draws=0-1",
@@ -145,14 +158,47 @@ def test_battle_figures_are_the_apis_for_the_same_seed(client):
     from oddsmith.shadows import battle as B
     from oddsmith.shadows import posse as P
 
-    r = client.get("/shadows/posse?posse=unaligned&vs=dark-confederacy&range=medium&trials=3000&value_trials=0&seed=9")
+    r = client.get("/shadows/posse?posse=unaligned&vs=dark-confederacy&movement=none&range=medium&trials=3000"
+                   "&value_trials=0&seed=9")
     assert r.status_code == 200, error(r.text)
-    res = B.battle(P.sample_posse("unaligned"), P.sample_posse("dark-confederacy"), B.battle_options("medium"),
-                   trials=3000, seed=9)
+    res = B.battle(P.sample_posse("unaligned"), P.sample_posse("dark-confederacy"),
+                   B.battle_options("medium", movement="none"), trials=3000, seed=9)
     got = figures(r.text)
     for f in ("p_a_wins", "p_b_wins", "p_draw", "casualties_b"):
         assert got[f] == res[f]
+    assert "fights_mean" not in got  # no Fights at a fixed range: not a headline
     assert "Roster" in r.text and "What each $ buys" not in r.text
+
+
+def test_table_battle_figures_are_the_apis_for_the_same_seed(client):
+    """The table battle's options as form fields (movement, terrain, plan, vs_plan): the page's figures are the
+    API's for the same seed, the Fight figures among the headlines and P(in a Fight) per model."""
+    from oddsmith.shadows import battle as B
+    from oddsmith.shadows import posse as P
+
+    r = client.get("/shadows/posse?posse=unaligned&vs=dark-confederacy&movement=table&terrain=light&plan=brawl"
+                   "&vs_plan=gunline&targets=closest&trials=2000&value_trials=0&seed=9")
+    assert r.status_code == 200, error(r.text)
+    res = B.battle(P.sample_posse("unaligned"), P.sample_posse("dark-confederacy"),
+                   B.battle_options(terrain="light", plan="brawl", vs_plan="gunline", targets="closest"),
+                   trials=2000, seed=9)
+    got = figures(r.text)
+    for f in ("p_a_wins", "p_b_wins", "casualties_b", "fights_mean", "p_b_fight_casualties", "p_a_fight_casualties"):
+        assert got[f] == res[f], f
+    assert res["fights_mean"] > 0
+    assert "P(in a Fight)" in r.text and "terrain light" in r.text and "the posse brawl" in r.text
+    for field in ('name="movement"', 'name="terrain"', 'name="plan"', 'name="vs_plan"'):
+        assert field in r.text, field
+    assert '<option selected>brawl</option>' in r.text and '<option selected>gunline</option>' in r.text
+
+
+def test_value_page_says_which_plan_and_terrain(client):
+    r = client.get("/shadows/posse?posse=unaligned&vs=twilight-order&plan=brawl&terrain=dense&trials=300"
+                   "&value_trials=100&seed=3")
+    assert r.status_code == 200, error(r.text)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", r.text)).split())
+    assert "the values hold for the table battle (movement table), plan brawl against plan balanced, terrain dense" \
+        in text
 
 
 BAD = [
@@ -170,7 +216,15 @@ BAD = [
     ("/shadows/posse?seed=1&paste=%5Bposse%0Aname+%3D", 400, "pasted posse"),
     ("/shadows/posse?seed=1&paste=" + "%5Bposse%5D%0Aname%3D%22Two%22%0Amethod%3D%22advanced%22%0A"
      "%5B%5Bmodel%5D%5D%0Aname%3D%22Boss%22%0Arank%3D%22Hero%22%0Aweapons%3D%5B%22Pistol%22%5D", 400, "posse-size"),
-    ("/shadows/posse?seed=1&range=nowhere", 400, "range"),
+    ("/shadows/posse?seed=1&movement=none&range=nowhere", 400, "range"),
+    ("/shadows/posse?seed=1&range=8", 400, "a fixed range applies to movement none only"),
+    ("/shadows/posse?seed=1&cover=1", 400, "the terrain decides Cover"),
+    ("/shadows/posse?seed=1&movement=fly", 400, "movement"),
+    ("/shadows/posse?seed=1&plan=rush", 400, "gunline, brawl"),
+    ("/shadows/posse?seed=1&vs_plan=rush", 400, "vs_plan"),
+    ("/shadows/posse?seed=1&terrain=jungle", 400, "dense"),
+    ("/shadows/posse?seed=1&terrain=1.5", 400, "terrain"),
+    ("/shadows/posse?seed=1&posse=&paste=" + _quote(_no_vessel()), 400, "Vessel"),
     ("/shadows/posse?seed=1&turns=9", 400, "turns"),
     ("/shadows/dice?tool=juggle", 400, "tool"),
     ("/shadows/dice?weapon=Trebuchet", 400, "weapon"),

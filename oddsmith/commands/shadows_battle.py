@@ -1,21 +1,28 @@
 """`oddsmith shadows battle|value`: posse against posse, turn by turn, and what each dollar buys.
 
-``battle POSSE --vs POSSE2`` plays the open-ground firefight of
-:mod:`oddsmith.shadows.battle` (Monte Carlo, every figure with its standard
-error; Turn 1's activation-order odds exact). ``value POSSE --vs POSSE2``
-values every purchase a model of POSSE could make (:mod:`oddsmith.shadows.value`).
+``battle POSSE --vs POSSE2`` plays the battle of :mod:`oddsmith.shadows.battle`
+(Monte Carlo, every figure with its standard error; Turn 1's activation-order
+odds exact): on the book's 3' x 3' table by default (``--movement table``:
+Showdown deployment, Moves, Charges and Fights, ``--terrain`` a cover density,
+``--plan``/``--vs-plan`` each side's policy), or the old firefight at one
+fixed range (``--movement none``, with ``--range``, ``--cover``, ``--vs-cover``).
+``value POSSE --vs POSSE2`` values every purchase a model of POSSE could make
+on the same battle (:mod:`oddsmith.shadows.value`).
 POSSE is a posse file (TOML) or the name of a shipped sample posse
 (unaligned, twilight-order, ...).
 
 JSON contract of ``battle``: ``p_a_wins``, ``p_b_wins``, ``p_draw``,
 ``p_a_bottles``, ``p_b_bottles``, ``turns_mean``, ``casualties_a``,
-``casualties_b``, ``p_event_per_turn`` (and more figures), ``stderr`` with the
-same keys, ``models`` (per model ``p_casualty``, ``p_downed_at_end`` and their
-``stderr``), ``activation_exact``, ``notes``, ``trials``, ``seed``.
+``casualties_b``, ``p_event_per_turn``, ``fights_mean``, ``p_a_fight_casualties``,
+``p_b_fight_casualties`` (and more figures), ``stderr`` with the same keys,
+``models`` (per model ``p_casualty``, ``p_downed_at_end``, ``p_fought`` and
+their ``stderr``), ``movement``, ``terrain``, ``plan_a``, ``plan_b``,
+``activation_exact``, ``notes``, ``trials``, ``seed``.
 """
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -34,12 +41,21 @@ V = lazy.module("oddsmith.shadows.value")
 
 POSSE_HELP = "Posse file (TOML), or a shipped sample posse by name (unaligned, twilight-order, ...)."
 VS_HELP = "The opposing posse: a posse file or a sample posse name."
-RANGE_HELP = ("How far apart the posses stand: inches (default 10; each Weapon uses its own range band, out of Long "
-              "Range it cannot shoot) or short, medium or long (every Weapon at that band).")
-COVER_HELP = "POSSE's models have Cover (-1 Die to hit them)."
-VS_COVER_HELP = "The --vs posse's models have Cover."
+RANGE_HELP = ("--movement none only: how far apart the posses stand: inches (default 10; each Weapon uses its own "
+              "range band, out of Long Range it cannot shoot) or short, medium or long (every Weapon at that band).")
+COVER_HELP = "--movement none only: POSSE's models have Cover (-1 Die to hit them)."
+VS_COVER_HELP = "--movement none only: the --vs posse's models have Cover."
+MOVEMENT_HELP = ("table (default): the book's 3' x 3' table, Showdown deployment, Moves, Charges, Fights and the "
+                 "book's targeting; none: the old firefight at one fixed --range.")
+TERRAIN_HELP = ("--movement table: how much Cover the table gives: open (default, none), light (a Line of Fire is in "
+                "Cover 1 time in 4), dense (1 in 2), or that chance as a number from 0 to 1.")
+PLAN_HELP = ("How POSSE plays on the table: gunline (keep distance and shoot), brawl (close in and Charge) or "
+             "balanced (default: each model by its Weapons and Fighting Skills).")
+VS_PLAN_HELP = "How the --vs posse plays: gunline, brawl or balanced (default)."
 TURNS_HELP = "Game Turns to play at most (the book's game has 8)."
-TARGETS_HELP = "Who each shot goes at: most-dangerous (default), weakest or boss."
+TARGETS_HELP = ("Who each shot goes at: most-dangerous (default), weakest or boss (on the table: the model a "
+                "Spotting Test tries for when it is not the closest), or closest (on the table: never a Spotting "
+                "Test).")
 SEED_HELP = "Seed of the simulation; the same seed gives the same figures whatever --workers."
 WORKERS_HELP = "Worker threads."
 ACTIVATION_HELP = ("Solo or Dual Activations: auto (Dual while a side has more models to act than cards left, else Solo), "
@@ -50,6 +66,20 @@ class TargetsOption(str, enum.Enum):
     most_dangerous = "most-dangerous"
     weakest = "weakest"
     boss = "boss"
+    closest = "closest"
+
+
+class MovementOption(str, enum.Enum):
+    """As battle.MOVEMENT_MODES (a test keeps them equal; the CLI does not import the battle to start)."""
+    table = "table"
+    none = "none"
+
+
+class PlanOption(str, enum.Enum):
+    """As battle.PLANS."""
+    gunline = "gunline"
+    brawl = "brawl"
+    balanced = "balanced"
 
 
 class ActivationOption(str, enum.Enum):
@@ -61,7 +91,11 @@ class ActivationOption(str, enum.Enum):
 # Options `battle` and `value` both take, declared once (as commands/shadows_dice.py does).
 POSSE_ARGUMENT = typer.Argument(..., help=POSSE_HELP)
 VS_OPTION = typer.Option(..., "--vs", metavar="POSSE", help=VS_HELP)  # a posse here, not a Doomtown deck
-RANGE_OPTION = typer.Option(B.DEFAULT_RANGE, "--range", help=RANGE_HELP)
+RANGE_OPTION = typer.Option(None, "--range", help=RANGE_HELP, show_default=False)
+MOVEMENT_OPTION = typer.Option(MovementOption.table, "--movement", help=MOVEMENT_HELP)
+TERRAIN_OPTION = typer.Option("open", "--terrain", help=TERRAIN_HELP)
+PLAN_OPTION = typer.Option(PlanOption.balanced, "--plan", help=PLAN_HELP)
+VS_PLAN_OPTION = typer.Option(PlanOption.balanced, "--vs-plan", help=VS_PLAN_HELP)
 COVER_OPTION = typer.Option(False, "--cover", help=COVER_HELP)
 VS_COVER_OPTION = typer.Option(False, "--vs-cover", help=VS_COVER_HELP)
 TURNS_OPTION = typer.Option(8, "--turns", help=TURNS_HELP)
@@ -80,40 +114,84 @@ def _pm(value: float, se: float, digits: int = 4) -> str:
     return f"{value:.{digits}f} ± {se:.{digits}f}"
 
 
+FIGURE_MEANINGS = {
+    "p_a_wins": "A wins", "p_b_wins": "B wins", "p_draw": "a draw",
+    "p_a_bottles": "A Bottles Out", "p_b_bottles": "B Bottles Out",
+    "p_a_wiped_out": "A wiped out", "p_b_wiped_out": "B wiped out",
+    "p_by_victory_points": "decided by Victory Points after the last Turn",
+    "turns_mean": "Game Turns played", "casualties_a": "A's Casualties", "casualties_b": "B's Casualties",
+    "victory_points_a": "A's Victory Points", "victory_points_b": "B's Victory Points",
+    "p_event_per_turn": "Unexpected Events per Game Turn", "p_a_first_turn_1": "A Activates first in Turn 1",
+    "p_event_turn_1": "an Event in Turn 1",
+    "fights_mean": "Fights per battle (Fight Tests and finishing blows)",
+    "p_a_fight_casualties": "A's Casualties from Fights", "p_b_fight_casualties": "B's Casualties from Fights",
+}
+"""What each summary figure is, in words (the table and Markdown views; JSON and CSV keep the names)."""
+
+
 def _summary_view(result: B.BattleResult) -> pd.DataFrame:
-    return pd.DataFrame({"figure": result.summary["figure"],
-                         "value ± se": [_pm(v, e) for v, e in zip(result.summary["value"], result.summary["stderr"])]})
+    s = result.summary
+    return pd.DataFrame({"figure": s["figure"],
+                         "value ± se": [_pm(v, e) for v, e in zip(s["value"], s["stderr"])],
+                         "what": [FIGURE_MEANINGS.get(f, "") for f in s["figure"]]})
+
+
+MODEL_FIGURES = ("p_casualty", "p_downed_at_end", "p_fought")
+"""Per-model figures, each with a ``<figure>_stderr`` column in ``BattleResult.models`` (p_fought: took part in
+at least one Fight; 0 with --movement none)."""
+
+
+def _model_figures(m: pd.DataFrame) -> list[str]:
+    return [f for f in MODEL_FIGURES if f in m.columns]
 
 
 def _models_view(result: B.BattleResult) -> pd.DataFrame:
     m = result.models
-    return pd.DataFrame({
-        "side": m["side"], "model": m["model"], "rank": m["rank"], "boss": m["boss"],
-        "p_casualty ± se": [_pm(v, e) for v, e in zip(m["p_casualty"], m["p_casualty_stderr"])],
-        "p_downed_at_end ± se": [_pm(v, e) for v, e in zip(m["p_downed_at_end"], m["p_downed_at_end_stderr"])],
-    })
+    out = pd.DataFrame({"side": m["side"], "model": m["model"], "rank": m["rank"], "boss": m["boss"]})
+    for f in _model_figures(m):
+        out[f"{f} ± se"] = [_pm(v, e) for v, e in zip(m[f], m[f"{f}_stderr"])]
+    return out
 
 
 def _tidy(result: B.BattleResult) -> pd.DataFrame:
     """One long table for CSV: the summary figures, then each model's figures."""
     rows = [{"side": "", "model": "", "figure": r.figure, "value": r.value, "stderr": r.stderr}
             for r in result.summary.itertuples()]
-    for r in result.models.itertuples():
-        rows.append({"side": r.side, "model": r.model, "figure": "p_casualty", "value": r.p_casualty,
-                     "stderr": r.p_casualty_stderr})
-        rows.append({"side": r.side, "model": r.model, "figure": "p_downed_at_end", "value": r.p_downed_at_end,
-                     "stderr": r.p_downed_at_end_stderr})
+    figures = _model_figures(result.models)
+    for r in result.models.to_dict("records"):
+        for f in figures:
+            rows.append({"side": r["side"], "model": r["model"], "figure": f, "value": r[f],
+                         "stderr": r[f"{f}_stderr"]})
     return pd.DataFrame(rows)
+
+
+def _table_mode(o: B.BattleOptions) -> bool:
+    return getattr(o, "movement", "none") != "none"
+
+
+def _terrain_words(o: B.BattleOptions) -> str:
+    """'terrain light (a Line of Fire in Cover with chance 0.25)' from the options' cover density."""
+    c = float(o.terrain)
+    name = next((n for n, v in B.TERRAINS.items() if v == c), None)
+    chance = f"a Line of Fire in Cover with chance {c:g}" if c else "no Cover"
+    return f"terrain {name or f'{c:g}'} ({chance})"
 
 
 def _head(result_setup: B.BattleSetup, trials: int, seed: int) -> str:
     o = result_setup.options
     a, b = result_setup.a.posse, result_setup.b.posse
-    cover = lambda c: "in Cover" if c else "in the open"  # noqa: E731
-    return (f"Battle: A {a.name} ({len(a.models)} models, {cover(o.cover_a)}) against B {b.name} "
-            f"({len(b.models)} models, {cover(o.cover_b)}) at {o.distance.label}, open ground\n"
-            f"at most {o.turns} Game Turns; targets {o.targets}; activations {o.activation}; re-roll reading "
-            f"{o.reading.name}\nMonte Carlo: {trials} battles, seed {seed}, PCG64")
+    policies = (f"at most {o.turns} Game Turns; targets {o.targets}; activations {o.activation}; re-roll reading "
+                f"{o.reading.name}")
+    if _table_mode(o):
+        where = (f"Battle: A {a.name} ({len(a.models)} models, plan {o.plan_a}) against B {b.name} "
+                 f"({len(b.models)} models, plan {o.plan_b})\non the table (movement table: 36\" x 36\", Showdown "
+                 f"deployment), {_terrain_words(o)}\n")
+    else:
+        cover = lambda c: "in Cover" if c else "in the open"  # noqa: E731
+        where = (f"Battle: A {a.name} ({len(a.models)} models, {cover(o.cover_a)}) against B {b.name} "
+                 f"({len(b.models)} models, {cover(o.cover_b)}) at {o.distance.label}, open ground (movement none: "
+                 f"no Moves or Fights)\n")
+    return f"{where}{policies}\nMonte Carlo: {trials} battles, seed {seed}, PCG64"
 
 
 def render_battle(result: B.BattleResult, fmt: Format) -> str:
@@ -139,15 +217,45 @@ def _notes(notes: list[str], fmt: Format) -> str:
     return "Notes:\n" + "\n".join(bullets) + "\n"
 
 
-def _prepare(posse: str, vs: str, range_: str, cover: bool, vs_cover: bool, turns: int, targets: TargetsOption,
-             activation: ActivationOption, trials: int, workers: int, output: Optional[Path]
+@dataclass(frozen=True)
+class BattleArgs:
+    """The battle options of `battle` and `value` as the user typed them (``range_`` None: not given)."""
+
+    movement: MovementOption = MovementOption.table
+    terrain: str = "open"
+    plan: PlanOption = PlanOption.balanced
+    vs_plan: PlanOption = PlanOption.balanced
+    range_: Optional[str] = None
+    cover: bool = False
+    vs_cover: bool = False
+    turns: int = 8
+    targets: TargetsOption = TargetsOption.most_dangerous
+    activation: ActivationOption = ActivationOption.auto
+
+    def options(self) -> B.BattleOptions:
+        """The battle's options; the fixed-range options with the table battle are refused with one line."""
+        if self.movement is MovementOption.table:
+            if self.range_ is not None:
+                raise OddsmithError("--range applies to --movement none only: on the table the range comes from the "
+                                    "players' moves (drop --range, or add --movement none)")
+            given = [o for o, on in (("--cover", self.cover), ("--vs-cover", self.vs_cover)) if on]
+            if given:
+                raise OddsmithError(f"{' and '.join(given)} appl{'y' if len(given) > 1 else 'ies'} to --movement none "
+                                    f"only: on the table --terrain decides Cover, shot by shot (drop "
+                                    f"{' and '.join(given)}, or add --movement none)")
+        return B.battle_options(B.DEFAULT_RANGE if self.range_ is None else self.range_, cover=self.cover,
+                                vs_cover=self.vs_cover, turns=self.turns, targets=self.targets.value,
+                                activation=self.activation.value, movement=self.movement.value,
+                                terrain=self.terrain, plan=self.plan.value, vs_plan=self.vs_plan.value)
+
+
+def _prepare(posse: str, vs: str, args: BattleArgs, trials: int, workers: int, output: Optional[Path]
              ) -> tuple[P.Posse, P.Posse, B.BattleOptions]:
     """Check the options both commands share, then load the two posses (bad input: one clear error, nothing written)."""
     check_output(output)
     check_trials(trials)
     check_workers(workers)
-    opts = B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets.value,
-                            activation=activation.value)
+    opts = args.options()
     return load_posse_arg(posse), load_posse_arg(vs, "--vs"), opts
 
 
@@ -158,7 +266,11 @@ def register(app: typer.Typer) -> None:
     def battle_cmd(
         posse: str = POSSE_ARGUMENT,
         vs: str = VS_OPTION,
-        range_: str = RANGE_OPTION,
+        movement: MovementOption = MOVEMENT_OPTION,
+        terrain: str = TERRAIN_OPTION,
+        plan: PlanOption = PLAN_OPTION,
+        vs_plan: PlanOption = VS_PLAN_OPTION,
+        range_: Optional[str] = RANGE_OPTION,
         cover: bool = COVER_OPTION,
         vs_cover: bool = VS_COVER_OPTION,
         turns: int = TURNS_OPTION,
@@ -170,8 +282,9 @@ def register(app: typer.Typer) -> None:
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
-        """Posse against posse on open ground, turn by turn: who wins, who Bottles Out, who falls."""
-        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
+        """Posse against posse on the table (or at one fixed range), turn by turn: who wins, who Bottles Out, who falls."""
+        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation)
+        a, b, opts = _prepare(posse, vs, args, trials, workers, output)
         result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_battle(result, fmt), output)
 
@@ -179,7 +292,11 @@ def register(app: typer.Typer) -> None:
     def value_cmd(
         posse: str = POSSE_ARGUMENT,
         vs: str = VS_OPTION,
-        range_: str = RANGE_OPTION,
+        movement: MovementOption = MOVEMENT_OPTION,
+        terrain: str = TERRAIN_OPTION,
+        plan: PlanOption = PLAN_OPTION,
+        vs_plan: PlanOption = VS_PLAN_OPTION,
+        range_: Optional[str] = RANGE_OPTION,
         cover: bool = COVER_OPTION,
         vs_cover: bool = VS_COVER_OPTION,
         turns: int = TURNS_OPTION,
@@ -198,7 +315,8 @@ def register(app: typer.Typer) -> None:
         if top < 0:
             raise OddsmithError(f"--top must be 0 or more, got {top}")
         V.check_budget(budget)
-        a, b, opts = _prepare(posse, vs, range_, cover, vs_cover, turns, targets, activation, trials, workers, output)
+        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation)
+        a, b, opts = _prepare(posse, vs, args, trials, workers, output)
         result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers, budget=budget)
         emit(render_value(result, fmt, top), output)
 
@@ -249,6 +367,7 @@ def render_value(result: V.ValueResult, fmt: Format, top: int = 0) -> str:
     shown_dear = dear.head(top or OVER_BUDGET_SHOWN)
     base = result.base
     head = (_head(base.setup, result.trials, result.seed).replace("Battle:", "Value per $:", 1)
+            + f"\nthe values hold for {result.battle_words}"
             + f"\nas it is: P(A wins) {_pm(base['p_a_wins'], base.stderr('p_a_wins'))}, enemy Casualties "
               f"{_pm(base['casualties_b'], base.stderr('casualties_b'))}\n"
               "every purchase replays the same battles (common random numbers); ± is the paired standard error "

@@ -191,6 +191,16 @@ def register(app: typer.Typer) -> None:
             odds = E.test_distribution(who, dice, **kw)
         _emit_odds(odds, fmt, output, "Test: number of Successes", exact_fractions, outcomes_key="distribution")
 
+    def _house_weapon(name: Optional[str], posse: Any) -> Any:
+        """``name``'s house version from the posse's ``[house_weapons]``, else the book's Weapon."""
+        if name is None:
+            return None
+        w = R.weapon(name)
+        if w.takes_house_stats and w.name not in posse.house_weapons:
+            raise OddsmithError(f"--posse: {posse.source} gives the {w.name} no house stats (add "
+                                f"[house_weapons.\"{w.name}\"] with short, medium, long and jam_die)")
+        return posse.house_weapons.get(w.name, w)
+
     @app.command("shoot")
     def shoot_cmd(
         shooter: str = typer.Option(..., "--shooter", help="Shooter's Rank (Novice/Veteran/Hero or D6/D8/D10)."),
@@ -215,6 +225,7 @@ def register(app: typer.Typer) -> None:
         one_eyed: bool = typer.Option(False, "--one-eyed", help="Shooter has the One-Eyed Lasting Injury (-1 Die)."),
         trick_shot: Optional[str] = typer.Option(None, "--trick-shot", help="What a Trick Shooter ignores: long or cover (default: whichever applies)."),
         second_weapon: Optional[str] = typer.Option(None, "--second-weapon", help="Gunslinger: the second Pistol-Class Weapon fired in the same Action."),
+        posse: Optional[str] = typer.Option(None, "--posse", metavar="POSSE", help="A posse file (or sample posse) whose [house_weapons] give house Shooting stats to the Weapons the book gives none (the Rifle, the Buffalo Gun)."),
         shooter_blessing: BlessOption = typer.Option(BlessOption.none, "--shooter-blessing", help="Bless or Curse on the Shooting Test."),
         target_blessing: BlessOption = typer.Option(BlessOption.none, "--target-blessing", help="Bless or Curse on the target's Save."),
         rerolls: int = typer.Option(0, "--rerolls", help="Extra single-die re-rolls for the shooter (Lucky Jackalope's Foot)."),
@@ -234,6 +245,11 @@ def register(app: typer.Typer) -> None:
         tg = E.Target.of(_rank(target, "--target"), skills=sorted(set(R.skill(s).name for s in tskills)),
                          shaken=target_shaken, boilerplate=boilerplate, supernatural=supernatural,
                          blessing=target_blessing.value, save_mod=E._save_mod(save_mod))
+        if posse is not None:  # the posse file's house stats for a Weapon the book gives none
+            from oddsmith.shadows import posse as P
+
+            loaded = P.load_posse_spec(posse, "--posse")
+            weapon, second_weapon = (_house_weapon(w, loaded) for w in (weapon, second_weapon))
         band, inches = E.shooting_range(weapon, range_band)
         kw = dict(range_band=band, cover=cover, elevated=elevated, back_shooter=back_shooter,
                   small_target=small_target, silver_bullets=silver_bullets, trick_shot=trick_shot,

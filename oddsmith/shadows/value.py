@@ -32,8 +32,15 @@ DEFAULT_TRIALS = 5_000
 
 BATTLE_SKILLS = ("Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Deadeye", "Tough", "Hard to Kill",
                  "Nerves of Steel", "Lead-Belly")
-"""Skills that change something in the battle; the rest act in Fights, Reactions or movement (battle.NOT_MODELLED)."""
+"""Skills that change something in either battle (shooting, Saves, Recovery, Nerve and Bottle Checks)."""
+FIGHTING_SKILLS = ("Mean", "Close Work", "Fearsome", "'Ornery", "Bull-Rush")
+"""The Fighting Skills Table: they act in Fights, which only the table battle (``movement="table"``) plays."""
+SPOTTING_SKILLS = ("Hawkeye",)
+"""Skills of the Spotting Test, taken on the table when ``targets`` prefers a model that is not the legal Target."""
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
+"""Gear that changes something in either battle."""
+FIGHT_GEAR = ("Derringer",)
+"""Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
@@ -56,10 +63,46 @@ SKIPPED_COLUMNS = ["model", "item", "kind", "reason", "detail"]
 """``reason`` is the same words for every model a reason covers (so rows group by item); ``detail``
 what is wrong for this model (a broken rule's own message), else empty."""
 
-NO_EFFECT = ("no effect in this battle (open ground: no movement, terrain, Fights, Charges, Reactions or "
-             "Spotting Tests, and gear with special rules of its own is left out)")
+NO_EFFECT = ("no effect in the fixed-range firefight (--movement none: no Moves, Charges, Fights, Spotting Tests "
+             "or Reactions)")
+NO_SPOTTING = "no effect with --targets closest (no Spotting Test is ever taken)"
+NOT_PLAYED_SKILL = ("no effect in this battle: Lookout and Reactions (Quickdraw, Bushwhacker) and Slick's extra Action "
+                    "are not played")
+NOT_PLAYED_GEAR = "no effect in this battle: the battle does not play this item's own rules (the notes list them)"
+NO_RIFLE = "a Telescopic Sight fits a Rifle-Class Weapon that shoots, and this model has none"
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
 VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
+
+
+def _table_battle(options: B.BattleOptions) -> bool:
+    """True when ``options`` play the table battle (Moves, Charges, Fights), False for the fixed-range firefight."""
+    return options.movement != "none"
+
+
+def skill_not_modelled(name: str, options: B.BattleOptions) -> str | None:
+    """Why the Skill ``name`` changes nothing in the battle ``options`` play, or None when it is valued."""
+    table = _table_battle(options)
+    if name in BATTLE_SKILLS:
+        return None
+    if name in FIGHTING_SKILLS:
+        return None if table else NO_EFFECT
+    if name in SPOTTING_SKILLS:
+        if not table:
+            return NO_EFFECT
+        return NO_SPOTTING if options.targets == "closest" else None
+    return NOT_PLAYED_SKILL if table else NO_EFFECT
+
+
+def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) -> str | None:
+    """Why the Gear ``name`` bought by ``model`` changes nothing in the battle ``options`` play, or None."""
+    if name == "Telescopic Sight" and not any(w.weapon_class is R.WeaponClass.RIFLE and w.stats_known
+                                              for w in model.battle_weapons()):
+        return NO_RIFLE
+    if name in BATTLE_GEAR:
+        return None
+    if name in FIGHT_GEAR:
+        return None if _table_battle(options) else NO_EFFECT
+    return NOT_PLAYED_GEAR
 
 
 @dataclass(frozen=True)
@@ -86,6 +129,17 @@ class ValueResult:
     """Dollars a purchase may cost to be affordable (None: no budget, the Basic method)."""
 
     @property
+    def options(self) -> B.BattleOptions:
+        """The battle the values hold for (movement, terrain, plans, targets, ...): the base battle's options."""
+        return self.base.setup.options
+
+    @property
+    def battle_words(self) -> str:
+        """Which battle the values hold for, in words: 'the table battle, plan balanced against brawl, terrain
+        open' or 'the fixed-range firefight at 10"'."""
+        return battle_words(self.options)
+
+    @property
     def affordable(self) -> pd.DataFrame:
         """The ranked purchases that cost no more than the budget."""
         return self.table[self.table["within_budget"].astype(bool)].reset_index(drop=True)
@@ -96,8 +150,10 @@ class ValueResult:
         return self.table[~self.table["within_budget"].astype(bool)].reset_index(drop=True)
 
     def to_json(self) -> dict:
-        o = self.base.setup.options
+        o = self.options
         return {"command": "value", "posse_a": self.base.setup.a.posse.name, "posse_b": self.base.setup.b.posse.name,
+                "movement": o.movement, "terrain": o.terrain, "plan": o.plan_a, "vs_plan": o.plan_b,
+                "values_hold_for": self.battle_words,
                 "range": o.distance.label, "cover_a": o.cover_a, "cover_b": o.cover_b, "turns": o.turns,
                 "targets": o.targets, "activation": o.activation,
                 "base": {"p_a_wins": self.base["p_a_wins"], "casualties_b": self.base["casualties_b"],
@@ -108,6 +164,18 @@ class ValueResult:
                 "common_random_numbers": True,
                 "stderr_note": "standard errors of the changes are paired: each purchase replays the same games as "
                                "the posse as it is, and the error is sd(per-game difference) / sqrt(trials)"}
+
+
+def battle_words(options: B.BattleOptions) -> str:
+    """The battle ``options`` play, in words (the value output says which battle its values hold for)."""
+    o = options
+    if not _table_battle(o):
+        cover = {(False, False): "", (True, False): ", posse A in Cover", (False, True): ", posse B in Cover",
+                 (True, True): ", both posses in Cover"}[(bool(o.cover_a), bool(o.cover_b))]
+        return f"the fixed-range firefight (movement none) at {o.distance.label}{cover}"
+    name = next((n for n, v in B.TERRAINS.items() if v == float(o.terrain)), None)
+    terrain = name if name is not None else f"cover density {float(o.terrain):g}"
+    return f"the table battle (movement table), plan {o.plan_a} against plan {o.plan_b}, terrain {terrain}"
 
 
 def _with_model(posse: P.Posse, i: int, model: P.PosseModel) -> P.Posse:
@@ -121,8 +189,12 @@ def _new_violations(base: P.Posse, changed: P.Posse) -> list[P.Violation]:
     return [v for v in P.validate(changed) if (v.where, v.rule, v.message) not in before and v.rule != "dollar-limit"]
 
 
-def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
-    """Every purchase a model of ``posse`` could make: (legal, priced, modelled ones; the skipped with reasons)."""
+def candidates(posse: P.Posse, options: B.BattleOptions | None = None) -> tuple[list[Candidate], list[dict]]:
+    """Every purchase a model of ``posse`` could make: (legal, priced, modelled ones; the skipped with reasons).
+
+    What is modelled depends on the battle ``options`` play (default: the table battle): Fighting Skills and the
+    Derringer act in Fights, Hawkeye in Spotting Tests, neither in the fixed-range firefight."""
+    options = B.battle_options() if options is None else options
     out: list[Candidate] = []
     skipped: list[dict] = []
 
@@ -147,8 +219,7 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
             if sk in m.all_skills:
                 continue
             cost = R.skill_cost(m.rank, len(m.skills) + 1)
-            consider(i, m, name, "skill", cost, replace(m, skills=m.skills + (sk,)),
-                     None if name in BATTLE_SKILLS else NO_EFFECT)
+            consider(i, m, name, "skill", cost, replace(m, skills=m.skills + (sk,)), skill_not_modelled(name, options))
         for name, w in R.WEAPONS.items():
             if w.only_for is not None or (w.native_americans_only and not posse.native_american):
                 continue
@@ -165,10 +236,8 @@ def candidates(posse: P.Posse) -> tuple[list[Candidate], list[dict]]:
                 changed = replace(m, horse=g)
             else:
                 changed = replace(m, gear=m.gear + (g,))
-            modelled = name in BATTLE_GEAR and not (name == "Telescopic Sight" and not any(
-                w.weapon_class is R.WeaponClass.RIFLE and w.stats_known for w in m.battle_weapons()))
             consider(i, m, name, "gear", P.item_price(posse, name), changed,
-                     VESSEL if m.is_vessel else None if modelled else NO_EFFECT)
+                     VESSEL if m.is_vessel else gear_not_modelled(m, name, options))
     return out, skipped
 
 
@@ -213,7 +282,7 @@ def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = 
         budget = remaining_dollars(posse_a)
     sd = resolve_seed(seed)
     base_setup = B.prepare(posse_a, posse_b, options)
-    cands, skipped = candidates(posse_a)
+    cands, skipped = candidates(posse_a, base_setup.options)
     setups = [B.prepare(c.posse, posse_b, base_setup.options, check=False)  # legal but for the Dollar Limit
               for c in cands]
     runs = B.run_paired(base_setup, setups, trials, sd, workers, label="purchases")

@@ -19,7 +19,12 @@ MAX_TRIALS = 200_000
 DEFAULT_TRIALS = 10_000
 MAX_VALUE_TRIALS = 10_000
 DEFAULT_VALUE_TRIALS = 1_000
-TARGETS = ("most-dangerous", "weakest", "boss")
+TARGETS = ("most-dangerous", "weakest", "boss", "closest")
+MOVEMENTS = ("table", "none")
+"""As battle.MOVEMENT_MODES: the book's table (Moves, Charges, Fights) or the fixed-range firefight."""
+PLANS = ("balanced", "gunline", "brawl")
+"""As battle.PLANS, the default first."""
+TERRAIN_HINT = "open, light, dense, or the chance of Cover from 0 to 1"
 ACTIVATIONS = ("auto", "dual", "solo")
 TOP = 14
 
@@ -30,6 +35,10 @@ class Question:
     paste: str | None
     vs: str
     vs_paste: str | None
+    movement: str
+    terrain: str
+    plan: str
+    vs_plan: str
     range_: str
     cover: bool
     vs_cover: bool
@@ -80,23 +89,40 @@ def question(q: Query) -> Question:
 
     posse, pasted, sample = _load(q, "posse", "paste", "unaligned", "posse")
     vs_posse, vs_pasted, vs_sample = _load(q, "vs", "vs_paste", "twilight-order", "opponent")
-    range_ = q.text("range", str(B.DEFAULT_RANGE), limit=20)
+    movement = q.choice("movement", MOVEMENTS, "table")
+    terrain = q.text("terrain", "open", limit=20)
+    plan, vs_plan = q.choice("plan", PLANS, "balanced"), q.choice("vs_plan", PLANS, "balanced")
+    range_ = q.text("range", "", limit=20)
     turns = q.integer("turns", 8, 1, 8)
     targets, activation = q.choice("targets", TARGETS, "most-dangerous"), q.choice("activation", ACTIVATIONS, "auto")
     cover, vs_cover = q.flag("cover"), q.flag("vs_cover")
+    if movement == "table":  # the fixed range and Cover belong to the firefight; on the table moves and terrain decide
+        if range_:
+            raise BadInput("range: a fixed range applies to movement none only; on the table the range comes from "
+                           "the players' moves (leave it empty, or choose movement none)", "range")
+        if cover or vs_cover:
+            raise BadInput("cover: Cover ticked for a side applies to movement none only; on the table the terrain "
+                           "decides Cover, shot by shot (untick it, or choose movement none)", "cover")
     try:
-        options = B.battle_options(range_, cover=cover, vs_cover=vs_cover, turns=turns, targets=targets,
-                                   activation=activation)
+        terrain_value = B.parse_terrain(terrain)
+    except OddsmithError as exc:
+        raise BadInput(str(exc), "terrain") from None
+    try:
+        options = B.battle_options(range_ or B.DEFAULT_RANGE, cover=cover, vs_cover=vs_cover, turns=turns,
+                                   targets=targets, activation=activation, movement=movement, terrain=terrain_value,
+                                   plan=plan, vs_plan=vs_plan)
     except OddsmithError as exc:
         raise BadInput(str(exc), "range") from None
-    return Question(sample, pasted, vs_sample, vs_pasted, range_, cover, vs_cover, turns, targets, activation,
+    return Question(sample, pasted, vs_sample, vs_pasted, movement, terrain, plan, vs_plan, range_, cover, vs_cover,
+                    turns, targets, activation,
                     q.integer("trials", DEFAULT_TRIALS, 1, MAX_TRIALS),
                     q.integer("value_trials", DEFAULT_VALUE_TRIALS, 0, MAX_VALUE_TRIALS), q.seed(),
                     posse, vs_posse, options)
 
 
 def params(x: Question) -> dict[str, str]:
-    out = {"posse": x.sample, "paste": x.paste or "", "vs": x.vs, "vs_paste": x.vs_paste or "", "range": x.range_,
+    out = {"posse": x.sample, "paste": x.paste or "", "vs": x.vs, "vs_paste": x.vs_paste or "",
+           "movement": x.movement, "terrain": x.terrain, "plan": x.plan, "vs_plan": x.vs_plan, "range": x.range_,
            "turns": str(x.turns), "targets": x.targets, "activation": x.activation, "trials": str(x.trials),
            "value_trials": str(x.value_trials)}
     out.update({k: "1" for k in ("cover", "vs_cover") if getattr(x, k)})
@@ -149,9 +175,15 @@ def form(x: Question | None, q: Query) -> str:
 <pre id="posse-template" hidden>{H.esc(template)}</pre>
 {C.select("vs", _samples(), vs, "Opposing posse", blank="(the pasted posse below)")}
 {C.textarea("vs_paste", x.vs_paste if x else q.params.get("vs_paste", "")[:20_000], "Or paste the opposing posse")}
-{C.text("range", x.range_ if x else "10", "Range: inches apart, or short, medium, long")}
-<div class="checks">{C.check("cover", bool(x and x.cover), "the posse in Cover")}
-{C.check("vs_cover", bool(x and x.vs_cover), "the opponent in Cover")}</div>
+{C.select("movement", MOVEMENTS, x.movement if x else "table",
+          "Movement: table (the book's 3' x 3' table: Moves, Charges, Fights) or none (one fixed range)")}
+{C.text("terrain", x.terrain if x else "open", "Terrain on the table: how often a Line of Fire is in Cover",
+        TERRAIN_HINT)}
+{C.select("plan", PLANS, x.plan if x else "balanced", "The posse's plan (gunline: shoot from range; brawl: Charge)")}
+{C.select("vs_plan", PLANS, x.vs_plan if x else "balanced", "The opponent's plan")}
+{C.text("range", x.range_ if x else "", "Movement none only: range in inches, or short, medium, long (empty: 10)")}
+<div class="checks">{C.check("cover", bool(x and x.cover), "movement none only: the posse in Cover")}
+{C.check("vs_cover", bool(x and x.vs_cover), "movement none only: the opponent in Cover")}</div>
 {C.number("turns", x.turns if x else 8, "Game Turns (at most 8)", 1, 8)}
 {C.select("targets", TARGETS, x.targets if x else "most-dangerous", "Who each shot goes at")}
 {C.select("activation", ACTIVATIONS, x.activation if x else "auto", "Solo or Dual Activations")}
@@ -166,6 +198,19 @@ def form(x: Question | None, q: Query) -> str:
 BATTLE_LABELS = {"p_a_wins": "P(the posse wins)", "p_b_wins": "P(the opponent wins)", "p_draw": "P(draw)",
                  "p_a_bottles": "P(the posse Bottles Out)", "turns_mean": "Game Turns (mean)",
                  "casualties_b": "enemy Casualties (mean)"}
+TABLE_LABELS = {"fights_mean": "Fights per battle (mean)",
+                "p_b_fight_casualties": "enemy Casualties from Fights (mean)",
+                "p_a_fight_casualties": "the posse's Casualties from Fights (mean)"}
+"""Headline figures of the table battle only (with movement none they are 0)."""
+
+
+def _battle_words(x: Question) -> str:
+    """Which battle was played, for the subtitles: the table with its terrain and plans, or the fixed range."""
+    o = x.options
+    if o.movement == "none":
+        return f"movement none: {o.distance.label} apart, no Moves or Fights"
+    return (f"on the table (36\" x 36\", Showdown), terrain {x.terrain}; plans: the posse {o.plan_a}, "
+            f"the opponent {o.plan_b}")
 
 
 def _summary_view(r):
@@ -180,10 +225,13 @@ def _models_view(r):
     import pandas as pd
 
     m = r.models
-    return pd.DataFrame({"side": m["side"], "model": m["model"], "rank": m["rank"],
-                         "P(Casualty) ± se": [H.pm(v, e) for v, e in zip(m["p_casualty"], m["p_casualty_stderr"])],
-                         "P(Downed at the end) ± se": [H.pm(v, e) for v, e in zip(m["p_downed_at_end"],
-                                                                                  m["p_downed_at_end_stderr"])]})
+    out = pd.DataFrame({"side": m["side"], "model": m["model"], "rank": m["rank"],
+                        "P(Casualty) ± se": [H.pm(v, e) for v, e in zip(m["p_casualty"], m["p_casualty_stderr"])],
+                        "P(Downed at the end) ± se": [H.pm(v, e) for v, e in zip(m["p_downed_at_end"],
+                                                                                 m["p_downed_at_end_stderr"])]})
+    if "p_fought" in m.columns:
+        out["P(in a Fight) ± se"] = [H.pm(v, e) for v, e in zip(m["p_fought"], m["p_fought_stderr"])]
+    return out
 
 
 def _value_page(a: Answer):
@@ -203,8 +251,9 @@ def _value_page(a: Answer):
                          "over $ limit": ["yes" if o else "" for o in top["over_limit"]]})
     sampling = Sampling(a.question.value_trials, float(res.table["d_p_win_stderr"].max()) if len(res.table) else 0.0)
     return Page(title=f"What each $ buys: {a.question.posse.name} against {a.question.vs_posse.name}",
-                subtitle=f"every purchase replayed on the same {a.question.value_trials:,} battles (common random "
-                         f"numbers), seed {a.question.seed}; ± one paired standard error",
+                subtitle=f"the values hold for {res.battle_words}; every purchase replayed on the same "
+                         f"{a.question.value_trials:,} battles (common random numbers), seed {a.question.seed}; "
+                         f"± one paired standard error",
                 blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by ΔP(win) per $"),
                               title="ΔP(win) per $", data=view, height=1.0 + 0.22 * max(len(top), 1),
                               sampling=sampling)])
@@ -218,7 +267,7 @@ def pages(a: Answer) -> list:
     out = [Page(title=f"Posse: {a.question.posse.name}", subtitle=f"${a.total_cost} · exact tables",
                 blocks=[Table(a.roster, title="Roster"), Table(a.costs, title="Costs")]),
            Page(title=f"Battle: {a.question.posse.name} (A) against {a.question.vs_posse.name} (B)",
-                subtitle=f"{r.setup.options.distance.label}, {r.trials:,} battles, seed {r.seed}",
+                subtitle=f"{_battle_words(a.question)}; {r.trials:,} battles, seed {r.seed}",
                 blocks=[Table(_summary_view(r), title="Outcome (± one standard error)", sampling=samp),
                         Table(_models_view(r), title="Models", sampling=samp),
                         Notes(list(r.notes) or ["No notes."], title="Notes")])]
@@ -231,7 +280,9 @@ def answer_html(a: Answer) -> str:
     r = a.battle
     x = a.question
     s = r.summary.set_index("figure")
-    head = H.figures([(f, label, float(s.loc[f, "value"]), float(s.loc[f, "stderr"])) for f, label in BATTLE_LABELS.items()])
+    labels = dict(BATTLE_LABELS, **(TABLE_LABELS if x.options.movement != "none" else {}))
+    head = H.figures([(f, label, float(s.loc[f, "value"]), float(s.loc[f, "stderr"])) for f, label in labels.items()
+                      if f in s.index])
     shoot = a.shooting.copy()
     shoot = shoot[[c for c in ("model", "weapon", "range_band", "target", "hit", "shaken", "downed", "casualty")
                    if c in shoot.columns]]
@@ -242,7 +293,7 @@ def answer_html(a: Answer) -> str:
              "<details><summary>Shooting odds of every model and Weapon (exact)</summary>"
              + H.table(shoot) + "</details>",
              f"<h2>Battle against {H.esc(x.vs_posse.name)}</h2>",
-             f'<p class="subtitle">{H.esc(r.setup.options.distance.label)}; {r.trials:,} battles, seed {r.seed}</p>',
+             f'<p class="subtitle">{H.esc(_battle_words(x))}; {r.trials:,} battles, seed {r.seed}</p>',
              head, H.table(_summary_view(r), "Every figure (± one standard error)"),
              H.table(_models_view(r), "Models"), H.table(r.activation, "Turn 1 exactly, by card counting")]
     if r.notes:
