@@ -327,8 +327,12 @@ def test_value_ranks_purchases_and_lists_the_rest(samples):
     reasons = set(res.skipped["reason"])
     assert any("no price" in r for r in reasons)
     assert any("no effect" in r for r in reasons)
-    # Fight Skills do nothing on open ground: listed, not simulated
-    assert "Mean" not in set(t["item"])
+    # on the table Fights happen, so the Fighting Skills are valued ...
+    assert {"Mean", "Close Work", "Bull-Rush"} <= set(t["item"])
+    # ... while the fixed-range firefight has no Fights: there they are listed, not simulated
+    fixed = V.value(small, b, B.battle_options(movement="none"), trials=500, seed=4)
+    assert "Mean" not in set(fixed.table["item"])
+    assert any(r.item == "Mean" for r in fixed.skipped.itertuples())
     # purchases run in parallel give the same figures
     par = V.value(small, b, trials=2_000, seed=4, workers=2).table
     assert par.equals(t)
