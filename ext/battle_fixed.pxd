@@ -8,7 +8,6 @@ from libc.stdint cimport uint64_t
 
 from shadows_common cimport *
 from battle_game cimport *
-from battle_table cimport land_shot
 
 
 # ---------------------------------------------------------------------------
@@ -45,7 +44,7 @@ cdef inline int choose_target(Setup *p, Game *g, int o) noexcept nogil:
 
 cdef inline int fire(Setup *p, Game *g, int s, int m, int w, int shots) noexcept nogil:
     """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh; stops when it Jams."""
-    cdef int o = 1 - s, i, t, succ, one, e, code, mod
+    cdef int o = 1 - s, i, t, succ, one
     cdef int *wp = &p.wp[s][m][w][0]
     for i in range(shots):
         t = choose_target(p, g, o)
@@ -54,21 +53,10 @@ cdef inline int fire(Setup *p, Game *g, int s, int m, int w, int shots) noexcept
         succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[W_DICE], p.opt[O_READING], 0,
                          p.opt[O_ONE_FACE], &one)
         if succ == 0:
-            if one:
-                # Jamming Check on the Weapon's Jam Die; Gunsmith re-rolls a Failure
-                if roll_die(&g.st, wp[W_JAM]) < p.opt[O_T] and (
-                        p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, wp[W_JAM]) < p.opt[O_T]):
-                    g.jam[s][m] |= 1 << w
-                    return 0
+            if one and jams(p, g, s, m, w):
+                return 0
             continue
-        e = succ - p.mp[o][t][M_CANCEL]
-        if e <= 0:
-            continue
-        if e >= MAX_TABLE:
-            e = MAX_TABLE - 1
-        mod = wp[W_SAVE] + (wp[W_SILVER] if p.mp[o][t][M_SUPER] else 0)
-        code = save_roll(p, g, o, t, p.stab[e], mod)
-        hurt(p, g, o, t, code, s)
+        land_shot(p, g, s, m, o, t, succ, wp[W_SAVE] + (wp[W_SILVER] if p.mp[o][t][M_SUPER] else 0))
     return 0
 
 

@@ -277,5 +277,25 @@ cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) 
     return damage_code(roll_die(&g.st, cur_die(p, g, o, t)) + mod, target, p.dmg)
 
 
+cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:
+    """A hit with ``succ`` Successes: Boilerplate cancels one, then the Target's Save ("Target Makes Save if Hit")."""
+    cdef int e = succ - p.mp[o][t][M_CANCEL]
+    if e <= 0:
+        return
+    if e >= MAX_TABLE:
+        e = MAX_TABLE - 1
+    hurt(p, g, o, t, save_roll(p, g, o, t, p.stab[e], save_mod), s)
+
+
+cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
+    """A missed shot that rolled a 1: the Jamming Check on the Weapon's Jam Die, Gunsmith re-rolling a Failure
+    ("Jamming"). Returns 1 (and marks the Weapon Jammed) when it Jams."""
+    cdef int jd = p.wp[s][m][w][W_JAM]
+    if roll_die(&g.st, jd) < p.opt[O_T] and (p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, jd) < p.opt[O_T]):
+        g.jam[s][m] |= 1 << w
+        return 1
+    return 0
+
+
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR])

@@ -195,13 +195,13 @@ cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2
 
 cdef inline int preferred(Setup *p, Game *g, int o, int *cands, int k) noexcept nogil:
     """The ``--targets`` policy's choice among the candidates (in Activation order): the most dangerous, the
-    weakest (lowest Grit Die now rolled, then Save Modifier, Shaken first) or the Boss (else the most dangerous)."""
+    weakest (lowest Grit Die now rolled, then Save Modifier, Shaken first) or the Boss (-1 if none)."""
     cdef int i, t, best = cands[0], bd = 1 << 30, d
     if p.opt[O_TARGETS] == TG_BOSS:
         for i in range(k):
             if p.mp[o][cands[i]][M_BOSS]:
                 return cands[i]
-        return cands[0]
+        return -1   # no Boss among them: no preferred Target, the legal one is shot
     if p.opt[O_TARGETS] == TG_WEAKEST:
         for i in range(k):
             t = cands[i]
@@ -246,7 +246,7 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
     t = legal
     if spot and p.opt[O_TARGETS] != TG_CLOSEST:
         i = preferred(p, g, o, cands, k)
-        if i != legal and p.spot_ok[s][m][g.shaken[s][m]]:
+        if i >= 0 and i != legal and p.spot_ok[s][m][g.shaken[s][m]]:
             succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_SPOT_DICE], p.opt[O_READING],
                              p.mp[s][m][M_HAWKEYE], p.opt[O_ONE_FACE], &one)
             if succ == 0:
@@ -261,16 +261,6 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
 # ---------------------------------------------------------------------------
 # Shooting on the table ("Shoot", "Dynamite", "Arcane Blast")
 # ---------------------------------------------------------------------------
-
-cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:
-    """A hit with ``succ`` Successes: Boilerplate cancels one, then the Target's Save ("Target Makes Save if Hit")."""
-    cdef int e = succ - p.mp[o][t][M_CANCEL]
-    if e <= 0:
-        return
-    if e >= MAX_TABLE:
-        e = MAX_TABLE - 1
-    hurt(p, g, o, t, save_roll(p, g, o, t, p.stab[e], save_mod), s)
-
 
 cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, int *spot) noexcept nogil:
     """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh (only the Action's first shot may take
@@ -287,22 +277,19 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
         succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
                          p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
         if succ == 0:
-            if one:
-                # Jamming Check on the Weapon's Jam Die; Gunsmith re-rolls a Failure
-                if roll_die(&g.st, wp[W_JAM]) < p.opt[O_T] and (
-                        p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, wp[W_JAM]) < p.opt[O_T]):
-                    g.jam[s][m] |= 1 << w
-                    return 0
+            if one and jams(p, g, s, m, w):
+                return 0
             continue
         land_shot(p, g, s, m, o, t, succ, wp[W_BSAVE + band] + (wp[W_SILVER] if p.mp[o][t][M_SUPER] else 0))
     return 0
 
 
 cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexcept nogil:
-    """Dynamite explodes at (bx, by): every model on the table whose base edge is within the blast radius makes a
-    7+ Save, enemies first ("Ka-Boom!"); the thrower's side earns VP for enemy Casualties."""
+    """Dynamite explodes at (bx, by): every model on the table whose centre is within the blast radius (3", "centre
+    of base fully within") makes a 7+ Save, enemies first ("Ka-Boom!"); the thrower's side earns VP for enemy
+    Casualties."""
     cdef int k, side, t
-    cdef double dx, dy, r = p.opt[O_BLAST_RADIUS] + p.base / 2
+    cdef double dx, dy, r = p.opt[O_BLAST_RADIUS]
     for k in range(2):
         side = 1 - s if k == 0 else s
         for t in range(g.nm[side]):
@@ -494,13 +481,13 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
             g.fight_cas[o] += 1
         return DID_FIGHT
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
-    if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and g.fear[s][m] != g.act_id:
+    # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
+    if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and (g.fear[s][m] >> 1) != g.act_id:
         succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE], p.opt[O_READING],
                          p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
-        if succ == 0:
-            g.fear[s][m] = g.act_id
+        g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
-    if g.fear[s][m] == g.act_id:
+    if g.fear[s][m] == 2 * g.act_id + 1:
         da += p.opt[O_FEARSOME_DICE]
     dd = fight_dice(p, g, o, d, m, 0)
     sa = roll_fight_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], da, p.opt[O_READING], &ha)
@@ -524,15 +511,15 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
 
 
 cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
-    """Charge enemy t ("Charging Enemy Models"): placed in Contact on the line between the centres, then a free
-    Fight Action with +1 Die for Charging."""
+    """Charge enemy t ("Charging Enemy Models"): a Move straight at it, to one base from its centre, then a free
+    Fight Action with +1 Die for Charging. The 1" of "Other Models" holds for every other enemy along the way
+    (only the Target is exempt, docs/shadows-battles.md 'Moving'): stopped short, it was a Move and no Fight."""
     cdef int o = 1 - s
     cdef double d = cdist(g, s, m, o, t)
-    if d > 1e-12:
-        g.x[s][m] = g.x[o][t] + (g.x[s][m] - g.x[o][t]) * (p.base / d)
-        g.y[s][m] = g.y[o][t] + (g.y[s][m] - g.y[o][t]) * (p.base / d)
-    clamp(p, g, s, m)
-    update_contacts(p, g, s, m)
+    if d > p.base + 1e-12:
+        move_line(p, g, s, m, (g.x[o][t] - g.x[s][m]) / d, (g.y[o][t] - g.y[s][m]) / d, d - p.base, 1 << t)
+    if not touching(p, g, s, m, o, t):
+        return DID_MOVE
     fight_action(p, g, s, m, t, 1)
     return DID_CHARGE
 
@@ -589,17 +576,23 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired
     """gun style: Disengage from a standing enemy; finish a Downed one in Contact; Charge a Downed enemy nobody of
     this side is fighting; Shoot when in range and (this is the Activation's last Action or the enemy is within D*);
     clear a Jam; Move toward the closest enemy to D*."""
-    cdef int o = 1 - s, t, i, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, step, mv = p.opt[O_MOVE] / 1000.0
+    cdef int o = 1 - s, t, i, best = -1, downed = g.onmask[o] & ~g.upmask[o]
+    cdef double d2, bd = 1e18, step, mv = p.opt[O_MOVE] / 1000.0
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
     if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     if downed:
+        # the closest Downed enemy within reach that no standing model of this side is fighting (ties: order)
         for i in range(g.nm[o]):
             t = p.order[o][i]
-            if (downed >> t) & 1 and dist2(g, s, m, o, t) <= p.reach2 and not engaged(p, g, o, t):
-                return charge(p, g, s, m, t)
+            if (downed >> t) & 1 and not engaged(p, g, o, t):
+                d2 = dist2(g, s, m, o, t)
+                if d2 <= p.reach2 and d2 < bd:
+                    bd = d2
+                    best = t
+        if best >= 0:
+            return charge(p, g, s, m, best)
     t = closest_enemy(p, g, s, m, 0, &d2)
     if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)
@@ -627,7 +620,8 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
     t = closest_enemy(p, g, s, m, 0, &d2)
     if t >= 0 and d2 <= p.reach2:
         return charge(p, g, s, m, t)
-    if solo_second and prev == DID_MOVE and can_shoot(p, g, s, m, fired[0], again[0]):
+    # a Charge is a Move ("Charging Enemy Models"): after one that left nobody in Contact, the Solo may Shoot
+    if solo_second and (prev == DID_MOVE or prev == DID_CHARGE) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if t >= 0:

@@ -29,6 +29,8 @@ from battle_game cimport *
 from battle_table cimport *
 from battle_fixed cimport *
 
+cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
+
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
@@ -719,18 +721,20 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
         p.slot_x[1][i] = p.opt[O_TABLE] / 1000.0 - sx[i]
         p.slot_y[1][i] = p.opt[O_TABLE] / 1000.0 - sy[i]
     p.cover_thr = (<uint64_t>p.opt[O_TERRAIN] * (<uint64_t>1 << 32) + 500000) // 1000000
-    p.contact2 = (p.base + 1e-6) * (p.base + 1e-6)
+    # "within" a distance includes it, up to rounding: a Move that stops exactly at a band's edge or at D* must land
+    # inside it whatever the last bit of its arithmetic (the reference reads every "within" with the same WITHIN_EPS)
+    p.contact2 = sq(p.base + WITHIN_EPS)
     p.clear2 = sq(p.base + p.opt[O_CLEARANCE] / 1000.0)
-    p.reach2 = sq(p.base + p.opt[O_CHARGE_REACH] / 1000.0)
-    p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0)
-    p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE])
-    p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0)
+    p.reach2 = sq(p.base + p.opt[O_CHARGE_REACH] / 1000.0 + WITHIN_EPS)
+    p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0 + WITHIN_EPS)
+    p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE] + WITHIN_EPS)
+    p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0 + WITHIN_EPS)
     for s in range(NSIDE):
         for m in range(MAXM):
-            p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0)
+            p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)
             for w in range(MAXW):
                 for b in range(3):
-                    p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0)
+                    p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)
     return 0
 
 
