@@ -30,6 +30,7 @@ class Model:
     jammed: set = field(default_factory=set)
     dynamite: int = 0
     bad_omen: bool = False
+    revenant: bool = False
 
     @property
     def pm(self):
@@ -75,10 +76,11 @@ class Game:
         self.setup = setup
         self.o = setup.options
         self.rng = rng
-        self.sides = [[Model(s, mp, dynamite=mp.dynamite) for mp in side.models]
+        self.sides = [[self.new_model(s, i, mp) for i, mp in enumerate(side.models)]
                       for s, side in enumerate((setup.a, setup.b))]
+        self.posse = [list(x) for x in self.sides]  # the models that count for cards, Bottle Checks, wiped out
         self.cover = [setup.a.cover, setup.b.cover]
-        self.start = [len(x) for x in self.sides]
+        self.start = [len(x) for x in self.posse]
         self.vp = [0, 0]
         cards = R.deck_cards()
         self.decks = [cards[:], cards[:]]
@@ -91,12 +93,23 @@ class Game:
         self.first_side_turn_1 = None
         self.event_turn_1 = False
         self.order = [B.danger_order(side) for side in (setup.a, setup.b)]
+        # Dark Confederacy: "Before you Deploy your Posse each game, roll a D3+1" ("Faction Benefit: Revenants");
+        # they join after the posse in its Activation order
+        for s, side in enumerate((setup.a, setup.b)):
+            if side.revenant is not None:
+                k = (self.rng.randint(1, 6) + 1) // 2 + 1
+                n = len(side.models)
+                self.sides[s] += [self.new_model(s, n + j, side.revenant, revenant=True) for j in range(k)]
+                self.order[s] = self.order[s] + list(range(n, n + k))
+
+    def new_model(self, side: int, index: int, plan: B.ModelPlan, revenant: bool = False) -> Model:
+        return Model(side, plan, dynamite=plan.dynamite, revenant=revenant)
 
     # -- Draw Phase ---------------------------------------------------------
     def counted(self, s: int) -> list[Model]:
-        """The models of side ``s`` that count for cards drawn, the Action Phase and being wiped out (on the
-        table, Revenants do not: reference_table.py)."""
-        return self.sides[s]
+        """The models of side ``s`` that count for cards drawn, the Action Phase and being wiped out: Revenants
+        "do not contribute to ... the number of cards you draw" and never keep the Action Phase going."""
+        return self.posse[s]
 
     def draw(self, s: int) -> None:
         on_table = [m for m in self.counted(s) if m.on_table]
@@ -133,15 +146,23 @@ class Game:
     def damage(self, victim: Model, failed_by: int, credit: int | None) -> None:
         result = R.damage_for(failed_by)
         if result is R.Damage.CASUALTY:
-            victim.on_table = False
-            victim.downed = False
-            victim.casualty = True
-            if credit is not None:
-                self.vp[credit] += victim.pm.rank.victory_points
+            self.remove_casualty(victim, credit)
         elif result is R.Damage.DOWNED or victim.shaken:
             victim.downed = True  # Shaken again: Downed
         else:
             victim.shaken = True
+
+    def remove_casualty(self, victim: Model, credit: int | None) -> None:
+        """A Casualty: off the table, its VP to ``credit`` (Revenants "are worth no VP to the enemy"); the Boss's
+        Casualty removes the Revenants at once ("they are all removed from play", not Casualties)."""
+        victim.on_table = victim.downed = False
+        victim.casualty = True
+        if credit is not None and not victim.revenant:
+            self.vp[credit] += victim.pm.rank.victory_points
+        if victim.plan.boss and not victim.revenant:
+            for r in self.sides[victim.side]:
+                if r.revenant and r.on_table:
+                    r.on_table = r.downed = False
 
     def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> None:
         score = self.rng.randint(1, victim.grit_die()) + modifier + victim.pm.save_modifier - (1 if victim.bad_omen else 0)
@@ -242,10 +263,19 @@ class Game:
                 m.jammed.discard(id(w))  # a Move Action clears one Jammed Weapon
                 return
 
+    def revenants_act(self, s: int) -> None:
+        """With the Boss's Activation every Revenant not Done makes one Action; all become Done ("Revenants")."""
+        for i in self.order[s]:
+            r = self.sides[s][i]
+            if r.revenant and r.on_table and not r.done:
+                self.action(r, set(), [])
+                r.done = True
+
     def activate(self, s: int, cards_left: int) -> None:
-        ready = [self.sides[s][i] for i in self.order[s] if self.sides[s][i].standing and not self.sides[s][i].done]
+        ready = [self.sides[s][i] for i in self.order[s]
+                 if self.sides[s][i].standing and not self.sides[s][i].done and not self.sides[s][i].revenant]
         if not ready:
-            for m in self.sides[s]:
+            for m in self.posse[s]:
                 if m.on_table and not m.done:  # a Downed model crawls: nothing changes on open ground
                     m.done = True
                     return
@@ -268,6 +298,8 @@ class Game:
             again: list = []
             self.action(a, fired, again)
             self.action(a, fired, again)
+        if any(m.plan.boss for m in ready[: 2 if dual else 1]):
+            self.revenants_act(s)
 
     def random_standing_model(self) -> Model | None:
         everyone = [m for side in self.sides for m in side if m.standing]
@@ -334,6 +366,10 @@ class Game:
             self.event_turn_1 = event_this_turn
 
     # -- Recovery Phase -----------------------------------------------------
+    def recovery_dice(self, m: Model) -> int:
+        """Dice of a Downed model's Recovery Test ("2: Make Recovery Tests")."""
+        return R.TESTS[R.TestKind.RECOVERY].base_dice
+
     def recovery(self, s: int) -> bool:
         """Recovery Tests, then the Bottle Check; True if the Posse Bottles Out."""
         side = self.sides[s]
@@ -345,13 +381,13 @@ class Game:
             if m.has("Hard to Kill"):
                 m.downed, m.shaken = False, True
                 continue
-            n = successes(roll_test(self.rng, m.grit_die(), R.TESTS[R.TestKind.RECOVERY].base_dice, self.o.reading))
+            n = successes(roll_test(self.rng, m.grit_die(), self.recovery_dice(m), self.o.reading))
             result = R.recovery_result(n)
             if result is R.RecoveryResult.CASUALTY:
-                m.on_table, m.downed, m.casualty = False, False, True  # worth no VP
+                self.remove_casualty(m, None)  # worth no VP
             elif result is R.RecoveryResult.STANDS_SHAKEN:
                 m.downed, m.shaken = False, True
-        up = [m for m in side if m.standing]
+        up = [m for m in self.posse[s] if m.standing]
         if not R.bottle_check_required(self.start[s], len(up)):
             return False
         if not up:

@@ -23,11 +23,10 @@ from fractions import Fraction
 import reference_battle as RB
 from oddsmith.rules import shadows as R
 
-TERRAIN_COVER = {"open": 0.0, "light": 0.25, "dense": 0.5}
-"""Cover density of each named terrain: the chance a Line of Fire is in Cover, drawn per shot per candidate."""
-
 EPS = 1e-6
-"""Two models are in Contact when their centres are at most one base apart (up to rounding)."""
+"""Rounding of a distance: two models are in Contact when their centres are at most one base apart, and a model
+is "within" a distance (a range band, Charge reach, D*, a throw, a Power's range) when it is at most that far, both
+up to EPS (a Move that stops exactly at a limit lands inside it, as the kernel reads it)."""
 
 
 def slots(side: int) -> list[tuple[float, float]]:
@@ -95,25 +94,20 @@ class TableGame(RB.Game):
     def __init__(self, setup, rng: random.Random):
         super().__init__(setup, rng)
         o = self.o
-        self.cover_density = TERRAIN_COVER[o.terrain] if isinstance(o.terrain, str) else float(o.terrain)
+        # the chance a Line of Fire is in Cover, drawn per shot per candidate (a policy: B.TERRAINS, --terrain)
+        self.cover_density = float(o.terrain)
         self.styles = [setup.a.plan, setup.b.plan]
-        self.sides = [[TModel(s, mp, i) for i, mp in enumerate(side.models)] for s, side in enumerate((setup.a, setup.b))]
-        self.posse = [list(x) for x in self.sides]  # the models that count for cards, Bottle Checks, wiped out
         self.fights = 0
         self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
         self.in_fight = False
-        # Dark Confederacy: "Before you Deploy your Posse each game, roll a D3+1" ("Faction Benefit: Revenants")
-        for s, side in enumerate((setup.a, setup.b)):
-            if side.revenant is not None:
-                k = (self.rng.randint(1, 6) + 1) // 2 + 1
-                for j in range(k):
-                    self.sides[s].append(TModel(s, side.revenant, len(side.models) + j, revenant=True))
-                self.order[s] = self.order[s] + list(range(len(side.models), len(side.models) + k))
         # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
         for s in (0, 1):
             for slot, i in zip(slots(s), self.order[s]):
                 self.sides[s][i].x, self.sides[s][i].y = slot
         self.rank_in_order = [{i: k for k, i in enumerate(self.order[s])} for s in (0, 1)]
+
+    def new_model(self, side: int, index: int, plan, revenant: bool = False) -> TModel:
+        return TModel(side, plan, index, revenant)
 
     # -- who is where ---------------------------------------------------------
     def enemies(self, m: TModel) -> list[TModel]:
@@ -203,7 +197,7 @@ class TableGame(RB.Game):
     def band_shot(wp, g: float):
         """The Weapon's band at gap ``g`` (<= Short edge Short, <= Medium Medium, <= Long Long), or None."""
         for bs in wp.bands:
-            if g <= bs.edge_inches + 1e-9:
+            if g <= bs.edge_inches + EPS:
                 return bs
         return None
 
@@ -214,7 +208,7 @@ class TableGame(RB.Game):
             if not e.standing or self.engaged(e):
                 continue
             g = gap(m, e)
-            if self.dust_storm and g > R.DUST_STORM_VISIBILITY:
+            if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
             if reach(g):
                 out.append(e)
@@ -340,7 +334,7 @@ class TableGame(RB.Game):
     def dynamite_target(self, m: TModel) -> TModel | None:
         if m.dynamite <= 0:
             return None
-        return self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES))
+        return self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES + EPS))
 
     def can_shoot(self, m: TModel, fired: set, again: list) -> bool:
         return self.dynamite_target(m) is not None or bool(self.shoot_options(m, fired, again))
@@ -455,18 +449,10 @@ class TableGame(RB.Game):
             super().damage(victim, failed_by, credit)
 
     def remove_casualty(self, victim: TModel, credit: int | None) -> None:
-        """A Casualty: off the table, its VP to ``credit`` (Revenants are worth none); a Fight's counted; the
-        Boss's Casualty removes the Revenants at once ("they are all removed from play", not Casualties)."""
-        victim.on_table = victim.downed = False
-        victim.casualty = True
-        if credit is not None and not victim.revenant:
-            self.vp[credit] += victim.pm.rank.victory_points
+        """A Casualty (reference_battle.Game.remove_casualty), counted as a Fight's when a Fight made it."""
+        super().remove_casualty(victim, credit)
         if self.in_fight:
             self.fight_cas[victim.side] += 1
-        if victim.plan.boss and not victim.revenant:
-            for r in self.sides[victim.side]:
-                if r.revenant and r.on_table:
-                    r.on_table = r.downed = False
 
     # -- Plans: one Action of a model (gunline / brawl / balanced) -------------------------------------------
     def gun_action(self, m: TModel, fired: set, again: list, late: bool) -> str | None:
@@ -477,14 +463,14 @@ class TableGame(RB.Game):
         if touching:
             self.fight(m, self.defender(m))
             return "fight"
-        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= R.CHARGE_REACH_INCHES
+        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= R.CHARGE_REACH_INCHES + EPS
                   and not any(f.standing and in_contact(f, e) for f in self.friends(m))]
         if downed:
             self.charge(m, self.closest(m, downed))
             return "move"
         standing = [e for e in self.enemies(m) if e.standing]
         near = self.closest(m, standing)
-        far = near is None or gap(m, near) > m.plan.desired_inches
+        far = near is None or gap(m, near) > m.plan.desired_inches + EPS
         if self.can_shoot(m, fired, again) and (late or not far):
             self.shoot(m, fired, again)
             return "shoot"
@@ -503,7 +489,7 @@ class TableGame(RB.Game):
             return "fight"
         if m.plan.arcane_blast and self.arcane_blast(m):
             return "cast"
-        reach = [e for e in self.enemies(m) if gap(m, e) <= R.CHARGE_REACH_INCHES]
+        reach = [e for e in self.enemies(m) if gap(m, e) <= R.CHARGE_REACH_INCHES + EPS]
         if reach:
             downed = [e for e in reach if not e.standing]
             self.charge(m, self.closest(m, downed) if downed else self.closest(m, reach))
@@ -522,7 +508,7 @@ class TableGame(RB.Game):
         its Difficulty (a Miscast Shakes, or Downs a Shaken Caster), then an unmodified 3 Dice Shooting Test at the
         closest candidate in range; Save and Damage as a shot. False if no candidate (no Action taken)."""
         power = R.arcane_power("Arcane Blast")
-        cands = self.candidates(m, lambda g: g <= power.range_inches)
+        cands = self.candidates(m, lambda g: g <= power.range_inches + EPS)
         if not cands:
             return False
         faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
@@ -600,47 +586,13 @@ class TableGame(RB.Game):
         everyone = [m for side in self.sides for m in side if m.standing and not self.engaged(m)]
         return self.rng.choice(everyone) if everyone else None
 
-    def counted(self, s: int) -> list[TModel]:
-        """Revenants "do not contribute to ... the number of cards you draw" and never keep the Action Phase going
-        (KERNEL-NOTES Q8); the posse is wiped out when its own models are gone."""
-        return self.posse[s]
-
     # -- Recovery ("2: Make Recovery Tests": Friend in Contact) ----------------------------------------------
-    def recovery(self, s: int) -> bool:
-        side = self.sides[s]
-        for m in side:
-            m.done = False
-            m.bad_omen = False
-        for m in side:
-            if not (m.on_table and m.downed):
-                continue
-            if m.has("Hard to Kill"):
-                m.downed, m.shaken = False, True
-                continue
-            dice = R.TESTS[R.TestKind.RECOVERY].base_dice
-            if any(f.standing and in_contact(f, m) for f in self.friends(m)):
-                dice += R.RECOVERY_FRIEND_IN_CONTACT
-            n = RB.successes(RB.roll_test(self.rng, m.grit_die(), dice, self.o.reading))
-            result = R.recovery_result(n)
-            if result is R.RecoveryResult.CASUALTY:
-                self.remove_casualty(m, None)  # worth no VP
-            elif result is R.RecoveryResult.STANDS_SHAKEN:
-                m.downed, m.shaken = False, True
-        up = [m for m in self.posse[s] if m.standing]
-        if not R.bottle_check_required(self.start[s], len(up)):
-            return False
-        if not up:
-            return True
-        boss = [m for m in up if m.plan.boss]
-        if boss:
-            roller, dice = boss[0], R.BOTTLE_CHECK_BOSS_DICE
-        else:
-            roller = max(up, key=lambda m: (m.pm.rank, m.grit_die(), m.has("Nerves of Steel")))
-            dice = R.BOTTLE_CHECK_STAND_IN_DICE
-        rerolls = int(roller.has("Nerves of Steel"))
-        if any(m.pm.hired_gun is not None and m.pm.hired_gun.name == "Preacher" for m in up):
-            rerolls += 1
-        return RB.successes(RB.roll_test(self.rng, roller.grit_die(), dice, self.o.reading, rerolls)) == 0
+    def recovery_dice(self, m: TModel) -> int:
+        """+1 Die when any friendly model not Downed is in Contact ("2: Make Recovery Tests")."""
+        dice = super().recovery_dice(m)
+        if any(f.standing and in_contact(f, m) for f in self.friends(m)):
+            dice += R.RECOVERY_FRIEND_IN_CONTACT
+        return dice
 
     def play(self) -> dict:
         out = super().play()

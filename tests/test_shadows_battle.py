@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import random_posses as RP
 import reference_battle as RB
 from cli_run import cli_runner
 from oddsmith.errors import OddsmithError
@@ -129,47 +130,9 @@ def test_kernel_card_code_matches_counting(ha, hb):
 # Random posses for the kernel against the reference
 # ---------------------------------------------------------------------------
 
-WEAPONS = ["Pistol", "Carbine", "Shotgun", "Sixgun", "Repeater Rifle", "Heavy Pistol"]
-SKILLS = ["Deadeye", "Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Tough", "Hard to Kill",
-          "Nerves of Steel", "Lead-Belly", "Mean"]
-HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4}
-
-
 def random_posse(rng: random.Random, name: str) -> P.Posse:
-    """A legal Advanced posse of 3-8 models with random Weapons, Skills and Gear (house prices for the rest)."""
-    n = rng.randint(3, 7)
-    shared: dict[str, int] = {}
-    models = []
-    dynamite = False
-    for i in range(n):
-        m = {"name": f"{name} {i}", "rank": "Hero" if i == 0 else rng.choice(["Novice", "Novice", "Veteran"])}
-        ws: list[str] = []
-        for _ in range(rng.randint(1, 3)):
-            w = rng.choice(WEAPONS)
-            if w != "Pistol" and (shared.get(w, 0) >= 2 or w in ws):
-                w = "Pistol"
-            if w != "Pistol":
-                shared[w] = shared.get(w, 0) + 1
-            ws.append(w)
-        skills = rng.sample(SKILLS, rng.randint(0, 2))
-        if "Gunslinger" in skills and "Trigger-Happy" in skills:
-            skills.remove("Trigger-Happy")
-        gear = []
-        if rng.random() < 0.2:
-            gear.append("Boilerplate")
-        if not dynamite and rng.random() < 0.3:
-            gear.append("Dynamite")
-            dynamite = True
-        if rng.random() < 0.3 and any(w in ("Carbine", "Repeater Rifle") for w in ws):
-            gear.append("Telescopic Sight")
-        models.append({**m, "weapons": ws, "skills": skills, "gear": gear})
-    if rng.random() < 0.3:
-        models.append({"name": f"{name} preacher", "hired_gun": "Preacher", "weapons": ["Pistol"]})
-    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": HOUSE_PRICES,
-            "model": models}
-    posse = P.posse_from_dict(data, name)
-    P.check_posse(posse)
-    return posse
+    """A random legal Advanced posse (tests/random_posses.py)."""
+    return RP.random_posse(rng, name)
 
 
 def _cases(k: int, seed: int):
@@ -446,8 +409,8 @@ def test_value_errors_are_paired(samples):
 
 def test_cli_battle_json_contract(capsys, tmp_path):
     out = tmp_path / "b.json"
-    # --cover belongs to --movement none (the CLI's flag for it comes with the battle-cli branch)
-    rc, _, err = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--range", "8",
+    # --range belongs to --movement none
+    rc, _, err = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--movement", "none", "--range", "8",
                      "--targets", "weakest", "--trials", "3000", "--seed", "9", "--format", "json", "--output", out)
     assert rc == 0, err
     d = json.loads(out.read_text())
@@ -455,7 +418,7 @@ def test_cli_battle_json_contract(capsys, tmp_path):
         assert 0 <= d[key] and key in d["stderr"]
     assert d["trials"] == 3000 and d["seed"] == 9 and not d["cover_a"] and not d["cover_b"]
     assert d["models"] and {"p_casualty", "p_downed_at_end"} <= set(d["models"][0]["stderr"])
-    rc2, text, _ = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--range", "8",
+    rc2, text, _ = run(capsys, "battle", "unaligned", "--vs", "twilight-order", "--movement", "none", "--range", "8",
                        "--targets", "weakest", "--trials", "3000", "--seed", "9", "--workers", "2", "-f", "json")
     assert rc2 == 0 and json.loads(text)["p_a_wins"] == d["p_a_wins"]
 

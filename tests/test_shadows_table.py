@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
 
 import reference_battle as RB
+import random_posses as RP
 import reference_table as RT
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
@@ -105,22 +106,9 @@ def model(name, rank="Veteran", skills=(), gear=(), weapons=("Pistol",)):
     return P.posse_from_dict(data, "t").models[0]
 
 
-@dataclass
-class Opts:
-    turns: int = 8
-    targets: str = "most-dangerous"
-    activation: str = "auto"
-    lone_gun: str = "at-once"
-    reading: R.RerollReading = R.DEFAULT_REROLL_READING
-    events: bool = True
-    movement: str = "table"
-    terrain: object = "open"
-    distance: object = field(default_factory=lambda: SimpleNamespace(inches=None))
-
-
 def table(a, b, rng=None, **opts):
     """A TableGame of the hand-made sides ``a`` and ``b`` (lists of (FakePlan, (x, y)))."""
-    setup = SimpleNamespace(a=FakeSide(tuple(p for p, _ in a)), b=FakeSide(tuple(p for p, _ in b)), options=Opts(**opts))
+    setup = SimpleNamespace(a=FakeSide(tuple(p for p, _ in a)), b=FakeSide(tuple(p for p, _ in b)), options=B.battle_options(**opts))
     g = RT.TableGame(setup, rng or Dice())
     for s, side in enumerate((a, b)):
         for m, (_, xy) in zip(g.sides[s], side):
@@ -388,57 +376,19 @@ def test_gun_and_brawl_plans_pick_their_actions():
 # (a) The kernel against the reference on random legal posses, every plan, terrains, both movements
 # ---------------------------------------------------------------------------
 
-WEAPONS = ["Pistol", "Carbine", "Shotgun", "Sixgun", "Repeater Rifle", "Heavy Pistol"]
-SKILLS = ["Deadeye", "Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "Tough", "Hard to Kill",
-          "Nerves of Steel", "Lead-Belly", "Mean", "Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye"]
-HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4, "Derringer": 3}
+SKILLS = RP.SKILLS + ["Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye"]
+HOUSE_PRICES = {**RP.HOUSE_PRICES, "Derringer": 3}
 PLANS = ("gunline", "brawl", "balanced")
 TERRAINS = ("open", "light", "dense", 0.8)
 
 
 def random_posse(rng: random.Random, name: str) -> P.Posse:
-    """A legal Advanced posse of 3-7 models (and sometimes a Preacher) with random Weapons, Skills (Fighting
-    Skills too) and Gear (Boilerplate, Dynamite, a Telescopic Sight, a Derringer); house prices for the rest.
-    (tests/test_shadows_battle.py's helper with the Fight's Skills and the Derringer.)"""
-    n = rng.randint(3, 7)
-    shared: dict[str, int] = {}
-    models = []
-    dynamite = False
-    for i in range(n):
-        m = {"name": f"{name} {i}", "rank": "Hero" if i == 0 else rng.choice(["Novice", "Novice", "Veteran"])}
-        ws: list[str] = []
-        for _ in range(rng.randint(1, 3)):
-            w = rng.choice(WEAPONS)
-            if w != "Pistol" and (shared.get(w, 0) >= 2 or w in ws):
-                w = "Pistol"
-            if w != "Pistol":
-                shared[w] = shared.get(w, 0) + 1
-            ws.append(w)
-        skills = rng.sample(SKILLS, rng.randint(0, 2))
-        if "Gunslinger" in skills and "Trigger-Happy" in skills:
-            skills.remove("Trigger-Happy")
-        gear = []
-        if rng.random() < 0.2:
-            gear.append("Boilerplate")
-        if not dynamite and rng.random() < 0.3:
-            gear.append("Dynamite")
-            dynamite = True
-        if rng.random() < 0.3 and any(w in ("Carbine", "Repeater Rifle") for w in ws):
-            gear.append("Telescopic Sight")
-        if rng.random() < 0.25:
-            gear.append("Derringer")
-        models.append({**m, "weapons": ws, "skills": skills, "gear": gear})
-    if rng.random() < 0.3:
-        models.append({"name": f"{name} preacher", "hired_gun": "Preacher", "weapons": ["Pistol"]})
-    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": HOUSE_PRICES,
-            "model": models}
-    posse = P.posse_from_dict(data, name)
-    P.check_posse(posse)
-    return posse
+    """A random legal posse (tests/random_posses.py) with the Fight's Skills and sometimes a Derringer."""
+    return RP.random_posse(rng, name, skills=SKILLS, prices=HOUSE_PRICES, derringer=0.25)
 
 
 def table_options(movement="table", terrain="open", plan_a="balanced", plan_b="balanced", **kw):
-    return replace(B.battle_options(**kw), movement=movement, terrain=terrain, plan_a=plan_a, plan_b=plan_b).checked()
+    return B.battle_options(movement=movement, terrain=terrain, plan=plan_a, vs_plan=plan_b, **kw)
 
 
 def agreement_cases(k: int, seed: int) -> list:
@@ -577,7 +527,7 @@ def test_fighting_skills_make_a_brawler_posse_win_more():
     """Mean, Close Work and 'Ornery are Die Modifiers on Fight Tests ("Fighting Skills Table"): a brawling posse
     with them beats the same posse without them."""
     enemy = P.sample_posse(None)
-    opts = table_options(plan_a="brawl")
+    opts = table_options(plan_a="brawl", plan_b="brawl")  # both close, so Fights decide the battle
     skilled = B.battle(brawlers(["Mean", "Close Work", "'Ornery"]), enemy, opts, trials=20_000, seed=41)
     plain = B.battle(brawlers([]), enemy, opts, trials=20_000, seed=42)
     d, se = p_win_diff(skilled, plain)
@@ -644,7 +594,8 @@ def test_spotting_policy_with_hawkeye_changes_who_is_shot():
     """With Hawkeye's re-roll a posse passes most Spotting Tests: shooting the most dangerous enemy instead of the
     closest one ("1: Declare Weapon and Target") raises that enemy's chance of becoming a Casualty."""
     data = {"posse": {"name": "Hawkeyes", "method": "advanced", "dollar_limit": 1000},
-            "model": [{"name": f"Eye {i}", "rank": r, "weapons": ["Carbine"], "skills": ["Hawkeye"]}
+            "model": [{"name": f"Eye {i}", "rank": r, "weapons": ["Carbine" if i < 2 else "Pistol"],
+                       "skills": ["Hawkeye"]}  # "no more than two models may have the same Weapon, except Pistols"
                       for i, r in enumerate(["Hero", "Veteran", "Veteran", "Novice", "Novice"])]}
     eyes = P.posse_from_dict(data, "eyes")
     P.check_posse(eyes)
