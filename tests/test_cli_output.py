@@ -214,8 +214,10 @@ def test_narrow_tables_and_other_formats_do_not_fold():
 
 # Long posse names make long headings: they wrap like every other note, at any width.
 SHADOWS_BATTLES = [
-    ("shadows", "battle", "twilight-order", "--vs", "dark-confederacy", "--cover", "--trials", "1000", "--seed", "1"),
-    ("shadows", "value", "twilight-order", "--vs", "dark-confederacy", "--vs-cover", "--trials", "100", "--seed", "1"),
+    ("shadows", "battle", "twilight-order", "--vs", "dark-confederacy", "--movement", "none", "--cover",
+     "--trials", "1000", "--seed", "1"),
+    ("shadows", "value", "twilight-order", "--vs", "dark-confederacy", "--movement", "none", "--vs-cover",
+     "--trials", "100", "--seed", "1"),
 ]
 
 

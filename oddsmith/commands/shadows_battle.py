@@ -282,7 +282,7 @@ def register(app: typer.Typer) -> None:
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
-        """Posse against posse on the table (or at one fixed range), turn by turn: who wins, who Bottles Out, who falls."""
+        """Posse against posse on the table (or --movement none): who wins, who Bottles Out, who falls."""
         args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation)
         a, b, opts = _prepare(posse, vs, args, trials, workers, output)
         result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
