@@ -31,6 +31,14 @@ VALUE_TRIALS = 1_000
 up to about 1.3 pp (sqrt(5) times those of 5,000 battles), stated on the page; budgeted, like
 :data:`MATCHUP_TRIALS`, for table battles up to 10x dearer than today's."""
 TOP = 14
+OPTIONS = B.battle_options()
+"""The battle both pages play: the book's 3' table, Showdown deployment, open terrain, both posses on the balanced
+plan, 8 Game Turns, most dangerous target first, auto Solo/Dual Activations (docs/shadows-battles.md)."""
+SETTING = (f"on the 3' table (Showdown), {B.terrain_label(OPTIONS.terrain)} terrain, {OPTIONS.plan_a} plans, "
+           f"{OPTIONS.turns} Game Turns")
+NOT_MODELLED_NOTE = ("Not modelled (docs/shadows-battles.md, 'What is not modelled'): terrain pieces and Line of Sight "
+                     "(Cover is a density drawn per shot), Horses and the other Gear that needs a policy of its own, "
+                     "the other scenarios and Bystanders.")
 
 
 def n_steps() -> int:
@@ -47,14 +55,14 @@ def _sample(name: str) -> P.Posse:
 
 
 def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
-    """The unaligned sample posse against every Faction's sample posse at 10", both in the open."""
+    """The unaligned sample posse against every Faction's sample posse, on the table (:data:`OPTIONS`)."""
     a = _sample(BASE_SAMPLE)
     rows, long = [], []
     ses = []
     trials = min(plan.trials, MATCHUP_TRIALS)
     for name in P.sample_posse_names():
         b = _sample(name)
-        r = B.battle(a, b, trials=trials, seed=plan.seed, workers=workers)
+        r = B.battle(a, b, OPTIONS, trials=trials, seed=plan.seed, workers=workers)
         label = f"vs {b.name}"
         for part, fig in (("A wins", "p_a_wins"), ("draw", "p_draw"), ("B wins", "p_b_wins")):
             long.append({"bar": label, "part": part, "p": r[fig]})
@@ -68,16 +76,16 @@ def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
     sampling = Sampling(trials, max(ses))
     return Page(
         title=f"Battles: {a.name} (A) against each sample posse",
-        subtitle="open ground at 10\", no Cover, 8 Game Turns, most dangerous target first, auto Solo/Dual "
-                 f"Activations · Monte Carlo, {trials:,} battles each: ±{100 * max(ses):.1f} pp at most",
+        subtitle=f"{SETTING}, most dangerous target first, auto Solo/Dual Activations · Monte Carlo, "
+                 f"{trials:,} battles each: ±{100 * max(ses):.1f} pp at most",
         blocks=[Chart(partial(charts.stacked_bars, data=data, bar="bar", part="part", p="p",
                               parts_order=["A wins", "draw", "B wins"], title=f"{a.name} (A): who wins"),
                       title="Who wins (%)", data=data.pivot(index="bar", columns="part", values="p").map(pct)
                       .reset_index(names="battle"), height=3.4, sampling=sampling),
                 Table(pd.DataFrame(rows), title="Outcome (± one standard error)", sampling=sampling,
                       font_size=6.5),
-                Notes(["Not modelled: movement, terrain, Fights, Reactions, Arcane Powers (see docs/shadows-battles.md); "
-                       "a draw: both posses out in one Turn, or equal Victory Points after Turn 8."])],
+                Notes([NOT_MODELLED_NOTE,
+                       "A draw: both posses out in one Turn, or equal Victory Points after Turn 8."])],
         section=SECTION)
 
 
@@ -113,7 +121,7 @@ def value_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
 def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int = 1) -> Page:
     a, b = _sample(posse_name), _sample(vs_name)
     trials = min(plan.trials, VALUE_TRIALS)
-    res = V.value(a, b, trials=trials, seed=plan.seed, workers=workers)
+    res = V.value(a, b, OPTIONS, trials=trials, seed=plan.seed, workers=workers)
     top = res.table.head(TOP).reset_index(drop=True)
     sampling = Sampling(trials, float(res.table["d_p_win_stderr"].max()) if len(res.table) else 0.0)
     view = pd.DataFrame({
@@ -133,7 +141,7 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
         title=f"What each $ buys: {a.name} against {b.name}",
         subtitle=f"as it is: P(win) {pct(base['p_a_wins'])} ± {pct(base.stderr('p_a_wins'), 2)} % · every purchase "
                  f"replayed on the same {trials:,} battles (common random numbers): ΔP(win) ±"
-                 f"{100 * sampling.max_stderr:.1f} pp at most · 10\", open ground · Monte Carlo",
+                 f"{100 * sampling.max_stderr:.1f} pp at most · {SETTING} · Monte Carlo",
         blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by ΔP(win) per $"),
                       title="ΔP(win) per $", data=view, height=4.2, sampling=sampling),
                 Table(view, title="Best purchases (± one paired standard error, from the per-battle differences)",

@@ -136,16 +136,17 @@ SHADOWS_TERMS = (
          "Injury (Old Wound, One-Eyed, Limp, Weakened), 6 Laid-Up (misses the rest of this Campaign Phase), "
          "7-10: the table lists nothing, read as no Injury (Rulebook \"Injury Phase\")."),
     Term("range band", "Short, Medium or Long range of a weapon: Short Range +1 die, Long Range -1 die."),
-    Term("battle", "Two posses trading fire across open ground, simulated Game Turn by Game Turn for up to 8 "
-         "Turns: each draws cards, Activates its models to Shoot, then makes Recovery Tests and Bottle Checks. "
-         "No movement, terrain, Fights or Arcane Powers (Rulebook \"Anatomy of a Game\")."),
+    Term("battle", "Two posses on the book's 3' table, deployed in the Showdown's corners, simulated Game Turn "
+         "by Game Turn for up to 8 Turns: each draws cards, Activates its models to Move, Shoot, Charge and Fight "
+         "by its plan (gunline, brawl or balanced), then makes Recovery Tests and Bottle Checks. Cover is a "
+         "density drawn per shot, not terrain pieces (Rulebook \"Anatomy of a Game\", \"Activations\")."),
     Term("activation, Solo, Dual", "Each card a posse plays Activates its models: Solo, one model makes two "
          "Actions; Dual, two models make one each. Cards go black before red, higher value first, Jokers last; "
          "equal values Roll-Off. The pages' policy (auto): Dual while the posse has more models to act than cards "
-         "left, else Solo; the most dangerous model acts first and shoots the most dangerous enemy standing "
-         "(Rulebook \"Activations\")."),
+         "left, else Solo; the most dangerous model acts first; it shoots the closest enemy it can see, or the most "
+         "dangerous one after a passed Spotting Test (Rulebook \"Activations\", \"Declare Weapon and Target\")."),
     Term("Event", "Both posses reveal the exact same card: one Unexpected Event that Game Turn, rolled on the "
-         "events table. The battle applies the ones open ground allows (Rulebook \"Unexpected Events\")."),
+         "events table. The battle applies the ones a clear table allows (Rulebook \"Unexpected Events\")."),
     Term("Bottle Out", "A posse that fails its Bottle Check leaves the table at once; it loses the battle (both "
          "in the same Turn: a draw). A posse with no model left standing is wiped out."),
     Term("Victory Points (VP)", "Earned for each enemy made a Casualty by your attacks: Novice 1, Veteran 2, Hero "
