@@ -82,9 +82,10 @@ def test_kernel_matches_reference_large_hands_and_jokers():
 
 
 @pytest.mark.slow
-def test_kernel_matches_reference_100k():
-    # every key of 100,000 hands in both modes; the five cards kept on the first 20,000
-    check_against_reference(random_hands(seed=7, count=100_000), check_fives=20_000)
+def test_kernel_matches_reference_30k():
+    # every key of 30,000 hands in both modes (exact equality, so the count buys coverage, not precision); the
+    # five cards kept on the first 10,000
+    check_against_reference(random_hands(seed=7, count=30_000), check_fives=10_000)
 
 
 def test_five_card_path_matches_reference():

@@ -76,7 +76,7 @@ def test_heuristic_port_equals_kernel():
 
 @pytest.mark.slow
 def test_heuristic_port_equals_kernel_many():
-    check_heuristic(seed=2, count=10_000)
+    check_heuristic(seed=2, count=4_000)
 
 
 def test_hand_step_and_automaton_port_equal_kernel():
@@ -85,7 +85,7 @@ def test_hand_step_and_automaton_port_equal_kernel():
 
 @pytest.mark.slow
 def test_hand_step_and_automaton_port_equal_kernel_many():
-    check_hand_step(seed=4, count=3000)
+    check_hand_step(seed=4, count=1200)
 
 
 def test_port_evaluator_equals_brute_force():

@@ -495,10 +495,12 @@ def test_kernel_agrees_with_reference_quick(case):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", range(24))
+@pytest.mark.parametrize("case", range(12))
 def test_kernel_agrees_with_reference(case):
-    setup = agreement_cases(24, 2027)[case]
-    check_agreement(setup, 5_000, 200_000, 900 + case)
+    """12 more setups (each plan against each, every terrain, both movements, every --targets policy); 3,000
+    reference games a case keeps the set at about 5 minutes of one core, the reference being the cost."""
+    setup = agreement_cases(12, 2027)[case]
+    check_agreement(setup, 3_000, 120_000, 900 + case)
 
 
 # ---------------------------------------------------------------------------
