@@ -74,7 +74,7 @@ class TModel(RB.Model):
         gear = [g.name for g in plan.model.battle_gear()]
         self.whiskey = gear.count("Whiskey")  # bottles left: "This item is single-use"
         self.snake_oil = gear.count("Snake Oil")
-        self.drunk_in_turn = 0  # the Game Turn it drank Whiskey in (0: never)
+        self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
