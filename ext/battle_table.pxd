@@ -486,7 +486,8 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
     if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and (g.fear[s][m] >> 1) != g.act_id:
         succ = 1 if whiskey_on(g, s, m) else roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE],
-                                                       p.opt[O_READING], p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
+                                                       p.opt[O_READING], p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE],
+                                                       &one)   # Whiskey passes it (battle_gear.pxd)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
     if g.fear[s][m] == 2 * g.act_id + 1:

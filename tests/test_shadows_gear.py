@@ -278,7 +278,8 @@ def with_gear(posse: P.Posse, rng: random.Random, whiskey: float, oil: float, *,
     models = []
     for m in posse.models:
         gear = list(m.gear)
-        for name, chance in (("Whiskey", whiskey), ("Snake Oil", oil), ("Whiskey", whiskey / 2), ("Snake Oil", oil / 2)):
+        draws = (("Whiskey", whiskey), ("Snake Oil", oil), ("Whiskey", whiskey / 2), ("Snake Oil", oil / 2))
+        for name, chance in draws:
             if sum(g.takes_slot for g in gear) + (m.horse is not None) < R.MAX_GEAR_PER_MODEL and rng.random() < chance:
                 gear.append(R.gear(name))
         models.append(replace(m, gear=tuple(gear)))
@@ -296,7 +297,8 @@ def gear_cases() -> list:
     out.append(B.prepare(a, T.brawlers(["Fearsome"]), T.table_options(plan_a="brawl", plan_b="brawl")))
     a = with_gear(T.random_posse(rng, "A"), rng, 0.2, 0.9)
     b = with_gear(T.random_posse(rng, "B"), rng, 0.8, 0.0)
-    out.append(B.prepare(a, b, T.table_options(terrain="light", plan_a="gunline", plan_b="balanced", targets="weakest")))
+    out.append(B.prepare(a, b, T.table_options(terrain="light", plan_a="gunline", plan_b="balanced",
+                                               targets="weakest")))
     a = with_gear(T.random_posse(rng, "A"), rng, 0.5, 0.5)
     b = with_gear(T.random_posse(rng, "B"), rng, 0.5, 0.5)
     out.append(B.prepare(a, b, T.table_options(terrain="dense", plan_a="balanced", plan_b="brawl", activation="solo")))
