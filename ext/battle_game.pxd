@@ -22,7 +22,7 @@ cdef enum:
 cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
-    M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK, NMC
+    M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK, M_WHISKEY, M_SNAKE_OIL, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -37,7 +37,8 @@ cdef enum:
     O_MOVE, O_CLEARANCE, O_CHARGE_REACH, O_DUST_RANGE, O_DISENGAGE_DICE, O_DISENGAGE_SAVE, O_SPOT_DICE, O_FIGHT_DICE,
     O_CHARGE_DICE, O_OUTNUMBERED_DICE, O_FEARSOME_DICE, O_NERVE_DICE, O_DERRINGER_DICE, O_CLOSE_WORK_MAX,
     O_BULL_RUSH_SAVE, O_FRIEND_RECOVERY, O_ARCANE_RANGE, O_ARCANE_DICE, O_ARCANE_DIFFICULTY, O_CASTING_DICE,
-    O_REVENANT_DIE, O_REVENANT_PLUS, O_REVENANTS_A, O_REVENANTS_B, O_SPOT_MIN, NOPT
+    O_REVENANT_DIE, O_REVENANT_PLUS, O_REVENANTS_A, O_REVENANTS_B, O_SPOT_MIN, O_WHISKEY_DICE, O_WHISKEY_MOVE,
+    O_OIL_DIE, O_OIL_ON, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -135,6 +136,9 @@ ctypedef struct Game:
     int fought[NSIDE][MAXM]      # took part in a Fight this game
     int derringer[NSIDE][MAXM]   # the Derringer's once-per-game +1 is still to use
     int fear[NSIDE][MAXM]        # the Activation (act_id) in which it failed a Nerve Test against a Fearsome model
+    int whiskey[NSIDE][MAXM]     # bottles of Whiskey and Snake Oil left (battle_gear.pxd); the Game Turn it drank in
+    int oil[NSIDE][MAXM]
+    int drunk[NSIDE][MAXM]
     double x[NSIDE][MAXM]
     double y[NSIDE][MAXM]
     int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not

@@ -12,6 +12,7 @@ from libc.stdint cimport uint64_t, uint32_t
 
 from shadows_common cimport *
 from battle_game cimport *
+from battle_gear cimport *
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +236,7 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
         b = 0 if d <= edge2[0] else (1 if d <= edge2[1] else 2)
         cb[t] = b
         cc[t] = in_cover(p, g)
-        dice = wp[(W_BCOVER if cc[t] else W_BDICE) + b]
+        dice = whiskey_dice(p, g, s, m, wp[(W_BCOVER if cc[t] else W_BDICE) + b])
         if dice > ld or (dice == ld and d < lg):
             ld = dice
             lg = d
@@ -274,7 +275,8 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
             return 1
         if t < 0:
             return 0
-        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
+        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T],
+                         whiskey_dice(p, g, s, m, wp[(W_BCOVER if cov else W_BDICE) + band]),
                          p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
         if succ == 0:
             if one and jams(p, g, s, m, w):
@@ -483,8 +485,9 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
     if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and (g.fear[s][m] >> 1) != g.act_id:
-        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE], p.opt[O_READING],
-                         p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
+        succ = 1 if whiskey_on(g, s, m) else roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE],
+                                                       p.opt[O_READING], p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE],
+                                                       &one)   # Whiskey passes it (battle_gear.pxd)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
     if g.fear[s][m] == 2 * g.act_id + 1:
@@ -520,6 +523,8 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
         move_line(p, g, s, m, (g.x[o][t] - g.x[s][m]) / d, (g.y[o][t] - g.y[s][m]) / d, d - p.base, 1 << t)
     if not touching(p, g, s, m, o, t):
         return DID_MOVE
+    if g.whiskey[s][m]:
+        whiskey_at_charge(p, g, s, m, t, d)   # battle_gear.pxd: a drink on the way to a Fearsome enemy
     fight_action(p, g, s, m, t, 1)
     return DID_CHARGE
 
@@ -640,6 +645,8 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
     dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
     g.acts[s][m] += 1
+    if (g.whiskey[s][m] or g.oil[s][m]) and gear_action(p, g, s, m, move_toward):
+        return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
         arcane_blast(p, g, s, m)
         return DID_CAST

@@ -27,6 +27,7 @@ import numpy as _np
 from shadows_common cimport *
 from battle_game cimport *
 from battle_table cimport *
+from battle_gear cimport *
 from battle_fixed cimport *
 
 cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
@@ -34,7 +35,7 @@ cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
-                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick")
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -45,7 +46,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "disengage_save", "spotting_dice", "fight_dice", "charge_dice", "outnumbered_dice", "fearsome_dice",
                   "nerve_dice", "derringer_dice", "close_work_max", "bull_rush_save", "friend_recovery",
                   "arcane_range", "arcane_dice", "arcane_difficulty", "casting_dice", "revenant_die", "revenant_plus",
-                  "revenants_a", "revenants_b", "spot_min")
+                  "revenants_a", "revenants_b", "spot_min", "whiskey_dice", "whiskey_move", "snake_oil_die",
+                  "snake_oil_on")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -396,6 +398,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
                 if succ > best:
                     best = succ
                     roller = m
+    if whiskey_on(g, s, roller):
+        return 0     # Whiskey: "automatically passes all Nerve Tests ... (including Bottle Checks)" (battle_gear.pxd)
     rr = p.mp[s][roller][M_NERVE_RR]
     for m in range(p.n[s]):
         if p.mp[s][m][M_PREACHER] and standing(g, s, m):
@@ -443,6 +447,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
             g.fear[s][m] = 0
             g.cmask[s][m] = 0
+            gear_reset(p, g, s, m)
         for c in range(NCARDS):
             g.deck[s][c] = c
         shuffle(&g.cards, &g.deck[s][0], NCARDS)
@@ -637,6 +642,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             and 0 < p.opt[O_BASE] and 0 < p.opt[O_ZONE] and 4 * p.opt[O_ZONE] <= 2 * p.opt[O_TABLE]
             and 0 <= p.opt[O_MOVE] and 0 <= p.opt[O_CLEARANCE] and 0 <= p.opt[O_BLAST_RADIUS] <= 100):
         raise ValueError("mc_battle: options outside the kernel's limits")
+    if not (2 <= p.opt[O_OIL_DIE] <= MAX_FACES and 0 <= p.opt[O_WHISKEY_MOVE] <= p.opt[O_CHARGE_REACH]):
+        raise ValueError("mc_battle: gear options outside the kernel's limits")
     for s in range(NSIDE):
         p.n[s] = n_models[s]
         if not 1 <= p.n[s] <= MAXPOSSE:
@@ -891,6 +898,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                     g.fought[s][m] = 0
                     g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
                     g.fear[s][m] = 0
+                    gear_reset(&p, &g, s, m)
                     g.x[s][m] = positions[s, m, 0]
                     g.y[s][m] = positions[s, m, 1]
                     g.cmask[s][m] = 0

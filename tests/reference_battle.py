@@ -370,6 +370,20 @@ class Game:
         """Dice of a Downed model's Recovery Test ("2: Make Recovery Tests")."""
         return R.TESTS[R.TestKind.RECOVERY].base_dice
 
+    @staticmethod
+    def bottle_roller(up: list[Model]) -> tuple[Model, int]:
+        """Who makes the Bottle Check, and on how many dice: "Your Boss ... if able to do so" (3 Dice); "If the Boss is
+        Downed or not on the table, then the model with the next highest Rank" (1 Die; policy among equals: the
+        larger die now rolled, then Nerves of Steel, then the first in the posse)."""
+        boss = [m for m in up if m.plan.boss]
+        if boss:
+            return boss[0], R.BOTTLE_CHECK_BOSS_DICE
+        return max(up, key=lambda m: (m.pm.rank, m.grit_die(), m.has("Nerves of Steel"))), R.BOTTLE_CHECK_STAND_IN_DICE
+
+    def passes_nerve_tests(self, m: Model, test: R.TestKind = R.TestKind.NERVE) -> bool:
+        """The model passes its Nerve Tests without rolling (Whiskey, played on the table only: reference_table)."""
+        return False
+
     def recovery(self, s: int) -> bool:
         """Recovery Tests, then the Bottle Check; True if the Posse Bottles Out."""
         side = self.sides[s]
@@ -392,12 +406,9 @@ class Game:
             return False
         if not up:
             return True
-        boss = [m for m in up if m.plan.boss]
-        if boss:
-            roller, dice = boss[0], R.BOTTLE_CHECK_BOSS_DICE
-        else:
-            roller = max(up, key=lambda m: (m.pm.rank, m.grit_die(), m.has("Nerves of Steel")))
-            dice = R.BOTTLE_CHECK_STAND_IN_DICE
+        roller, dice = self.bottle_roller(up)
+        if self.passes_nerve_tests(roller, R.TestKind.BOTTLE_CHECK):
+            return False  # Whiskey: "automatically passes all Nerve Tests ... (including Bottle Checks)"
         rerolls = int(roller.has("Nerves of Steel"))
         if any(m.pm.hired_gun is not None and m.pm.hired_gun.name == "Preacher" for m in up):
             rerolls += 1

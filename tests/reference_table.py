@@ -5,7 +5,8 @@ VP) played on a 36" table, written to be read line by line against the rulebook:
 Showdown" (deployment), "Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact" (moving),
 "1: Declare Weapon and Target" (targeting and the Spotting Test), "Cover" (terrain as a cover density), "Fight",
 "Outnumbered", "Downed", the Fighting Skills Table and "Derringer" (Fights), "2: Make Recovery Tests" (a Friend
-in Contact), "The Congregation" (the Vessel's Arcane Blast) and "The Dark Confederacy" (Revenants).
+in Contact), "The Congregation" (the Vessel's Arcane Blast), "The Dark Confederacy" (Revenants) and the "Horses and
+Gear Summary" (Whiskey, Snake Oil).
 
 Rule numbers come from ``oddsmith.rules.shadows`` (R) and model facts from the posse model (``plan.model``);
 from the wrapper's plans only the policy facts are taken (weapon order, style, desired distance, danger order,
@@ -70,6 +71,10 @@ class TModel(RB.Model):
         self.fearsome_failed = False  # -1 Die on its Fight Tests for the rest of this Activation
         self.fearsome_tested = False
         self.skill_names = {sk.name for sk in plan.model.all_skills}
+        gear = [g.name for g in plan.model.battle_gear()]
+        self.whiskey = gear.count("Whiskey")  # bottles left: "This item is single-use"
+        self.snake_oil = gear.count("Snake Oil")
+        self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
@@ -100,6 +105,8 @@ class TableGame(RB.Game):
         self.fights = 0
         self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
         self.in_fight = False
+        self.turn = 0
+        self.in_event = False
         # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
         for s in (0, 1):
             for slot, i in zip(slots(s), self.order[s]):
@@ -164,12 +171,15 @@ class TableGame(RB.Game):
     def charge(self, m: TModel, target: TModel) -> bool:
         """A Move into Contact with an enemy seen at the start: placed on the line between the centres, one base
         from the Target, then a free Fight with +1 Die for Charging. False if another enemy stopped it short."""
+        drinks = self.drinks_when_charging(m, target)
         d = dist(m, target)
         ux, uy = (target.x - m.x) / d, (target.y - m.y) / d
         self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, R.CHARGE_REACH_INCHES,
                           ignore=(target,))
         if not in_contact(m, target):
             return False
+        if drinks:
+            self.drink(m)  # on the way, as part of the Charge's Move: 1" of it
         self.fight(m, target, charging=True)
         return True
 
@@ -247,7 +257,7 @@ class TableGame(RB.Game):
         for e in cands:
             bs = self.band_shot(wp, gap(m, e))
             covered = self.rng.random() < self.cover_density
-            shot[e.index] = (bs, covered, bs.dice_cover if covered else bs.dice)
+            shot[e.index] = (bs, covered, self.shoot_dice(m, bs.dice_cover if covered else bs.dice))
         legal = min(cands, key=lambda e: (-shot[e.index][2], gap(m, e), self.pos_in_order(e)))
         target = legal
         pref = self.preferred(cands) if may_spot else None
@@ -270,7 +280,8 @@ class TableGame(RB.Game):
             if chosen == "wasted":
                 return False
             victim, bs, _covered = chosen
-            faces = RB.roll_test(self.rng, m.grit_die(), bs.dice_cover if _covered else bs.dice, self.o.reading)
+            faces = RB.roll_test(self.rng, m.grit_die(), self.shoot_dice(m, bs.dice_cover if _covered else bs.dice),
+                                 self.o.reading)
             hits = RB.successes(faces)
             if hits == 0:
                 if 1 in faces:  # Jamming Check on the Jam Die; Gunsmith re-rolls a Failure
@@ -413,9 +424,12 @@ class TableGame(RB.Game):
             return
         if self.fearsome(dfn) and not self.fearsome(att) and not att.fearsome_tested:
             att.fearsome_tested = True
-            faces = RB.roll_test(self.rng, att.grit_die(), R.FEARSOME_NERVE_DICE, self.o.reading,
-                                 int(att.has(R.NERVE_REROLL_SKILL)))
-            att.fearsome_failed = RB.successes(faces) == 0
+            if self.passes_nerve_tests(att):  # Whiskey
+                att.fearsome_failed = False
+            else:
+                faces = RB.roll_test(self.rng, att.grit_die(), R.FEARSOME_NERVE_DICE, self.o.reading,
+                                     int(att.has(R.NERVE_REROLL_SKILL)))
+                att.fearsome_failed = RB.successes(faces) == 0
         a_dice = self.fight_dice(att, charging, att.fearsome_failed)
         d_dice = self.fight_dice(dfn, False, False)
         a = RB.roll_test(self.rng, att.grit_die(), a_dice, self.o.reading)
@@ -530,6 +544,8 @@ class TableGame(RB.Game):
     def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool) -> str | None:
         if not m.standing:
             return None
+        if not self.in_event and (m.whiskey or m.snake_oil) and self.gear_action(m):
+            return "move"
         if m.plan.style == "gun":
             return self.gun_action(m, fired, again, late)
         return self.brawl_action(m, fired, again, after_move)
@@ -582,9 +598,97 @@ class TableGame(RB.Game):
         if any(m.plan.boss for m in chosen):
             self.revenants_act(s)
 
+    def event(self) -> None:
+        """An Unexpected Event; Hero of the Hour's Action is the table's Shoot Action (no Whiskey or Snake Oil)."""
+        self.in_event = True
+        try:
+            super().event()
+        finally:
+            self.in_event = False
+
+    def action_phase(self, turn: int) -> None:
+        self.turn = turn  # Whiskey lasts "for the rest of this Turn" (its Recovery Phase included)
+        super().action_phase(turn)
+
     def random_standing_model(self) -> TModel | None:
         everyone = [m for side in self.sides for m in side if m.standing and not self.engaged(m)]
         return self.rng.choice(everyone) if everyone else None
+
+    # -- Gear ("Horses and Gear Summary": Whiskey, Snake Oil; docs/shadows-battles.md section 11) ---------------
+    def whiskey_on(self, m: TModel) -> bool:
+        """"It then automatically passes all Nerve Tests it would have to make for the rest of this Turn (including
+        Bottle Checks, if applicable), but suffers a -1 Die Modifier on all Shoot Tests. The effects of Whiskey end at
+        the start of the following Game Turn"."""
+        return m.drunk_in_turn == self.turn
+
+    def passes_nerve_tests(self, m: TModel, test: R.TestKind = R.TestKind.NERVE) -> bool:
+        return self.whiskey_on(m) and R.whiskey_passes(test)
+
+    def shoot_dice(self, m: TModel, dice: int) -> int:
+        """Dice of a Shoot Test after Whiskey's -1 Die Modifier (never below 1 Die: "Tests")."""
+        return R.dice_to_roll(dice, R.WHISKEY_SHOOT_DICE) if self.whiskey_on(m) else dice
+
+    def drink(self, m: TModel) -> None:
+        """"The user may drink this item as part of any Move Action at the cost of 1\" of movement"."""
+        m.whiskey -= 1
+        m.drunk_in_turn = self.turn
+
+    def drinks_when_charging(self, m: TModel, target: TModel) -> bool:
+        """Policy: a model that has not drunk this Turn drinks as part of a Charge that reaches a standing Fearsome
+        enemy (not being Fearsome itself, no Nerve Test against a Fearsome model taken this Activation) when the
+        Target was within the Charge's 4" less the 1" the drink costs (asked before the Charge moves)."""
+        return (m.whiskey > 0 and not self.whiskey_on(m) and target.standing and self.fearsome(target)
+                and not self.fearsome(m) and not m.fearsome_tested
+                and gap(m, target) <= R.CHARGE_REACH_INCHES - R.WHISKEY_MOVE_COST_INCHES + EPS)
+
+    def bottle_check_maker(self, s: int) -> TModel | None:
+        """The model that would make side s's Bottle Check now, if one is due now ("3: Bottle Checks")."""
+        up = [m for m in self.posse[s] if m.standing]
+        if not up or not R.bottle_check_required(self.start[s], len(up)):
+            return None
+        return self.bottle_roller(up)[0]
+
+    def snake_oil(self, m: TModel, patient: TModel) -> None:
+        """"Roll a D6. The model immediately removes its Shaken marker (or stands up as if it was Down) on a roll of
+        4+. Regardless of Success, the item is used up and discarded" (reading: a Down model stands up and keeps
+        its Shaken marker if it had one)."""
+        m.snake_oil -= 1
+        if R.snake_oil_works(self.rng.randint(1, R.SNAKE_OIL_DIE)):
+            if patient.downed:
+                patient.downed = False
+            else:
+                patient.shaken = False
+
+    def gear_action(self, m: TModel) -> bool:
+        """Policy at the start of an Action (docs/shadows-battles.md section 11), the first that applies; True when
+        the gear took the Action (a Move Action)."""
+        s = m.side
+        # (1) Whiskey: it would make its posse's Bottle Check now and one is due: it drinks and stays put
+        if m.whiskey and not self.whiskey_on(m) and self.bottle_check_maker(s) is m:
+            self.drink(m)
+            return True
+        if not m.snake_oil:
+            return False
+        # Snake Oil "to a friendly model in Contact (including itself) ... Shaken or Down, using a full Move Action"
+        friends = [self.sides[s][i] for i in self.order[s] if self.sides[s][i] is not m and self.sides[s][i].on_table]
+        touching = [f for f in friends if in_contact(m, f)]
+        patient = next((f for f in touching if f.downed), None)  # (2) a Downed friend in Contact
+        if patient is None and m.shaken:
+            patient = m  # (3) itself
+        if patient is None:
+            patient = next((f for f in touching if f.standing and f.shaken), None)  # (4) a Shaken friend
+        if patient is not None:
+            self.snake_oil(m, patient)
+            return True
+        # (5) no standing enemy within D*: Move into Contact with the closest Downed friend within a Move (4")
+        if any(e.standing and gap(m, e) <= m.plan.desired_inches + EPS for e in self.enemies(m)):
+            return False
+        downed = [f for f in friends if f.downed and gap(m, f) <= R.MOVE_INCHES + EPS]
+        if not downed:
+            return False
+        f = min(downed, key=lambda f: (dist(m, f), self.pos_in_order(f)))
+        self.move_towards(m, f.x, f.y, dist(m, f) - R.BASE_INCHES)
+        return True
 
     # -- Recovery ("2: Make Recovery Tests": Friend in Contact) ----------------------------------------------
     def recovery_dice(self, m: TModel) -> int:

@@ -107,7 +107,7 @@ NOT_MODELLED = (
     "terrain pieces and Line of Sight blocking: every enemy is visible, and Cover is a density drawn per shot "
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
-    "Horses (a 6\" Move), Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro and Blessed Water",
+    "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
     "Lookout and Reactions (Quickdraw, Bushwhacker): a model never holds its Action to React",
     "every Arcane Power but the Vessel's Arcane Blast; Bystanders; dragging Downed comrades; the other scenarios "
     "(this is Scenario 5: Showdown)",

@@ -212,6 +212,10 @@ class ModelPlan:
     desired_inches: float = 0.0
     revenant: bool = False
     arcane_blast: bool = False
+    whiskey: int = 0
+    snake_oil: int = 0
+    """Bottles of Whiskey and Snake Oil the model carries (single-use each), played on the table only
+    (docs/shadows-battles.md section 11); 0 with ``--movement none``."""
 
     @property
     def can_shoot(self) -> bool:
@@ -340,7 +344,9 @@ def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover:
         desired = usable[0].bands[1].edge_inches if usable[0].bands else 0.0
     else:
         desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
-    return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast)
+    gear = [g.name for g in model.battle_gear()] if table else []
+    return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
+                     gear.count("Whiskey"), gear.count("Snake Oil"))
 
 
 def revenant_model() -> P.PosseModel:
@@ -427,6 +433,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["revenant"]] = int(mp.revenant)
     row[col["arcane_blast"]] = int(mp.arcane_blast)
     row[col["slick"]] = int(any(s_.grit_die_for_extra_action for s_ in skills))
+    row[col["whiskey"]] = mp.whiskey
+    row[col["snake_oil"]] = mp.snake_oil
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -540,6 +548,8 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "casting_dice": R.CASTING_DICE, "revenant_die": R.REVENANT_DIE, "revenant_plus": R.REVENANT_BONUS,
         "revenants_a": int(a.revenant is not None), "revenants_b": int(b.revenant is not None),
         "spot_min": int(round(SPOTTING_MIN_CHANCE * TERRAIN_SCALE)),
+        "whiskey_dice": R.WHISKEY_SHOOT_DICE, "whiskey_move": _inches(R.WHISKEY_MOVE_COST_INCHES),
+        "snake_oil_die": R.SNAKE_OIL_DIE, "snake_oil_on": R.SNAKE_OIL_SUCCESS_ON,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -41,6 +41,9 @@ BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
+TABLE_GEAR = ("Whiskey", "Snake Oil")
+"""Gear used in a Move Action (docs/shadows-battles.md section 11): valued on the table only. The rulebook text gives
+them no price (Uncommon Items): they are valued when the posse file gives a house price."""
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
@@ -100,7 +103,7 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
         return NO_RIFLE
     if name in BATTLE_GEAR:
         return None
-    if name in FIGHT_GEAR:
+    if name in FIGHT_GEAR or name in TABLE_GEAR:
         return None if _table_battle(options) else NO_EFFECT
     return NOT_PLAYED_GEAR
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows._lookup import lookup
-from oddsmith.rules.shadows.dice import SUCCESS_ON, ShootModifier
+from oddsmith.rules.shadows.dice import SUCCESS_ON, ShootModifier, TestKind
 from oddsmith.rules.shadows.moving import APPALOOSA_MOVE_INCHES, MOUNTED_MOVE_INCHES
 from oddsmith.rules.shadows.shooting import BOILERPLATE_CANCELS, TELESCOPIC_SIGHT_LONG_RANGE_BONUS, WeaponClass
 
@@ -60,6 +60,8 @@ class Gear:
     non_supernatural_only: bool = False
     no_horse: bool = False
     rerolls: str | None = None
+    move_cost: int = 0
+    passes: tuple[TestKind, ...] = ()
 
 
 HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
@@ -95,7 +97,8 @@ HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
          single_use=True, one_per_model=True, explodes_like_dynamite=True, no_horse=True),
     Gear("Whiskey", GearKind.GEAR, None, False,
          "Single-use, drunk in a Move Action for 1\" of movement: automatically passes all Nerve Tests this Turn (Bottle "
-         "Checks included) but suffers -1 Die on all Shoot Tests.", single_use=True, shoot_dice=-1),
+         "Checks included) but suffers -1 Die on all Shoot Tests.", single_use=True, shoot_dice=ShootModifier.WHISKEY.dice,
+         move_cost=1, passes=(TestKind.NERVE, TestKind.BOTTLE_CHECK)),
 )}
 """Horses and Gear Summary; costs from the Item Price List where it gives one. Uncommon Items: those the
 price list marks with * (Appaloosa Horse, Boilerplate, Dynamite, Marked Cards) and Snake Oil, which the
@@ -142,8 +145,33 @@ def horse(name: str | Gear) -> Gear:
     return g
 
 
-SNAKE_OIL_CHANCE = Fraction(1, 2)
-"""Snake Oil works on a D6 roll of 4+."""
+SNAKE_OIL_DIE = 6
+SNAKE_OIL_SUCCESS_ON = HORSES_AND_GEAR["Snake Oil"].recover_on_d6
+"""Snake Oil: "Roll a D6. The model immediately removes its Shaken marker (or stands up as if it was Down) on a roll
+of 4+. Regardless of Success, the item is used up and discarded" ("Horses and Gear Summary")."""
+SNAKE_OIL_CHANCE = Fraction(SNAKE_OIL_DIE - SNAKE_OIL_SUCCESS_ON + 1, SNAKE_OIL_DIE)
+"""Snake Oil works on a D6 roll of 4+: one time in two."""
+
+
+def snake_oil_works(score: int) -> bool:
+    """Does Snake Oil work on this D6 score (4+)?"""
+    if not 1 <= score <= SNAKE_OIL_DIE:
+        raise OddsmithError(f"Snake Oil rolls a D{SNAKE_OIL_DIE}, got {score}")
+    return score >= SNAKE_OIL_SUCCESS_ON
+
+
+WHISKEY_MOVE_COST_INCHES = HORSES_AND_GEAR["Whiskey"].move_cost
+"""Whiskey is drunk "as part of any Move Action at the cost of 1\" of movement" ("Horses and Gear Summary")."""
+WHISKEY_SHOOT_DICE = HORSES_AND_GEAR["Whiskey"].shoot_dice
+"""The drinker "suffers a -1 Die Modifier on all Shoot Tests" for the rest of the Turn."""
+WHISKEY_PASSES: tuple[TestKind, ...] = HORSES_AND_GEAR["Whiskey"].passes
+"""The drinker "automatically passes all Nerve Tests it would have to make for the rest of this Turn (including Bottle
+Checks, if applicable)"; "The effects of Whiskey end at the start of the following Game Turn"."""
+
+
+def whiskey_passes(test: TestKind) -> bool:
+    """Does a model that drank Whiskey this Turn pass a Test of this kind automatically (Nerve Tests, Bottle Checks)?"""
+    return test in WHISKEY_PASSES
 
 HORSE_DIES_ON_D6 = 1
 """In a Campaign, a horse that became a Casualty is dead on a D6 roll of 1 ("Horses in Combat")."""
