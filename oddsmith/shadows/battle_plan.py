@@ -213,8 +213,8 @@ class ModelPlan:
     revenant: bool = False
     arcane_blast: bool = False
     casts: tuple[str, ...] = ()
-    """Arcane Powers the policy casts (their value beats the best shot, docs/shadows-battles.md section 11), best
-    first; ``cast_values``: every Power it knows with its value (None: not modelled)."""
+    """Arcane Powers the policy may cast (a positive value, docs/shadows-battles.md section 11), best first;
+    ``cast_values``: every Power it knows with its value (None: not modelled)."""
     cast_values: tuple[tuple[str, float | None], ...] = ()
     casts_over_shot: tuple[tuple[str, ...], ...] = ((), (), ())
     """For Short, Medium and Long Range: the Powers of ``casts`` whose value beats the model's best shot at that band
@@ -581,15 +581,14 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                              f"within {R.arcane_power('Arcane Blast').range_inches}\"")
             if mp.cast_values:
                 vals = ", ".join(f"{n} {v:.3f}" for n, v in mp.cast_values if v is not None)
-                if mp.casts and all(o == mp.casts for o in mp.casts_over_shot):
-                    when = " whenever one has a Target"
-                elif mp.casts:
+                if mp.style == "brawl":
+                    when, shot = " whenever one has a Target", "a brawl model's shot counts 0"
+                else:
                     when = " when it cannot shoot" + "".join(f"; {', '.join(o)} over a shot at {b.value} Range"
                                                              for b, o in zip(_BANDS, mp.casts_over_shot) if o)
-                else:
-                    when = ""
-                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) or "nothing") + when
-                             + f" (Power values {vals or 'none'} against its best shot {mp.danger:.3f}, in Damage steps)")
+                    shot = f"its best shot at Medium Range {mp.danger:.3f}"
+                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else "nothing")
+                             + f" (Power values in Damage steps {vals or 'none'}; {shot})")
                 for n, v in mp.cast_values:
                     if v is None:
                         notes.append(f"{tag}: {mp.model.name}'s {n} is {NOT_CAST[n]}")
