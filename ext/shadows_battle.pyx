@@ -29,13 +29,14 @@ from battle_game cimport *
 from battle_table cimport *
 from battle_gear cimport *
 from battle_fixed cimport *
+from battle_arcane cimport *
 
 cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
 
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
-                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil")
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -47,7 +48,9 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "nerve_dice", "derringer_dice", "close_work_max", "bull_rush_save", "friend_recovery",
                   "arcane_range", "arcane_dice", "arcane_difficulty", "casting_dice", "revenant_die", "revenant_plus",
                   "revenants_a", "revenants_b", "spot_min", "whiskey_dice", "whiskey_move", "snake_oil_die",
-                  "snake_oil_on")
+                  "snake_oil_on",
+                  "transfix_range", "transfix_difficulty", "transfix_dice", "immolate_range", "immolate_difficulty",
+                  "immolate_save", "reaction_dice", "healing_difficulty")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -165,6 +168,8 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
                     int *again) noexcept nogil:
     """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action."""
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
+        if p.mp[s][m][M_CASTS] and cast_action(p, g, s, m, fired, again) == DID_CAST:   # Arcane Powers (battle_arcane.pxd)
+            return DID_CAST
         return table_action(p, g, s, m, last, solo_second, prev, fired, again)
     shoot_action(p, g, s, m, fired, again)
     return DID_SHOOT

@@ -541,9 +541,113 @@ class TableGame(RB.Game):
             self.save(victim, R.save_target(hits), 0, m.side)
         return True
 
+    # -- Arcane Powers of casting models (docs/shadows-battles.md section 12) ---------------------------------
+    def power_target(self, m: TModel, name: str):
+        """Who the Power would be cast at now (None: it is not cast). Arcane Blast: the closest candidate within 9";
+        Transfix: the first enemy in its Activation order standing, not yet Activated, within 6"; Immolate (policy): a
+        standing enemy's centre within 3" of the Caster's base and no friend within the 3" radius at all (returns
+        the Caster); Faith Healing: a Downed friend in Contact, else a Shaken one (by index)."""
+        power = R.arcane_power(name)
+        if name == "Arcane Blast":
+            return self.closest(m, self.candidates(m, lambda g: g <= power.range_inches + EPS))
+        if name == "Transfix":
+            return next((e for e in self.enemies(m) if e.standing and not e.done
+                         and gap(m, e) <= power.range_inches + EPS), None)
+        if name == "Immolate":
+            if any(gap(m, f) <= power.range_inches + EPS for f in self.friends(m)):
+                return None
+            hit = any(e.standing and dist(m, e) - R.BASE_INCHES / 2 <= power.range_inches + EPS
+                      for e in self.enemies(m))
+            return m if hit else None
+        if name == "Faith Healing":
+            near = [f for f in self.sides[m.side] if f is not m and f.on_table and in_contact(m, f)]
+            return next((f for f in near if f.downed), None) or next((f for f in near if f.shaken), None)
+        return None
+
+    def cast(self, m: TModel, fired: set, again: list) -> bool:
+        """"Once per Activation, a model may attempt to Cast a Power instead of making a Move or Shoot Action, if it
+        is not in Contact with an enemy model" ("Casting Powers"): the first Power of the policy's list with a
+        Target. "Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": Cast; "no
+        Successes and at least one Die is a 1": Miscast, Shaken (Downed if already Shaken). False: no Action."""
+        if "cast" in fired or self.contacts(m) or self.in_event:
+            return False  # (Hero of the Hour's Action is a Shoot Action: the Unexpected Events table)
+        band = None  # the band of the closest candidate for the best Weapon (None: no shot now)
+        if self.can_shoot(m, fired, again):
+            near = self.closest(m, self.candidates(m, lambda g: True))
+            edges = m.plan.weapons[0].bands if m.plan.weapons else ()
+            band = next((i for i, bs in enumerate(edges) if near is not None and gap(m, near) <= bs.edge_inches + EPS),
+                        None)
+        for name in m.plan.casts:
+            # cast instead of a shot only where the Power's value beats the model's best shot at that band
+            if band is not None and name not in m.plan.casts_over_shot[band]:
+                continue
+            target = self.power_target(m, name)
+            if target is not None:
+                break
+        else:
+            return False
+        fired.add("cast")
+        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
+        if RB.successes(faces) < R.arcane_power(name).difficulty:
+            if R.is_miscast(faces):
+                if m.shaken:
+                    m.downed = True
+                else:
+                    m.shaken = True
+            return True
+        if name == "Arcane Blast":
+            # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9"" (no Entities)
+            hits = RB.successes(RB.roll_test(self.rng, m.grit_die(), R.arcane_power(name).dice, self.o.reading))
+            if target.pm.boilerplate:
+                hits -= R.BOILERPLATE_CANCELS
+            if hits > 0:
+                self.save(target, R.save_target(hits), 0, m.side)
+        elif name == "Transfix":
+            # "It must Succeed a 1 Die Nerve Test or immediately receive a Done Token."
+            faces = RB.roll_test(self.rng, target.grit_die(), R.TRANSFIX_NERVE_DICE, self.o.reading,
+                                 int(target.has(R.NERVE_REROLL_SKILL)))
+            if RB.successes(faces) == 0:
+                target.done = True
+        elif name == "Immolate":
+            self.immolate(m)
+        elif name == "Faith Healing":
+            # "It immediately recovers and stands up if Down, or if Shaken it removes this Token."
+            if target.downed:
+                target.downed = False
+            else:
+                target.shaken = False
+        return True
+
+    def immolate(self, m: TModel) -> None:
+        """"All other models (not the Caster themselves) whose centre of base lies within 3" of the Caster must make a
+        5+ Save. Any model within the 3" radius, but whose centre of base is not, may make a 1 Die Reaction Test. If
+        Failed, they must make the Save as well." Enemies first, each side by index."""
+        reach = R.arcane_power("Immolate").range_inches
+        for side in (1 - m.side, m.side):
+            for v in self.sides[side]:
+                if not v.on_table or v is m or gap(m, v) > reach + EPS:
+                    continue
+                if dist(m, v) - R.BASE_INCHES / 2 > reach + EPS:
+                    faces = RB.roll_test(self.rng, v.grit_die(), R.IMMOLATE_REACTION_DICE, self.o.reading)
+                    if RB.successes(faces) > 0:
+                        continue
+                self.save(v, R.IMMOLATE_SAVE, 0, m.side if side != m.side else None)
+
+    in_event = False
+
+    def event(self) -> None:
+        self.in_event = True
+        try:
+            super().event()
+        finally:
+            self.in_event = False
+
     def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool) -> str | None:
         if not m.standing:
             return None
+        # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included)
+        if m.plan.casts and self.cast(m, fired, again):
+            return "cast"
         if not self.in_event and (m.whiskey or m.snake_oil) and self.gear_action(m):
             return "move"
         if m.plan.style == "gun":

@@ -82,6 +82,8 @@ class FakePlan:
     desired_inches: float = 8.0
     arcane_blast: bool = False
     revenant: bool = False
+    casts: tuple = ()
+    casts_over_shot: tuple = ((), (), ())
 
 
 @dataclass

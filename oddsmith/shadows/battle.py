@@ -17,7 +17,9 @@ of a Game":
   policy. An Activation is Solo or Dual by ``activation``; models act most
   dangerous first; Dynamite, Jamming, Boilerplate, Tough, Lead-Belly, Shaken
   and Downed as the book says; the Vessel's Arcane Blast and the Dark
-  Confederacy's Revenants in both modes.
+  Confederacy's Revenants in both modes; on the table every other casting
+  model casts Arcane Blast, Transfix, Immolate and Faith Healing by a stated
+  policy (its value beats the model's best shot).
 * Recovery Phase: Recovery Tests (Hard to Kill stands up Shaken; a Friend in
   Contact +1 Die on the table), then Bottle Checks at half the starting models
   or fewer (Boss on 3 dice, else the next highest Rank on 1 die; Nerves of Steel
@@ -56,6 +58,14 @@ from oddsmith.shadows import battle_plan as _plan
 ACTIVATION_POLICIES = _plan.ACTIVATION_POLICIES
 BRAWL_FIGHT_BONUS = _plan.BRAWL_FIGHT_BONUS
 BandShot = _plan.BandShot
+CAST_POWERS = _plan.CAST_POWERS
+NOT_CAST = _plan.NOT_CAST
+VALUE_TARGET = _plan.VALUE_TARGET
+activation_value = _plan.activation_value
+blast_steps = _plan.blast_steps
+cast_chance = _plan.cast_chance
+known_powers = _plan.known_powers
+power_values = _plan.power_values
 BattleOptions = _plan.BattleOptions
 BattleSetup = _plan.BattleSetup
 DEFAULT_RANGE = _plan.DEFAULT_RANGE
@@ -109,8 +119,12 @@ NOT_MODELLED = (
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
     "Lookout and Reactions (Quickdraw, Bushwhacker): a model never holds its Action to React",
-    "every Arcane Power but the Vessel's Arcane Blast; Bystanders; dragging Downed comrades; the other scenarios "
-    "(this is Scenario 5: Showdown)",
+    "Arcane Powers but Arcane Blast, Transfix, Immolate and Faith Healing: Bless and Curse (a token re-rolling the "
+    "very next Test or Save of any kind), Summon and Banish (no Summoned Entities), Scry (it looks at a Hand: the "
+    "battle's card play is not a choice, so it changes nothing), Dispel (no token or circle to remove), Warding "
+    "Circle (no policy for standing in it), unique Summonings, the +1 Die of a second Grimoire and of the "
+    "Harbinger; Concentrate is never used (policy) and Arcane Blast's four Dice against an Entity never arise",
+    "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
@@ -124,7 +138,7 @@ NOT_MODELLED_NONE = (
     "Fights, Charges and Lookout/Reactions (so Mean, Fearsome, 'Ornery, Bull-Rush, Close Work, Bushwhacker, "
     "Quickdraw and the Derringer change nothing)",
     "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and every Arcane Power but the "
-    "Vessel's Arcane Blast",
+    "Vessel's Arcane Blast (other casting models cast only on the table)",
     "Slick (an extra Action) and Hawkeye (Spotting Tests)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",

@@ -216,6 +216,13 @@ class ModelPlan:
     snake_oil: int = 0
     """Bottles of Whiskey and Snake Oil the model carries (single-use each), played on the table only
     (docs/shadows-battles.md section 11); 0 with ``--movement none``."""
+    casts: tuple[str, ...] = ()
+    """Arcane Powers the policy may cast (a positive value, docs/shadows-battles.md section 12), best first;
+    ``cast_values``: every Power it knows with its value (None: not modelled)."""
+    cast_values: tuple[tuple[str, float | None], ...] = ()
+    casts_over_shot: tuple[tuple[str, ...], ...] = ((), (), ())
+    """For Short, Medium and Long Range: the Powers of ``casts`` whose value beats the model's best shot at that band
+    (cast even when the model could shoot, the closest candidate at that band of its best Weapon)."""
 
     @property
     def can_shoot(self) -> bool:
@@ -345,8 +352,97 @@ def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover:
     else:
         desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
     gear = [g.name for g in model.battle_gear()] if table else []
+    values = () if not table or model.is_vessel else power_values(model)
+    ranked = sorted((nv for nv in values if nv[1] is not None and nv[1] > 0),
+                    key=lambda nv: (-nv[1], CAST_POWERS.index(nv[0])))
+    casts = tuple(n for n, _ in ranked)
+    # the best shot: of its best Weapon at each band for a gun model; 0 for a brawl model (it Charges, not shoots)
+    best = [max((_shot_value(shooter, w, b, False) * w.shots_per_action for w, why in carried if why is None),
+                default=0.0) for b in _BANDS] if casts and style == "gun" else [0.0] * 3
+    over = tuple(tuple(n for n, v in ranked if v > best[i]) for i in range(3))
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
-                     gear.count("Whiskey"), gear.count("Snake Oil"))
+                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over)
+
+
+# ---------------------------------------------------------------------------
+# Arcane Powers of casting models (docs/shadows-battles.md section 12)
+# ---------------------------------------------------------------------------
+
+CAST_POWERS = ("Arcane Blast", "Transfix", "Immolate", "Faith Healing")
+"""The Arcane Powers a casting model may cast on the table (kernel codes 1, 2, 3, 4 in this order)."""
+NOT_CAST: dict[str, str] = {
+    "Bless": "not modelled: its token re-rolls the very next Test or Save of any kind, a hook in every roll",
+    "Curse": "not modelled: its token re-rolls the very next Test or Save of any kind, a hook in every roll",
+    "Summon": "not modelled: Summoned Entities (extra model slots) are not built yet",
+    "Banish": "not modelled: no Entity is ever on the table (Summon is not modelled)",
+    "Scry": "not modelled: it looks at a Hand, and the battle's card play is not a choice, so it changes nothing",
+    "Dispel": "not modelled: no Bless, Curse or Warding Circle is ever in play to remove",
+    "Warding Circle": "not modelled: a policy for standing still inside the circle is not written",
+}
+"""Why a Power a model knows is never cast on the table."""
+VALUE_TARGET = R.Rank.VETERAN
+"""Policy: Power values, like shot values, are reckoned against a plain Veteran (D8, no Save modifier)."""
+
+
+@functools.lru_cache(maxsize=64)
+def cast_chance(rank: R.Rank, power: str) -> tuple[float, float]:
+    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test by a model of ``rank``, exact (engine.cast)."""
+    odds = E.cast(rank, power, fractions=False)
+    return odds["cast"], odds["miscast"]
+
+
+@functools.lru_cache(maxsize=64)
+def _save_steps(needed: int, die: int = VALUE_TARGET.die, modifier: int = 0) -> float:
+    """Expected Damage steps (Shaken 1, Downed 2, Casualty 3) of one Save needing ``needed``+ on a D``die``."""
+    odds = E.save_odds(die, needed, modifier)
+    return float(odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"])
+
+
+@functools.lru_cache(maxsize=64)
+def blast_steps(die: int) -> float:
+    """Expected Damage steps of Arcane Blast's unmodified 3 Dice Shooting Test (Save modifier 0) at a Veteran."""
+    dist = E.test_distribution(f"D{die}", R.arcane_power("Arcane Blast").dice, fractions=False)
+    return sum(p * _save_steps(R.save_target(int(k))) for k, p in dist.outcomes.items() if int(k) > 0)
+
+
+@functools.lru_cache(maxsize=1)
+def activation_value() -> float:
+    """Policy: an enemy Activation is worth two shots of a Veteran's Pistol at Medium Range at a Veteran."""
+    return 2 * _shot_value(E.Shooter.of("Veteran"), R.weapon("Pistol"), R.RangeBand.MEDIUM, False)
+
+
+def known_powers(model: P.PosseModel) -> tuple[str, ...]:
+    """The Powers a model may cast: an Arcanist's, and those its Faction role gives (Broodkin: Transfix); the Vessel's
+    Arcane Blast is played as section 9 says, not here."""
+    if model.is_vessel:
+        return ()
+    names = [p.name for p in model.powers] if model.is_arcanist else []
+    names += list(model.role.powers if model.role else ())
+    return tuple(dict.fromkeys(names))
+
+
+def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
+    """Each known Power's expected effect in Damage steps, the unit of a shot's value (None: not modelled). Policy:
+    P(Cast) x the effect - P(Miscast) x 1 (the Caster Shaken); the effect of Arcane Blast is its 3 Dice shot's steps
+    at a Veteran, of Transfix P(a Veteran fails a 1 Die Nerve Test) x an Activation (:func:`activation_value`), of
+    Immolate one Veteran's 5+ Save, of Faith Healing 2 (a Downed friend stands)."""
+    out = []
+    for name in known_powers(model):
+        if name not in CAST_POWERS:
+            out.append((name, None))
+            continue
+        pc, pm = cast_chance(model.rank, name)
+        if name == "Arcane Blast":
+            effect = blast_steps(model.rank.die)
+        elif name == "Transfix":
+            effect = E.test_distribution(VALUE_TARGET, R.TRANSFIX_NERVE_DICE, fractions=False).outcomes["0"] \
+                * activation_value()
+        elif name == "Immolate":
+            effect = _save_steps(R.IMMOLATE_SAVE)
+        else:
+            effect = 2.0
+        out.append((name, pc * effect - pm))
+    return tuple(out)
 
 
 def revenant_model() -> P.PosseModel:
@@ -435,6 +531,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["slick"]] = int(any(s_.grit_die_for_extra_action for s_ in skills))
     row[col["whiskey"]] = mp.whiskey
     row[col["snake_oil"]] = mp.snake_oil
+    row[col["casts"]] = sum((CAST_POWERS.index(n) + 1 + sum(8 << b for b in range(3) if n in mp.casts_over_shot[b]))
+                            << (6 * k) for k, n in enumerate(mp.casts))
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -488,6 +586,19 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             if mp.arcane_blast:
                 notes.append(f"{tag}: {mp.model.name} is the Vessel: no Weapons or Gear, Tough, Fearsome, Arcane Blast "
                              f"within {R.arcane_power('Arcane Blast').range_inches}\"")
+            if mp.cast_values:
+                vals = ", ".join(f"{n} {v:.3f}" for n, v in mp.cast_values if v is not None)
+                if mp.style == "brawl":
+                    when, shot = " whenever one has a Target", "a brawl model's shot counts 0"
+                else:
+                    when = " when it cannot shoot" + "".join(f"; {', '.join(o)} over a shot at {b.value} Range"
+                                                             for b, o in zip(_BANDS, mp.casts_over_shot) if o)
+                    shot = f"its best shot at Medium Range {mp.danger:.3f}"
+                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else "nothing")
+                             + f" (Power values in Damage steps {vals or 'none'}; {shot})")
+                for n, v in mp.cast_values:
+                    if v is None:
+                        notes.append(f"{tag}: {mp.model.name}'s {n} is {NOT_CAST[n]}")
         if side.revenant is not None:
             notes.append(f"{tag}: {R.REVENANTS} Revenants join (Novice, Pistol, Fearsome, Hard to Kill, no VP); they "
                          f"Activate with their Boss and leave if the Boss falls")
@@ -550,6 +661,11 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "spot_min": int(round(SPOTTING_MIN_CHANCE * TERRAIN_SCALE)),
         "whiskey_dice": R.WHISKEY_SHOOT_DICE, "whiskey_move": _inches(R.WHISKEY_MOVE_COST_INCHES),
         "snake_oil_die": R.SNAKE_OIL_DIE, "snake_oil_on": R.SNAKE_OIL_SUCCESS_ON,
+        "transfix_range": _inches(R.arcane_power("Transfix").range_inches),
+        "transfix_difficulty": R.arcane_power("Transfix").difficulty, "transfix_dice": R.TRANSFIX_NERVE_DICE,
+        "immolate_range": _inches(R.arcane_power("Immolate").range_inches),
+        "immolate_difficulty": R.arcane_power("Immolate").difficulty, "immolate_save": R.IMMOLATE_SAVE,
+        "reaction_dice": R.IMMOLATE_REACTION_DICE, "healing_difficulty": R.arcane_power("Faith Healing").difficulty,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -236,6 +236,7 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
     ArcanePower,
     CASTING_DICE,
     Entity,
+    IMMOLATE_REACTION_DICE,
     IMMOLATE_SAVE,
     MISCAST,
     SUMMONED_ENTITIES,

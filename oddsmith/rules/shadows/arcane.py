@@ -62,6 +62,9 @@ ARCANE_POWERS: dict[str, ArcanePower] = {p.name: p for p in (
 )}
 
 IMMOLATE_SAVE = 5
+IMMOLATE_REACTION_DICE = 1
+"""Immolate: a model within the 3" radius whose centre is not "may make a 1 Die Reaction Test. If Failed, they must
+make the Save as well"."""
 MISCAST = "no Successes and at least one Die scoring 1: the Caster becomes Shaken (Downed if already Shaken)"
 """Miscast ("Casting Powers"); during an Arcane Storm a Miscast makes the Caster a Casualty."""
 

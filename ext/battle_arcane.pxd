@@ -1,0 +1,179 @@
+# cython: language_level=3
+"""Arcane Powers of casting models on the table (docs/shadows-battles.md section 12), cimported by shadows_battle.pyx.
+
+A model with a non-zero ``casts`` column (the Powers its policy casts, best first, 6 bits each: the code 1 Arcane
+Blast, 2 Transfix, 3 Immolate, 4 Faith Healing, then one bit per range band, Short, Medium, Long, at which the
+Power's value beats the model's best shot; the wrapper ranks them by expected effect)
+tries, before each Action of its plan, the first of them that has a Target ("Casting Powers": once per Activation,
+instead of a Move or Shoot Action, not in Contact with an enemy). Nothing here rolls a die unless a Power is Cast;
+models with ``casts`` 0 cost one column test per Action. The Congregation's Vessel keeps its own Arcane Blast
+(battle_table.arcane_blast, section 9). Every function is ``cdef inline noexcept nogil``.
+"""
+from libc.stdint cimport uint64_t
+
+from shadows_common cimport *
+from battle_game cimport *
+from battle_table cimport *
+
+cdef enum:
+    PW_BLAST = 1
+    PW_TRANSFIX = 2
+    PW_IMMOLATE = 3
+    PW_HEAL = 4
+    CAST_DONE = 256    # a bit of the Activation's ``fired`` mask (Weapons use bits 0..MAXW-1): it has Cast
+
+
+cdef inline double within2(Setup *p, int inches) noexcept nogil:
+    """Squared centre distance of a model "within" ``inches`` (thousandths) of another, edge to edge."""
+    cdef double r = p.base + inches / 1000.0 + 1e-6
+    return r * r
+
+
+cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty) noexcept nogil:
+    """A 3 Dice Casting Test ("Casting Powers"): 1 if Successes reach the Difficulty; no Successes and a 1 showing
+    is a Miscast, the Caster Shaken (Downed if already Shaken)."""
+    cdef int succ, one
+    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_CASTING_DICE], p.opt[O_READING], 0,
+                     p.opt[O_ONE_FACE], &one)
+    if succ == 0 and one:
+        hurt(p, g, s, m, DMG_SHAKEN, -1)
+        return 0
+    return succ >= difficulty
+
+
+cdef inline int transfix_target(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Transfix's Target: the first enemy in its Activation order standing, not yet Activated (not Done) and within
+    6" (no Entity is ever on the table); -1 if none."""
+    cdef int o = 1 - s, i, t
+    cdef double r2 = within2(p, p.opt[O_TRANSFIX_RANGE])
+    for i in range(g.nm[o]):
+        t = p.order[o][i]
+        if (g.upmask[o] >> t) & 1 and not g.done[o][t] and dist2(g, s, m, o, t) <= r2:
+            return t
+    return -1
+
+
+cdef inline int immolate_target(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Immolate is cast (policy) when a standing enemy's centre lies within 3" of the Caster (3" + half a base from
+    its centre) and no friend is within the 3" radius at all; returns 0 or -1."""
+    cdef int o = 1 - s, t, hit = 0
+    cdef double rc = p.opt[O_IMMOLATE_RANGE] / 1000.0 + p.base / 2 + 1e-6, r2 = within2(p, p.opt[O_IMMOLATE_RANGE])
+    for t in range(g.nm[s]):
+        if t != m and g.on[s][t] and dist2(g, s, m, s, t) <= r2:
+            return -1
+    for t in range(g.nm[o]):
+        if (g.upmask[o] >> t) & 1 and dist2(g, s, m, o, t) <= rc * rc:
+            hit = 1
+    return 0 if hit else -1
+
+
+cdef inline int heal_target(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Faith Healing's Target: a Downed friend in Contact (the first by index), else a Shaken one; -1 if none."""
+    cdef int t, shaken = -1
+    for t in range(g.nm[s]):
+        if t != m and g.on[s][t] and dist2(g, s, m, s, t) <= p.contact2:
+            if g.downed[s][t]:
+                return t
+            if g.shaken[s][t] and shaken < 0:
+                shaken = t
+    return shaken
+
+
+cdef inline int power_target(Setup *p, Game *g, int s, int m, int code) noexcept nogil:
+    if code == PW_BLAST:
+        return closest_candidate(p, g, s, m, p.arcane2)
+    if code == PW_TRANSFIX:
+        return transfix_target(p, g, s, m)
+    if code == PW_IMMOLATE:
+        return immolate_target(p, g, s, m)
+    if code == PW_HEAL:
+        return heal_target(p, g, s, m)
+    return -1
+
+
+cdef inline void immolate(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Immolate: every other model whose centre lies within 3" of the Caster makes a 5+ Save; one within the radius
+    whose centre is not makes a 1 Die Reaction Test and the Save if it Fails (enemies first, by index; the Caster's
+    side earns the VP of enemy Casualties)."""
+    cdef int k, side, t, succ, one
+    cdef double d2, rc = p.opt[O_IMMOLATE_RANGE] / 1000.0 + p.base / 2 + 1e-6, r2 = within2(p, p.opt[O_IMMOLATE_RANGE])
+    for k in range(2):
+        side = 1 - s if k == 0 else s
+        for t in range(g.nm[side]):
+            if not g.on[side][t] or (side == s and t == m):
+                continue
+            d2 = dist2(g, s, m, side, t)
+            if d2 > r2:
+                continue
+            if d2 > rc * rc:
+                succ = roll_test(&g.st, cur_die(p, g, side, t), p.opt[O_T], p.opt[O_REACTION_DICE], p.opt[O_READING],
+                                 0, p.opt[O_ONE_FACE], &one)
+                if succ > 0:
+                    continue
+            hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_IMMOLATE_SAVE], 0), s if side != s else -1)
+
+
+cdef inline int shot_band(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The range band (0 Short, 1 Medium, 2 Long, 3 beyond) of the closest candidate for the model's best Weapon."""
+    cdef int b
+    cdef double d2
+    if closest_candidate(p, g, s, m, 1e18) < 0:
+        return 3
+    d2 = g.nc_d2
+    for b in range(3):
+        if d2 <= p.band2[s][m][0][b]:
+            return b
+    return 3
+
+
+cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
+    """One Action of a casting model spent on a Power, if its policy has one with a Target now (DID_CAST), else
+    DID_NOTHING without a die rolled (the plan's Action follows). Each Power's 6 bits: its code, and 3 bits saying
+    at which band (Short, Medium, Long) of the closest candidate its value beats the model's best shot; a Power is
+    cast when a Shoot Action would not shoot now, or when it beats the shot at the current band."""
+    cdef int k, nib, code = 0, t = -1, o = 1 - s, ranks = p.mp[s][m][M_CASTS], succ, one, band = -1
+    if not standing(g, s, m) or (fired[0] & CAST_DONE) or n_contact(p, g, s, m, 0):
+        return DID_NOTHING
+    for k in range(4):
+        nib = (ranks >> (6 * k)) & 63
+        code = nib & 7
+        if code == 0:
+            return DID_NOTHING
+        if (nib >> 3) != 7:
+            if band < 0:
+                band = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired[0], again[0]) else 3
+            if band < 3 and not ((nib >> (3 + band)) & 1):
+                continue
+        t = power_target(p, g, s, m, code)
+        if t >= 0:
+            break
+    if t < 0:
+        return DID_NOTHING
+    # the same stretch of dice as the plan's Action would have had (battle_table.table_action)
+    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    g.acts[s][m] += 1
+    fired[0] |= CAST_DONE
+    if code == PW_BLAST:
+        if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY]):
+            # an unmodified 3 Dice Shooting Test, no Jam, Save and Damage as a shot
+            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_ARCANE_DICE], p.opt[O_READING], 0,
+                             p.opt[O_ONE_FACE], &one)
+            if succ > 0:
+                land_shot(p, g, s, m, o, t, succ, 0)
+    elif code == PW_TRANSFIX:
+        if casting_test(p, g, s, m, p.opt[O_TRANSFIX_DIFFICULTY]):
+            succ = roll_test(&g.st, cur_die(p, g, o, t), p.opt[O_T], p.opt[O_TRANSFIX_DICE], p.opt[O_READING],
+                             p.mp[o][t][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
+            if succ == 0:
+                g.done[o][t] = 1   # "immediately receive a Done Token"
+    elif code == PW_IMMOLATE:
+        if casting_test(p, g, s, m, p.opt[O_IMMOLATE_DIFFICULTY]):
+            immolate(p, g, s, m)
+    elif code == PW_HEAL:
+        if casting_test(p, g, s, m, p.opt[O_HEALING_DIFFICULTY]):
+            if g.downed[s][t]:
+                g.downed[s][t] = 0   # "stands up if Down"
+            else:
+                g.shaken[s][t] = 0   # "if Shaken it removes this Token"
+            refresh_masks(g, s)
+    return DID_CAST
