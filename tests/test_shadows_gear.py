@@ -195,7 +195,7 @@ OILER = {"name": "Oiler", "rank": "Veteran", "weapons": ["Pistol"], "gear": ["Sn
 def test_the_counts_are_packed_on_the_table_only():
     st = TK._setup([DOC, TK.VET], [TK.NOV])
     col = B._K.MODEL_COLUMNS
-    assert col[-2:] == ("whiskey", "snake_oil")
+    assert {"whiskey", "snake_oil"} <= set(col)
     assert (st.a.models[0].whiskey, st.a.models[0].snake_oil) == (2, 1)
     assert list(st.models[0, 0, [col.index("whiskey"), col.index("snake_oil")]]) == [2, 1]
     assert st.models[0, 1, col.index("whiskey")] == 0
