@@ -244,19 +244,24 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
         revenants_act(p, g, s)
 
 
-cdef int random_model(Setup *p, Game *g, int *side) noexcept nogil:
-    """A random model on the table and not Downed, from either posse; -1 if none."""
+cdef inline int eligible_for_event(Setup *p, Game *g, int s, int m, int not_engaged) noexcept nogil:
+    return standing(g, s, m) and not (not_engaged and engaged(p, g, s, m))
+
+
+cdef int random_model(Setup *p, Game *g, int *side, int not_engaged) noexcept nogil:
+    """A random model on the table and not Downed (and, with ``not_engaged``, not in a Fight), from either posse;
+    -1 if none."""
     cdef int s, m, count = 0, k
     for s in range(NSIDE):
         for m in range(g.nm[s]):
-            if standing(g, s, m):
+            if eligible_for_event(p, g, s, m, not_engaged):
                 count += 1
     if count == 0:
         return -1
     k = <int>roll_range(&g.st, count)
     for s in range(NSIDE):
         for m in range(g.nm[s]):
-            if standing(g, s, m):
+            if eligible_for_event(p, g, s, m, not_engaged):
                 if k == 0:
                     side[0] = s
                     return m
@@ -265,13 +270,14 @@ cdef int random_model(Setup *p, Game *g, int *side) noexcept nogil:
 
 
 cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
-    """Roll on the Unexpected Events table and apply what open ground allows ("Unexpected Events")."""
+    """Roll on the Unexpected Events table and apply what the battle allows ("Unexpected Events"): 'Ornery Critter!
+    picks a model "not Downed or engaged", Bad Omen and Hero of the Hour one "not Downed"."""
     cdef int face = roll_die(&g.st, p.opt[O_EVENT_DIE]), code = p.event_code[face], s = 0, m, fired = 0, again = 0
     if code == EV_DUST:
         g.dust = 1
         g.nc_valid = 0
     elif code == EV_CRITTER or code == EV_OMEN or code == EV_HERO:
-        m = random_model(p, g, &s)
+        m = random_model(p, g, &s, code == EV_CRITTER and p.opt[O_MOVEMENT] == MOVE_TABLE)
         if m < 0:
             return
         if code == EV_CRITTER:
@@ -279,11 +285,10 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
         elif code == EV_OMEN:
             g.omen[s][m] = 1
         elif p.opt[O_MOVEMENT] == MOVE_TABLE:
-            # one Shoot Action where it stands, by the table's targeting
-            dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
-            g.acts[s][m] += 1
-            if can_shoot(p, g, s, m, fired, again):
-                shoot_table(p, g, s, m, &fired, &again)
+            # "Activate for any one Action": one lone Action by its plan, as a Dual Action's, in an Activation of
+            # its own (KERNEL-NOTES Q10)
+            g.act_id += 1
+            act(p, g, s, m, 1, 0, DID_NOTHING, &fired, &again)
         else:
             fired = 0
             shoot_action(p, g, s, m, &fired, &again)

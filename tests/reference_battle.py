@@ -301,9 +301,15 @@ class Game:
         if any(m.plan.boss for m in ready[: 2 if dual else 1]):
             self.revenants_act(s)
 
-    def random_standing_model(self) -> Model | None:
+    def event_model(self, event: str) -> Model | None:
+        """The model an Event picks: "Randomly select a model on the table that is not Downed" (on open ground nobody
+        is engaged, so 'Ornery Critter!'s "or engaged" changes nothing)."""
         everyone = [m for side in self.sides for m in side if m.standing]
         return self.rng.choice(everyone) if everyone else None
+
+    def hero_of_the_hour(self, m: Model) -> None:
+        """"It may immediately Activate for any one Action": on open ground, a Shoot Action."""
+        self.action(m, set(), [])
 
     def event(self) -> None:
         roll = self.rng.randint(1, R.UNEXPECTED_EVENTS.die)
@@ -311,7 +317,7 @@ class Game:
         if name == "Dust Storm":
             self.dust_storm = True
         elif name in ("'Ornery Critter!", "Bad Omen", "Hero of the Hour"):
-            m = self.random_standing_model()
+            m = self.event_model(name)
             if m is None:
                 return
             if name == "'Ornery Critter!":
@@ -319,7 +325,7 @@ class Game:
             elif name == "Bad Omen":
                 m.bad_omen = True
             else:
-                self.action(m, set(), [])
+                self.hero_of_the_hour(m)
 
     def roll_off(self) -> int:
         while True:

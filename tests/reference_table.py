@@ -106,7 +106,6 @@ class TableGame(RB.Game):
         self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
         self.in_fight = False
         self.turn = 0
-        self.in_event = False
         # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
         for s in (0, 1):
             for slot, i in zip(slots(s), self.order[s]):
@@ -569,8 +568,8 @@ class TableGame(RB.Game):
         is not in Contact with an enemy model" ("Casting Powers"): the first Power of the policy's list with a
         Target. "Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": Cast; "no
         Successes and at least one Die is a 1": Miscast, Shaken (Downed if already Shaken). False: no Action."""
-        if "cast" in fired or self.contacts(m) or self.in_event:
-            return False  # (Hero of the Hour's Action is a Shoot Action: the Unexpected Events table)
+        if "cast" in fired or self.contacts(m):
+            return False
         band = None  # the band of the closest candidate for the best Weapon (None: no shot now)
         if self.can_shoot(m, fired, again):
             near = self.closest(m, self.candidates(m, lambda g: True))
@@ -633,22 +632,13 @@ class TableGame(RB.Game):
                         continue
                 self.save(v, R.IMMOLATE_SAVE, 0, m.side if side != m.side else None)
 
-    in_event = False
-
-    def event(self) -> None:
-        self.in_event = True
-        try:
-            super().event()
-        finally:
-            self.in_event = False
-
     def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool) -> str | None:
         if not m.standing:
             return None
         # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included)
         if m.plan.casts and self.cast(m, fired, again):
             return "cast"
-        if not self.in_event and (m.whiskey or m.snake_oil) and self.gear_action(m):
+        if (m.whiskey or m.snake_oil) and self.gear_action(m):
             return "move"
         if m.plan.style == "gun":
             return self.gun_action(m, fired, again, late)
@@ -702,19 +692,21 @@ class TableGame(RB.Game):
         if any(m.plan.boss for m in chosen):
             self.revenants_act(s)
 
-    def event(self) -> None:
-        """An Unexpected Event; Hero of the Hour's Action is the table's Shoot Action (no Whiskey or Snake Oil)."""
-        self.in_event = True
-        try:
-            super().event()
-        finally:
-            self.in_event = False
+    def hero_of_the_hour(self, m: TModel) -> None:
+        """"It may immediately Activate for any one Action its owner wishes": one Action on its own by its plan, in an
+        Activation of its own (KERNEL-NOTES Q10)."""
+        self.start_activation(m)
+        self.action(m, set(), [])
 
     def action_phase(self, turn: int) -> None:
         self.turn = turn  # Whiskey lasts "for the rest of this Turn" (its Recovery Phase included)
         super().action_phase(turn)
 
-    def random_standing_model(self) -> TModel | None:
+    def event_model(self, event: str) -> TModel | None:
+        """'Ornery Critter!: "a model on the table that is not Downed or engaged"; Bad Omen, Hero of the Hour: "one
+        model on the table that is not Downed"."""
+        if event != "'Ornery Critter!":
+            return super().event_model(event)
         everyone = [m for side in self.sides for m in side if m.standing and not self.engaged(m)]
         return self.rng.choice(everyone) if everyone else None
 
