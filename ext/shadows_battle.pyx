@@ -27,6 +27,7 @@ import numpy as _np
 from shadows_common cimport *
 from battle_game cimport *
 from battle_table cimport *
+from battle_reactions cimport *
 from battle_fixed cimport *
 
 cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
@@ -34,7 +35,8 @@ cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
-                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick")
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "quickdraw", "bushwhacker",
+                 "lookout")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -161,9 +163,16 @@ cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
 
 cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                     int *again) noexcept nogil:
-    """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action."""
+    """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action. On the
+    table a Passive model on Lookout may React first (battle_reactions.react), and DID_LOOKOUT puts m on Lookout."""
+    cdef int did
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
-        return table_action(p, g, s, m, last, solo_second, prev, fired, again)
+        if g.nlook[1 - s]:
+            react(p, g, s, m)
+        did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
+        if did == DID_LOOKOUT:
+            go_lookout(g, s, m)
+        return did
     shoot_action(p, g, s, m, fired, again)
     return DID_SHOOT
 
@@ -212,6 +221,9 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     a = pick_model(p, g, s, -1)
     if dual:
         b = pick_model(p, g, s, a)
+    if g.nlook[s]:
+        lookout_activated(g, s, a)
+        lookout_activated(g, s, b)
         g.done[s][a] = 1
         g.done[s][b] = 1
         for i in range(2):
@@ -430,8 +442,10 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         start[s] = p.n[s]
         g.nm[s] = p.n[s]
         g.fight_cas[s] = 0
+        g.nlook[s] = 0
         for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
             g.on[s][m] = m < p.n[s]
+            g.look[s][m] = 0
             g.downed[s][m] = 0
             g.shaken[s][m] = 0
             g.done[s][m] = 0
@@ -878,7 +892,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 g.nm[s] = in_game[s]
                 g.fight_cas[s] = 0
                 g.vp[s] = 0
+                g.nlook[s] = 0
                 for m in range(MAXM):
+                    g.look[s][m] = 0
                     g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
                     g.downed[s][m] = state[s, m, 1]
                     g.shaken[s][m] = state[s, m, 2]

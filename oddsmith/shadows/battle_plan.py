@@ -212,6 +212,9 @@ class ModelPlan:
     desired_inches: float = 0.0
     revenant: bool = False
     arcane_blast: bool = False
+    lookout: bool = False
+    """Policy (docs/shadows-battles.md 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
+    Bushwhacker) and a Weapon that shoots goes on Lookout where the plan says so."""
 
     @property
     def can_shoot(self) -> bool:
@@ -340,7 +343,14 @@ def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover:
         desired = usable[0].bands[1].edge_inches if usable[0].bands else 0.0
     else:
         desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
-    return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast)
+    lookout = style == "gun" and bool(usable) and any(reaction_skill(s_) for s_ in model.all_skills)
+    return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast, lookout)
+
+
+def reaction_skill(skill: R.Skill) -> bool:
+    """A Skill that only acts on Lookout or in a Reaction: Bushwhacker (a Grit Die to keep Lookout), Quickdraw
+    (re-rolls a Reaction Test)."""
+    return skill.grit_die_to_keep_lookout or skill.name == R.REACTION_REROLL_SKILL
 
 
 def revenant_model() -> P.PosseModel:
@@ -366,8 +376,9 @@ def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool
     boss = posse.boss
     rev = None
     if has_revenants(posse):
+        # Revenants "can never go on Lookout" ("The Dark Confederacy")
         rev = replace(plan_model(revenant_model(), False, distance, enemy_cover, table=table, plan=plan),
-                      revenant=True)
+                      revenant=True, lookout=False)
     return SidePlan(posse, tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan)
                                  for m in posse.models), cover, plan, rev)
 
@@ -427,6 +438,9 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["revenant"]] = int(mp.revenant)
     row[col["arcane_blast"]] = int(mp.arcane_blast)
     row[col["slick"]] = int(any(s_.grit_die_for_extra_action for s_ in skills))
+    row[col["quickdraw"]] = int(any(s_.name == R.REACTION_REROLL_SKILL for s_ in skills))
+    row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
+    row[col["lookout"]] = int(mp.lookout)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
