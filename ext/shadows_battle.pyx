@@ -221,9 +221,10 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     a = pick_model(p, g, s, -1)
     if dual:
         b = pick_model(p, g, s, a)
-    if g.nlook[s]:
+    if g.nlook[s]:   # "A model loses its Lookout Token at the start of its next Activation at no penalty"
         lookout_activated(g, s, a)
         lookout_activated(g, s, b)
+    if dual:
         g.done[s][a] = 1
         g.done[s][b] = 1
         for i in range(2):

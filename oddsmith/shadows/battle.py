@@ -108,7 +108,8 @@ NOT_MODELLED = (
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "Horses (a 6\" Move), Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro and Blessed Water",
-    "Lookout and Reactions (Quickdraw, Bushwhacker): a model never holds its Action to React",
+    "Move Reactions and the Dynamite Reaction (Good Shot!): a model on Lookout only Shoots; the Reaction Test is "
+    "never rolled with two posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "every Arcane Power but the Vessel's Arcane Blast; Bystanders; dragging Downed comrades; the other scenarios "
     "(this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
