@@ -213,7 +213,7 @@ class ModelPlan:
     revenant: bool = False
     arcane_blast: bool = False
     lookout: bool = False
-    """Policy (docs/shadows-battles.md 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
+    """Policy (docs/shadows-battles.md section 11, 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
     Bushwhacker) and a Weapon that shoots goes on Lookout where the plan says so."""
 
     @property
