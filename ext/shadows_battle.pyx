@@ -860,7 +860,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
     model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
-    Casualties) and leaves the last trial's positions in ``last``."""
+    Casualties; a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``."""
     if not (0 <= kind < 5 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
@@ -928,6 +928,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             else:
                 shoot_table(&p, &g, side, model, &fired, &again)
                 r = DID_SHOOT
+            if r == DID_LOOKOUT:   # did[8] counts Fights: a Lookout (nothing resolved yet) is counted as nothing done
+                go_lookout(&g, side, model)
+                r = DID_NOTHING
             did[r] += 1
             did[8] += g.fights
             did[9] += g.fight_cas[0] + g.fight_cas[1]
