@@ -376,7 +376,7 @@ def test_gun_and_brawl_plans_pick_their_actions():
 # (a) The kernel against the reference on random legal posses, every plan, terrains, both movements
 # ---------------------------------------------------------------------------
 
-SKILLS = RP.SKILLS + ["Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye", "Quickdraw", "Bushwhacker"]
+SKILLS = RP.SKILLS + ["Close Work", "Fearsome", "Bull-Rush", "'Ornery", "Hawkeye"]
 HOUSE_PRICES = {**RP.HOUSE_PRICES, "Derringer": 3}
 PLANS = ("gunline", "brawl", "balanced")
 TERRAINS = ("open", "light", "dense", 0.8)
