@@ -23,7 +23,7 @@ cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
-    M_WHISKEY, M_SNAKE_OIL, M_CASTS, NMC
+    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -82,6 +82,7 @@ cdef enum:
     DID_DISENGAGE = 5
     DID_CLEAR = 6
     DID_CAST = 7
+    DID_LOOKOUT = 8     # went on Lookout (battle_reactions.pxd)
 
 # Output counters
 cdef enum:
@@ -165,6 +166,8 @@ ctypedef struct Game:
     int vp[NSIDE]
     int dust
     int event_this_turn
+    int look[NSIDE][MAXM]        # on Lookout (battle_reactions.pxd): holds a Lookout Token
+    int nlook[NSIDE]             # models of the side on Lookout (0: no Reaction work at all)
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -253,11 +256,20 @@ cdef inline void revenants_leave(Setup *p, Game *g, int s) noexcept nogil:
     refresh_masks(g, s)
 
 
+cdef inline void lookout_lost(Game *g, int o, int t) noexcept nogil:
+    """The Lookout Token "is immediately replaced by a Done Token" ("Lookout"; battle_reactions.pxd)."""
+    g.look[o][t] = 0
+    g.nlook[o] -= 1
+    g.done[o][t] = 1
+
+
 cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
     """Apply a Damage result to model t of side o; ``credit`` (-1: nobody) earns the Victory Points of a Casualty.
-    Returns 1 if the model became a Casualty."""
+    Returns 1 if the model became a Casualty. A model on Lookout that is Shaken, Downed or removed loses it."""
     if code == DMG_NONE:
         return 0
+    if g.look[o][t]:
+        lookout_lost(g, o, t)
     if code == DMG_CASUALTY:
         g.on[o][t] = 0
         g.cas[o][t] = 1

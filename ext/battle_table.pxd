@@ -13,6 +13,7 @@ from libc.stdint cimport uint64_t, uint32_t
 from shadows_common cimport *
 from battle_game cimport *
 from battle_gear cimport *
+from battle_reactions cimport *
 
 
 # ---------------------------------------------------------------------------
@@ -54,6 +55,8 @@ cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil
             g.cmask[o][t] &= ~(1 << m)
     g.cmask[s][m] = mask
     g.nc_valid = 0
+    if g.nlook[o] and mask:
+        lookout_contact(g, o, mask)   # "an enemy model Moves into Contact with it" ("Lookout")
 
 
 cdef inline int touching(Setup *p, Game *g, int s, int m, int o, int t) noexcept nogil:
@@ -577,10 +580,12 @@ cdef inline int clear_jam(Setup *p, Game *g, int s, int m) noexcept nogil:
     return 0
 
 
-cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired, int *again) noexcept nogil:
+cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second, int *fired,
+                           int *again) noexcept nogil:
     """gun style: Disengage from a standing enemy; finish a Downed one in Contact; Charge a Downed enemy nobody of
     this side is fighting; Shoot when in range and (this is the Activation's last Action or the enemy is within D*);
-    clear a Jam; Move toward the closest enemy to D*."""
+    clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
+    (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
     cdef int o = 1 - s, t, i, best = -1, downed = g.onmask[o] & ~g.upmask[o]
     cdef double d2, bd = 1e18, step, mv = p.opt[O_MOVE] / 1000.0
     if g.cmask[s][m] & g.upmask[o]:
@@ -605,6 +610,8 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int *fired
     if clear_jam(p, g, s, m):
         return DID_CLEAR
     if t >= 0 and d2 > p.desired2[s][m]:
+        if last and second and lookout_wanted(p, g, s, m, d2):
+            return DID_LOOKOUT   # section 11: Lookout instead of this Move (battle_reactions.pxd)
         step = sqrt(d2) - p.base - p.mp[s][m][M_DESIRED] / 1000.0    # gap - D*
         move_toward(p, g, s, m, g.x[o][t], g.y[o][t], step if step < mv else mv)
         return DID_MOVE
@@ -651,5 +658,5 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         arcane_blast(p, g, s, m)
         return DID_CAST
     if p.mp[s][m][M_STYLE] == STYLE_GUN:
-        return gun_action(p, g, s, m, last, fired, again)
+        return gun_action(p, g, s, m, last, solo_second, fired, again)
     return brawl_action(p, g, s, m, solo_second, prev, fired, again)

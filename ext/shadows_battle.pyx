@@ -28,6 +28,7 @@ from shadows_common cimport *
 from battle_game cimport *
 from battle_table cimport *
 from battle_gear cimport *
+from battle_reactions cimport *
 from battle_fixed cimport *
 from battle_arcane cimport *
 
@@ -36,7 +37,8 @@ cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count
 MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "cancel", "supernatural", "hard_to_kill",
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
-                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts")
+                 "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
+                 "quickdraw", "bushwhacker", "lookout")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -166,11 +168,18 @@ cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
 
 cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                     int *again) noexcept nogil:
-    """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action."""
+    """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action. On the
+    table a Passive model on Lookout may React first (battle_reactions.react), and DID_LOOKOUT puts m on Lookout."""
+    cdef int did
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
+        if g.nlook[1 - s]:
+            react(p, g, s, m)   # Reactions to the declared Action come first (battle_reactions.pxd)
         if p.mp[s][m][M_CASTS] and cast_action(p, g, s, m, fired, again) == DID_CAST:   # Arcane Powers (battle_arcane.pxd)
             return DID_CAST
-        return table_action(p, g, s, m, last, solo_second, prev, fired, again)
+        did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
+        if did == DID_LOOKOUT:
+            go_lookout(g, s, m)
+        return did
     shoot_action(p, g, s, m, fired, again)
     return DID_SHOOT
 
@@ -219,6 +228,10 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     a = pick_model(p, g, s, -1)
     if dual:
         b = pick_model(p, g, s, a)
+    if g.nlook[s]:   # "A model loses its Lookout Token at the start of its next Activation at no penalty"
+        lookout_activated(g, s, a)
+        lookout_activated(g, s, b)
+    if dual:
         g.done[s][a] = 1
         g.done[s][b] = 1
         for i in range(2):
@@ -288,6 +301,8 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
             # "Activate for any one Action": one lone Action by its plan, as a Dual Action's, in an Activation of
             # its own (KERNEL-NOTES Q10)
             g.act_id += 1
+            if g.nlook[s]:   # an Activation: "loses its Lookout Token at the start of its next Activation"
+                lookout_activated(g, s, m)
             act(p, g, s, m, 1, 0, DID_NOTHING, &fired, &again)
         else:
             fired = 0
@@ -444,8 +459,10 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         start[s] = p.n[s]
         g.nm[s] = p.n[s]
         g.fight_cas[s] = 0
+        g.nlook[s] = 0
         for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
             g.on[s][m] = m < p.n[s]
+            g.look[s][m] = 0
             g.downed[s][m] = 0
             g.shaken[s][m] = 0
             g.done[s][m] = 0
@@ -862,7 +879,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
     model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
-    Casualties) and leaves the last trial's positions in ``last``."""
+    Casualties; a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``."""
     if not (0 <= kind < 5 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
@@ -895,7 +912,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 g.nm[s] = in_game[s]
                 g.fight_cas[s] = 0
                 g.vp[s] = 0
+                g.nlook[s] = 0
                 for m in range(MAXM):
+                    g.look[s][m] = 0
                     g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
                     g.downed[s][m] = state[s, m, 1]
                     g.shaken[s][m] = state[s, m, 2]
@@ -929,6 +948,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             else:
                 shoot_table(&p, &g, side, model, &fired, &again)
                 r = DID_SHOOT
+            if r == DID_LOOKOUT:   # did[8] counts Fights: a Lookout (nothing resolved yet) is counted as nothing done
+                go_lookout(&g, side, model)
+                r = DID_NOTHING
             did[r] += 1
             did[8] += g.fights
             did[9] += g.fight_cas[0] + g.fight_cas[1]

@@ -42,7 +42,7 @@ def random_posse(rng: random.Random, name: str, *, skills: Sequence[str] = SKILL
             dynamite = True
         if rng.random() < 0.3 and any(w in ("Carbine", "Repeater Rifle") for w in ws):
             gear.append("Telescopic Sight")
-        if derringer and rng.random() < derringer:
+        if derringer and rng.random() < derringer and len(gear) < 3:  # at most three items of Gear
             gear.append("Derringer")
         models.append({**m, "weapons": ws, "skills": chosen, "gear": gear})
     if rng.random() < 0.3:

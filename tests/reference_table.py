@@ -5,8 +5,9 @@ VP) played on a 36" table, written to be read line by line against the rulebook:
 Showdown" (deployment), "Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact" (moving),
 "1: Declare Weapon and Target" (targeting and the Spotting Test), "Cover" (terrain as a cover density), "Fight",
 "Outnumbered", "Downed", the Fighting Skills Table and "Derringer" (Fights), "2: Make Recovery Tests" (a Friend
-in Contact), "The Congregation" (the Vessel's Arcane Blast), "The Dark Confederacy" (Revenants) and the "Horses and
-Gear Summary" (Whiskey, Snake Oil).
+in Contact), "The Congregation" (the Vessel's Arcane Blast), "The Dark Confederacy" (Revenants), the "Horses and
+Gear Summary" (Whiskey, Snake Oil), "Arcane Powers", and "Lookout", "Declaring Reactions", "Resolving a Reaction" with
+Bushwhacker (Lookout and Reactions).
 
 Rule numbers come from ``oddsmith.rules.shadows`` (R) and model facts from the posse model (``plan.model``);
 from the wrapper's plans only the policy facts are taken (weapon order, style, desired distance, danger order,
@@ -75,6 +76,7 @@ class TModel(RB.Model):
         self.whiskey = gear.count("Whiskey")  # bottles left: "This item is single-use"
         self.snake_oil = gear.count("Snake Oil")
         self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
+        self.lookout = False  # holds a Lookout Token ("Lookout")
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
@@ -166,6 +168,9 @@ class TableGame(RB.Game):
                 t_max = t_hit
         m.x = clamp(m.x + ux * t_max)
         m.y = clamp(m.y + uy * t_max)
+        for e in self.contacts(m):
+            if e.lookout:  # "if an enemy model Moves into Contact with it"
+                self.lose_lookout(e)
 
     def charge(self, m: TModel, target: TModel) -> bool:
         """A Move into Contact with an enemy seen at the start: placed on the line between the centres, one base
@@ -456,6 +461,8 @@ class TableGame(RB.Game):
 
     # -- Damage: Casualty bookkeeping of the table -------------------------------------------------------------
     def damage(self, victim: TModel, failed_by: int, credit: int | None) -> None:
+        if victim.lookout:  # Shaken, Downed or a Casualty: the Lookout Token is lost
+            self.lose_lookout(victim)
         if R.damage_for(failed_by) is R.Damage.CASUALTY:
             self.remove_casualty(victim, credit)
         else:
@@ -468,7 +475,7 @@ class TableGame(RB.Game):
             self.fight_cas[victim.side] += 1
 
     # -- Plans: one Action of a model (gunline / brawl / balanced) -------------------------------------------
-    def gun_action(self, m: TModel, fired: set, again: list, late: bool) -> str | None:
+    def gun_action(self, m: TModel, fired: set, again: list, late: bool, second: bool = False) -> str | None:
         touching = self.contacts(m)
         if any(e.standing for e in touching):
             self.disengage(m)
@@ -492,6 +499,9 @@ class TableGame(RB.Game):
             m.jammed.discard(id(jammed[0]))  # a Move Action clears one Jammed Weapon
             return "move"
         if near is not None and far:
+            if late and second and self.lookout_wanted(m, near):
+                m.lookout = True  # Lookout instead of this Move: "the model is given a Lookout Token"
+                return "lookout"
             self.move_towards(m, near.x, near.y, min(R.MOVE_INCHES, gap(m, near) - m.plan.desired_inches))
             return "move"
         return None
@@ -632,7 +642,8 @@ class TableGame(RB.Game):
                         continue
                 self.save(v, R.IMMOLATE_SAVE, 0, m.side if side != m.side else None)
 
-    def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool) -> str | None:
+    def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool,
+                   second: bool = False) -> str | None:
         if not m.standing:
             return None
         # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included)
@@ -641,11 +652,88 @@ class TableGame(RB.Game):
         if (m.whiskey or m.snake_oil) and self.gear_action(m):
             return "move"
         if m.plan.style == "gun":
-            return self.gun_action(m, fired, again, late)
+            return self.gun_action(m, fired, again, late, second)
         return self.brawl_action(m, fired, again, after_move)
 
     def start_activation(self, m: TModel) -> None:
         m.fearsome_failed = m.fearsome_tested = False
+        m.lookout = False  # "A model loses its Lookout Token at the start of its next Activation at no penalty"
+
+    # -- Lookout and Reactions ("Lookout", "Declaring Reactions", "Resolving a Reaction", Bushwhacker) -----------
+    def lookout_wanted(self, m: TModel, near: TModel) -> bool:
+        """Policy (docs/shadows-battles.md 'Lookout and Reactions'): a Lookout model (a gun model with Quickdraw or
+        Bushwhacker) that would Move toward ``near`` on its Activation's last Action, after a first one, goes on
+        Lookout instead when ``near`` is within its best ready Weapon's Long Range plus one Move."""
+        if not getattr(m.plan, "lookout", False):
+            return False
+        ready = [w for w in m.plan.weapons if self.ready(m, w) and w.bands]
+        return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + R.MOVE_INCHES + EPS
+
+    def lose_lookout(self, m: TModel) -> None:
+        """"the Lookout Token is immediately replaced by a Done Token" ("Lookout")."""
+        m.lookout = False
+        m.done = True
+
+    def reacting_model(self, m: TModel):
+        """(model, Weapon) of the one Passive model that Reacts to ``m``'s declared Action, or None: the first on
+        Lookout in its posse's Activation order, standing and not in a Fight, with a ready Weapon whose Long Range
+        reaches ``m`` (standing and not in a Fight: it may be Shot at; within 12" in a Dust Storm), its best such
+        Weapon."""
+        if not m.standing or self.engaged(m):
+            return None
+        for e in self.enemies(m):
+            if not (e.lookout and e.standing) or self.engaged(e):
+                continue
+            g = gap(e, m)
+            if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
+                continue
+            for w in e.plan.weapons:
+                if self.ready(e, w) and w.bands and self.band_shot(w, g) is not None:
+                    return e, w
+        return None
+
+    def react(self, m: TModel) -> None:
+        """``m`` (Active) declares an Action: one Passive model on Lookout may make a Shoot Reaction at it ("targeted
+        at the triggering model, with no Spotting Test required"; no Trigger-Happy or Gunslinger, "cannot be used as
+        part of a Reaction"), before the Action. One model Reacts, so no Reaction Test is rolled. Then "the Lookout
+        Token is replaced by a Done Token", unless Bushwhacker's one Grit Die is a Success."""
+        chosen = self.reacting_model(m)
+        if chosen is None:
+            return
+        e, w = chosen
+        for _ in range(w.shots):
+            if not m.standing or self.engaged(m):
+                break
+            bs = self.band_shot(w, gap(e, m))
+            covered = self.rng.random() < self.cover_density
+            faces = RB.roll_test(self.rng, e.grit_die(), bs.dice_cover if covered else bs.dice, self.o.reading)
+            hits = RB.successes(faces)
+            if hits == 0:
+                if 1 in faces:  # Jamming Check; Gunsmith re-rolls a Failure
+                    weapon = next(x for x in e.pm.battle_weapons() if x.name == w.name)
+                    jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
+                    if jam and e.has("Gunsmith"):
+                        jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
+                    if jam:
+                        e.jammed.add(id(w))
+                        break
+                continue
+            if m.pm.boilerplate:
+                hits -= R.BOILERPLATE_CANCELS
+            if hits > 0:
+                self.save(m, R.save_target(hits), bs.save_mod + (w.silver if m.pm.supernatural else 0), e.side)
+        if not e.lookout:
+            return
+        if e.has("Bushwhacker") and R.is_success(self.rng.randint(1, e.grit_die())):
+            return  # "this model retains its Lookout marker and is not classed as Done"
+        self.lose_lookout(e)
+
+    def declared(self, m: TModel, fired: set, again: list, late: bool, after_move: bool, second: bool = False):
+        """One Action of an Activation: Reactions to its declaration first, then the Action ("Declaring Reactions":
+        "before they start to resolve the Action")."""
+        if m.standing and any(e.lookout for e in self.enemies(m)):
+            self.react(m)
+        return self.one_action(m, fired, again, late, after_move, second)
 
     def action(self, m: TModel, fired: set, again: list) -> None:
         """One Action on its own (a Dual Activation's, a Revenant's, Hero of the Hour's)."""
@@ -657,7 +745,7 @@ class TableGame(RB.Game):
             r = self.sides[s][i]
             if r.revenant and r.on_table and not r.done:
                 self.start_activation(r)
-                self.action(r, set(), [])
+                self.declared(r, set(), [], late=True, after_move=False)
                 r.done = True
 
     def activate(self, s: int, cards_left: int) -> None:
@@ -682,21 +770,21 @@ class TableGame(RB.Game):
             self.start_activation(m)
         if dual:
             for m in chosen:
-                self.action(m, set(), [])
+                self.declared(m, set(), [], late=True, after_move=False)
         else:
             m = chosen[0]
             fired: set = set()
             again: list = []
-            first = self.one_action(m, fired, again, late=False, after_move=False)
-            self.one_action(m, fired, again, late=True, after_move=first == "move")
+            first = self.declared(m, fired, again, late=False, after_move=False)
+            self.declared(m, fired, again, late=True, after_move=first == "move", second=True)
         if any(m.plan.boss for m in chosen):
             self.revenants_act(s)
 
     def hero_of_the_hour(self, m: TModel) -> None:
         """"It may immediately Activate for any one Action its owner wishes": one Action on its own by its plan, in an
-        Activation of its own (KERNEL-NOTES Q10)."""
+        Activation of its own (KERNEL-NOTES Q10): its Lookout Token goes, and a Passive model on Lookout may React."""
         self.start_activation(m)
-        self.action(m, set(), [])
+        self.declared(m, set(), [], late=True, after_move=False)
 
     def action_phase(self, turn: int) -> None:
         self.turn = turn  # Whiskey lasts "for the rest of this Turn" (its Recovery Phase included)

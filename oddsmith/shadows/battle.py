@@ -99,13 +99,12 @@ _K = _ext.load("shadows_battle")
 DEFAULT_TRIALS = 20_000
 
 EVENT_EFFECTS: dict[str, str] = {
-    "'Ornery Critter!": "applied: a random model not Downed makes a 5+ Save (on the table a model in a Fight may be "
-                        "picked too, a limit: the book leaves engaged models out)",
+    "'Ornery Critter!": "applied: a random model not Downed or engaged (in a Fight) makes a 5+ Save",
     "Armed Civilians": "not modelled: it needs an empty piece of terrain, and open ground has none",
     "Dust Storm": "applied: nothing farther than 12\" can be shot until the end of the Turn",
     "Bad Omen": "applied: a random model not Downed suffers -1 Save until the end of the Turn",
-    "Hero of the Hour": "applied: a random model not Downed immediately makes one Shoot Action, even if Done (on the "
-                        "table where it stands, by the table's targeting)",
+    "Hero of the Hour": "applied: a random model not Downed immediately makes one Action, even if Done: on the table "
+                        "any Action its plan makes, with --movement none a Shoot Action",
     "Lucky Find": "not modelled: the rulebook text gives no effect",
 }
 """What the battle does with each Unexpected Event (the events table is R.UNEXPECTED_EVENTS)."""
@@ -118,7 +117,8 @@ NOT_MODELLED = (
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
-    "Lookout and Reactions (Quickdraw, Bushwhacker): a model never holds its Action to React",
+    "Move Reactions and the Dynamite Reaction (Good Shot!): a model on Lookout only Shoots; the Reaction Test is "
+    "never rolled with two posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate and Faith Healing: Bless and Curse (a token re-rolling the "
     "very next Test or Save of any kind), Summon and Banish (no Summoned Entities), Scry (it looks at a Hand: the "
     "battle's card play is not a choice, so it changes nothing), Dispel (no token or circle to remove), Warding "

@@ -223,6 +223,9 @@ class ModelPlan:
     casts_over_shot: tuple[tuple[str, ...], ...] = ((), (), ())
     """For Short, Medium and Long Range: the Powers of ``casts`` whose value beats the model's best shot at that band
     (cast even when the model could shoot, the closest candidate at that band of its best Weapon)."""
+    lookout: bool = False
+    """Policy (docs/shadows-battles.md section 13, 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
+    Bushwhacker) and a Weapon that shoots goes on Lookout where the plan says so."""
 
     @property
     def can_shoot(self) -> bool:
@@ -360,8 +363,15 @@ def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover:
     best = [max((_shot_value(shooter, w, b, False) * w.shots_per_action for w, why in carried if why is None),
                 default=0.0) for b in _BANDS] if casts and style == "gun" else [0.0] * 3
     over = tuple(tuple(n for n, v in ranked if v > best[i]) for i in range(3))
+    lookout = style == "gun" and bool(usable) and any(reaction_skill(s_) for s_ in model.all_skills)
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
-                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over)
+                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout)
+
+
+def reaction_skill(skill: R.Skill) -> bool:
+    """A Skill that only acts on Lookout or in a Reaction: Bushwhacker (a Grit Die to keep Lookout), Quickdraw
+    (re-rolls a Reaction Test)."""
+    return skill.grit_die_to_keep_lookout or skill.name == R.REACTION_REROLL_SKILL
 
 
 # ---------------------------------------------------------------------------
@@ -468,8 +478,9 @@ def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool
     boss = posse.boss
     rev = None
     if has_revenants(posse):
+        # Revenants "can never go on Lookout" ("The Dark Confederacy")
         rev = replace(plan_model(revenant_model(), False, distance, enemy_cover, table=table, plan=plan),
-                      revenant=True)
+                      revenant=True, lookout=False)
     return SidePlan(posse, tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan)
                                  for m in posse.models), cover, plan, rev)
 
@@ -533,6 +544,9 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["snake_oil"]] = mp.snake_oil
     row[col["casts"]] = sum((CAST_POWERS.index(n) + 1 + sum(8 << b for b in range(3) if n in mp.casts_over_shot[b]))
                             << (6 * k) for k, n in enumerate(mp.casts))
+    row[col["quickdraw"]] = int(any(s_.name == R.REACTION_REROLL_SKILL for s_ in skills))
+    row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
+    row[col["lookout"]] = int(mp.lookout)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)

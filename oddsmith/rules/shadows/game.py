@@ -1,14 +1,17 @@
-"""Game Turns, cards and Activations ("Anatomy of a Game", "Activations", "Running Out of Cards", "Lone Gun"), and the other numbers of the game.
+"""Game Turns, cards and Activations ("Anatomy of a Game", "Activations", "Running Out of Cards", "Lone Gun"), Lookout and
+Reactions ("Lookout", "Declaring Reactions", "Resolving a Reaction"), and the other numbers of the game.
 
 Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is importable from there.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Iterable
 
 from oddsmith.errors import OddsmithError
 from oddsmith.rules.shadows._lookup import normalize_name
+from oddsmith.rules.shadows.dice import TESTS, TestKind
 
 # ---------------------------------------------------------------------------
 # Other numbers of the game
@@ -132,3 +135,82 @@ DUAL_MODELS = 2
 same Weapon twice); Dual Activation: two models make one Action each ("Activations", step 3)."""
 CLEAR_JAM_ACTION = "Move"
 """A model spends an entire Move Action to clear one Jammed Weapon ("Clearing a Jammed Weapon")."""
+
+
+# ---------------------------------------------------------------------------
+# Lookout and Reactions ("Lookout", "Declaring Reactions", "Resolving a Reaction", Gumption Skills Table)
+# ---------------------------------------------------------------------------
+
+LOOKOUT_ACTION = "Lookout"
+"""The fourth Action: "When a model is Activated, it makes one or more of the following Actions: Move, Shoot, Fight or
+Lookout" ("Actions")."""
+
+LOOKOUT_ENDS_ACTIVATION = True
+""""By expending an entire Action, a model may go on Lookout. This will end that model's Activation immediately,
+regardless of whether it had any Actions remaining to it, but instead of a Done Token, the model is given a Lookout
+Token instead" ("Lookout"); other Actions may come first ("you could Move into position first")."""
+
+LOOKOUT_LASTS_INTO_NEXT_TURN = True
+""""Until then it retains its Lookout Token. In this way it is possible for a model to be on Lookout from one Game
+Turn to the next" ("Lookout")."""
+
+
+class LookoutLoss(enum.Enum):
+    """What takes a model's Lookout Token away ("Lookout"), each replacing it by a Done Token but the next Activation,
+    which takes it "at no penalty"."""
+
+    REACTED = "it Reacts"
+    SHAKEN = "it becomes Shaken"
+    DOWNED = "it is Downed"
+    ENEMY_CONTACT = "an enemy model Moves into Contact with it"
+    ACTIVATED = "the start of its next Activation"
+
+    @property
+    def done_token(self) -> bool:
+        """The Lookout Token is replaced by a Done Token (the model cannot be Activated again this Turn)."""
+        return self is not LookoutLoss.ACTIVATED
+
+
+REACTIONS_PER_TRIGGERING_ACTION = 1
+""""When an Active model [...] declares an Action [...], one Passive model that is on Lookout and that has LOS to it
+may declare a Reaction. In games involving three or more Posses, only one eligible model per Passive Posse may try to
+React in this way" ("Declaring Reactions"): in a two-player game one model Reacts to each triggering Action."""
+
+REACT_TO_A_REACTION = False
+""""Note also that it is not possible to React to a Reaction" ("Declaring Reactions")."""
+
+REACTION_KINDS = ("Shoot", "Move")
+""""Reacting models may make either a single Shoot (targeted at the triggering model, with no Spotting Test required)
+or Move Action, using all the usual rules" ("Resolving a Reaction")."""
+
+REACTION_SHOOT_SPOTTING_TEST = False
+"""A Shoot Reaction targets the triggering model "with no Spotting Test required"."""
+
+REACTION_BEFORE_TRIGGERING_ACTION = True
+""""Once all eligible Reactions are complete, the triggering model then completes their Action if still able to do so"
+("Resolving a Reaction")."""
+
+REACTION_DISENGAGE_TEST = False
+""""If using a Reaction to Disengage, you do so automatically with no Disengage Test required"."""
+
+REACTION_TEST_DICE = TESTS[TestKind.REACTION].base_dice
+""""each player involved makes a 1 Die Reaction Test on behalf of their own model" when "several opposing models all
+wish to React at the same time" ("Resolving a Reaction"); Quickdraw "may re-roll a Reaction Test"."""
+
+BUSHWHACKER_DICE = 1
+"""Bushwhacker: "after resolving their Reaction, roll one Grit Die on their behalf. If you score a Success, this model
+retains its Lookout marker and is not classed as Done. It can still only React once per triggering Action"."""
+
+
+def reaction_order(tests: Iterable[tuple[int, int]]) -> tuple[list[int], list[list[int]]]:
+    """The order in which Reacting models resolve their Reactions ("Resolving a Reaction"): ``tests`` gives each
+    model's (Reaction Test score, Rank as its Grit Die's faces). "Descending order of scores (from highest score to
+    lowest), regardless of whether you score a Success or not. In case of a tie, the higher Ranked model wins; if
+    still tied, those models roll again." Returns the indices in resolving order and the groups (of two or more
+    indices) still tied on score and Rank, which roll again among themselves."""
+    tests = list(tests)
+    order = sorted(range(len(tests)), key=lambda i: (-tests[i][0], -tests[i][1], i))
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i in order:
+        groups.setdefault(tests[i], []).append(i)
+    return order, [g for g in groups.values() if len(g) > 1]

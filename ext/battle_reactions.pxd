@@ -1,0 +1,132 @@
+# cython: language_level=3
+"""Lookout and Reactions on the table (docs/shadows-battles.md, 'The table battle' 11; cimported by battle_table.pxd
+and shadows_battle.pyx).
+
+"Lookout": a model expends an Action to go on Lookout (its Activation ends, a Lookout Token instead of a Done
+Token); it loses the Token, replaced by a Done Token, when Shaken, Downed or when an enemy Moves into Contact with
+it (battle_game.lookout_lost, called from ``hurt`` and ``update_contacts``), and at the start of its next Activation
+at no penalty. "Declaring Reactions" / "Resolving a Reaction": when an Active model declares an Action, one Passive
+model on Lookout may React; here a Shoot Reaction at the triggering model (no Spotting Test, no Trigger-Happy or
+Gunslinger: "cannot be used as part of a Reaction"), resolved before the triggering Action, then its Lookout Token is
+replaced by a Done Token unless Bushwhacker's Grit Die is a Success. In a two-player game one Passive model Reacts
+per triggering Action, so no Reaction Test is rolled (Quickdraw's re-roll never comes up).
+
+A side with no model on Lookout (``g.nlook[side] == 0``) costs one comparison per Action. Every function is
+``cdef inline noexcept nogil``; this file needs only battle_game.pxd, so the two small helpers it shares with
+battle_table.pxd (the Cover draw, the squared distance) are its own.
+"""
+from libc.stdint cimport uint64_t, uint32_t
+
+from shadows_common cimport *
+from battle_game cimport *
+
+
+cdef inline double look_dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
+    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
+    return dx * dx + dy * dy
+
+
+cdef inline int look_cover(Setup *p, Game *g) noexcept nogil:
+    """The Line of Fire is in Cover (one draw per shot at the terrain's density, as battle_table.in_cover)."""
+    if p.cover_thr == 0:
+        return 0
+    if p.cover_thr >= (<uint64_t>1 << 32):
+        return 1
+    return stream_u32(&g.st) < p.cover_thr
+
+
+cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, double d2) noexcept nogil:
+    """Gun rule (6) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
+    already acted (the caller checks that): instead of Moving toward the closest standing enemy (squared centre
+    distance ``d2``) it goes on Lookout when that enemy is within its best ready Weapon's Long Range plus one Move
+    (the enemy can come into range with one Move)."""
+    cdef int w
+    cdef double lim
+    if not p.mp[s][m][M_LOOKOUT]:
+        return 0
+    for w in range(MAXW):
+        if weapon_ready(p, g, s, m, w):
+            lim = p.base + (p.wp[s][m][w][W_EDGE_L] + p.opt[O_MOVE]) / 1000.0 + 1e-6
+            return d2 <= lim * lim
+    return 0
+
+
+cdef inline void go_lookout(Game *g, int s, int m) noexcept nogil:
+    """"By expending an entire Action, a model may go on Lookout": a Lookout Token (it is already marked as
+    Activated this Turn, so it is not Activated again)."""
+    if not g.look[s][m]:
+        g.look[s][m] = 1
+        g.nlook[s] += 1
+
+
+cdef inline void lookout_activated(Game *g, int s, int m) noexcept nogil:
+    """"A model loses its Lookout Token at the start of its next Activation at no penalty"."""
+    if m >= 0 and g.look[s][m]:
+        g.look[s][m] = 0
+        g.nlook[s] -= 1
+
+
+cdef inline void lookout_contact(Game *g, int o, int mask) noexcept nogil:
+    """An enemy model Moved into Contact with the models of side o in ``mask``: those on Lookout lose it."""
+    cdef int t = 0
+    while mask:
+        if mask & 1 and g.look[o][t]:
+            lookout_lost(g, o, t)
+        mask >>= 1
+        t += 1
+
+
+cdef inline void reaction_shoot(Setup *p, Game *g, int o, int r, int w, int s, int m) noexcept nogil:
+    """A Shoot Reaction of model r (side o) with Weapon w at the triggering model m (side s): the Weapon's shots,
+    each at m while it may be Shot at (not Downed, not in a Fight), no Spotting Test, the band by the gap, Cover
+    drawn per shot, Jamming, Boilerplate, the Save, as any shot ("Resolving a Reaction")."""
+    cdef int i, band, cov, succ, one
+    cdef int *wp = &p.wp[o][r][w][0]
+    cdef double d2 = look_dist2(g, o, r, s, m)
+    band = 0 if d2 <= p.band2[o][r][w][0] else (1 if d2 <= p.band2[o][r][w][1] else 2)
+    for i in range(wp[W_SHOTS]):
+        if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
+            return
+        cov = look_cover(p, g)
+        succ = roll_test(&g.st, cur_die(p, g, o, r), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
+                         p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
+        if succ == 0:
+            if one and jams(p, g, o, r, w):
+                return
+            continue
+        land_shot(p, g, o, r, s, m, succ, wp[W_BSAVE + band] + (wp[W_SILVER] if p.mp[s][m][M_SUPER] else 0))
+
+
+cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The Active model m of side s declares an Action ("Declaring Reactions"): the first model of the Passive side in
+    its Activation order that is on Lookout, standing, not in a Fight, with a ready Weapon whose Long Range reaches m
+    (m standing, not in a Fight, within 12" in a Dust Storm) makes a Shoot Reaction with the best such Weapon, on its
+    own stretch of dice; then Bushwhacker rolls one Grit Die: a Success keeps the Lookout Token, else (and without
+    Bushwhacker) it is replaced by a Done Token. One Reaction per triggering Action."""
+    cdef int o = 1 - s, i, t, w, r = -1, rw = -1
+    cdef double d2
+    if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
+        return
+    for i in range(g.nm[o]):
+        t = p.order[o][i]
+        if not g.look[o][t] or not standing(g, o, t) or (g.cmask[o][t] & g.upmask[s]):
+            continue
+        d2 = look_dist2(g, o, t, s, m)
+        if g.dust and d2 > p.dust2:
+            continue
+        for w in range(MAXW):
+            if weapon_ready(p, g, o, t, w) and d2 <= p.band2[o][t][w][2]:
+                r = t
+                rw = w
+                break
+        if r >= 0:
+            break
+    if r < 0:
+        return
+    dice_segment(g, (<uint64_t>g.turn << 32) | (1 << 15) | (1 << 14) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    reaction_shoot(p, g, o, r, rw, s, m)
+    if not g.look[o][r]:
+        return
+    if p.mp[o][r][M_BUSHWHACKER] and roll_die(&g.st, cur_die(p, g, o, r)) >= p.opt[O_T]:
+        return   # Bushwhacker: "retains its Lookout marker and is not classed as Done"
+    lookout_lost(g, o, r)
