@@ -774,7 +774,7 @@ def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, cap
         return [shadows_sheets.advance_page()]
 
     monkeypatch.setattr(shadows_sheets, "shadows_pages", pages)
-    monkeypatch.setattr(battle_page, "battle_pages", lambda plan, workers=1, steps=None: [])
+    monkeypatch.setattr(battle_page, "battle_builders", lambda plan, workers=1: [])
     out = tmp_path / "s.pdf"
     args = ["report", "shadows", "--seed", "9", "-o", str(out)]
     assert main(args) == 0
@@ -800,23 +800,27 @@ def test_report_trials_from_the_environment(monkeypatch):
 
 
 def test_pages_made_in_the_second_process_equal_pages_made_here():
-    """The what-if and battle pages the forked worker makes hold the same tables, titles and sections
-    (the decks' labels are keyed by object ids: a pickled copy would lose them)."""
+    """The what-if pages and the last battle page the forked worker makes hold the same tables, titles and
+    sections (the decks' labels are keyed by object ids: a pickled copy would lose them), and the deck
+    report with them made there has the same pages in the same order as made here."""
     plan = SamplingPlan(seed=5, trials=200)
     inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
-    started = build._start_battles(plan, 1, inputs)
+    started = build._start_second(plan, 1, inputs)
     if started is None:
         pytest.skip("one core or no fork: everything is made in one process")
     try:
-        what_ifs, fought = build._wait(started[1])
+        what_ifs, value = build._wait(started[1])
     finally:
         started[0].terminate()
         started[0].join()
-    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)
-    there = what_ifs + fought
-    assert len(here) == len(there) == 2 + battle_page.n_steps()
+    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)[-1:]
+    there = what_ifs + [value]
+    assert len(here) == len(there) == 3
 
     def view(page):
         return page.title, page.subtitle, page.section, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
 
     assert [view(p) for p in here] == [view(p) for p in there]
+    made_here = deck_report.deck_pages(inputs, plan)
+    with_there = deck_report.deck_pages(inputs, plan, what_ifs=lambda: what_ifs)
+    assert [view(p) for p in made_here] == [view(p) for p in with_there]
