@@ -824,3 +824,24 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     made_here = deck_report.deck_pages(inputs, plan)
     with_there = deck_report.deck_pages(inputs, plan, what_ifs=lambda: what_ifs)
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
+
+
+def test_a_table_prints_every_cell_once_in_its_cell():
+    """Tables are drawn as one collection of cells and a text centred in each (not matplotlib's ax.table):
+    every header and body string once, bold header, inside the axes, one rectangle per cell."""
+    frame = pd.DataFrame({"Rank": ["Novice (D6)", "Hero (D10)"], "P (%)": ["16.7", "100.0"], "±": ["0.2", "—"]})
+    fig = Figure(figsize=(6, 2))
+    with style.report_style():
+        document._draw_table(fig, document.Table(frame, title="A table"))
+        fig.canvas.draw()
+    (ax,) = fig.axes
+    texts = [(t.get_text(), t.get_fontweight()) for t in ax.texts]
+    assert texts == [("Rank", "bold"), ("P (%)", "bold"), ("±", "bold"), ("Novice (D6)", "normal"),
+                     ("16.7", "normal"), ("0.2", "normal"), ("Hero (D10)", "normal"), ("100.0", "normal"),
+                     ("—", "normal")]
+    (cells,) = ax.collections
+    assert len(cells.get_paths()) == 9
+    box = ax.get_window_extent()
+    for t in ax.texts:
+        inside = t.get_window_extent()
+        assert box.x0 <= inside.x0 and inside.x1 <= box.x1 and box.y0 <= inside.y0 and inside.y1 <= box.y1
