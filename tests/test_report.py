@@ -774,7 +774,7 @@ def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, cap
         return [shadows_sheets.advance_page()]
 
     monkeypatch.setattr(shadows_sheets, "shadows_pages", pages)
-    monkeypatch.setattr(battle_page, "battle_pages", lambda plan, workers=1, steps=None: [])
+    monkeypatch.setattr(battle_page, "battle_builders", lambda plan, workers=1: [])
     out = tmp_path / "s.pdf"
     args = ["report", "shadows", "--seed", "9", "-o", str(out)]
     assert main(args) == 0
@@ -800,23 +800,48 @@ def test_report_trials_from_the_environment(monkeypatch):
 
 
 def test_pages_made_in_the_second_process_equal_pages_made_here():
-    """The what-if and battle pages the forked worker makes hold the same tables, titles and sections
-    (the decks' labels are keyed by object ids: a pickled copy would lose them)."""
+    """The what-if pages and the last battle page the forked worker makes hold the same tables, titles and
+    sections (the decks' labels are keyed by object ids: a pickled copy would lose them), and the deck
+    report with them made there has the same pages in the same order as made here."""
     plan = SamplingPlan(seed=5, trials=200)
     inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
-    started = build._start_battles(plan, 1, inputs)
+    started = build._start_second(plan, 1, inputs)
     if started is None:
         pytest.skip("one core or no fork: everything is made in one process")
     try:
-        what_ifs, fought = build._wait(started[1])
+        what_ifs, value = build._wait(started[1])
     finally:
         started[0].terminate()
         started[0].join()
-    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)
-    there = what_ifs + fought
-    assert len(here) == len(there) == 2 + battle_page.n_steps()
+    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)[-1:]
+    there = what_ifs + [value]
+    assert len(here) == len(there) == 3
 
     def view(page):
         return page.title, page.subtitle, page.section, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
 
     assert [view(p) for p in here] == [view(p) for p in there]
+    made_here = deck_report.deck_pages(inputs, plan)
+    with_there = deck_report.deck_pages(inputs, plan, what_ifs=lambda: what_ifs)
+    assert [view(p) for p in made_here] == [view(p) for p in with_there]
+
+
+def test_a_table_prints_every_cell_once_in_its_cell():
+    """Tables are drawn as one collection of cells and a text centred in each (not matplotlib's ax.table):
+    every header and body string once, bold header, inside the axes, one rectangle per cell."""
+    frame = pd.DataFrame({"Rank": ["Novice (D6)", "Hero (D10)"], "P (%)": ["16.7", "100.0"], "±": ["0.2", "—"]})
+    fig = Figure(figsize=(6, 2))
+    with style.report_style():
+        document._draw_table(fig, document.Table(frame, title="A table"))
+        fig.canvas.draw()
+    (ax,) = fig.axes
+    texts = [(t.get_text(), t.get_fontweight()) for t in ax.texts]
+    assert texts == [("Rank", "bold"), ("P (%)", "bold"), ("±", "bold"), ("Novice (D6)", "normal"),
+                     ("16.7", "normal"), ("0.2", "normal"), ("Hero (D10)", "normal"), ("100.0", "normal"),
+                     ("—", "normal")]
+    (cells,) = ax.collections
+    assert len(cells.get_paths()) == 9
+    box = ax.get_window_extent()
+    for t in ax.texts:
+        inside = t.get_window_extent()
+        assert box.x0 <= inside.x0 and inside.x1 <= box.x1 and box.y0 <= inside.y0 and inside.y1 <= box.y1

@@ -7,6 +7,7 @@ module only arranges their DataFrames.
 from __future__ import annotations
 
 from functools import partial
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -153,8 +154,13 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
         section=SECTION)
 
 
-def battle_pages(plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Page]:
-    """The battle pages of the Shadows sheets: the matchups, then what each $ buys for two sample posses."""
+def battle_builders(plan: SamplingPlan, workers: int = 1) -> list[tuple[str, Callable[[], Page]]]:
+    """What :func:`battle_pages` builds, in order: (progress label, function making the page)."""
     builders = [("Shadows: battles", partial(matchup_page, plan, workers))]
     builders += [(f"Shadows: value {a}", partial(value_page, a, b, plan, workers)) for a, b in VALUE_PAIRS]
-    return build_pages(builders, steps)
+    return builders
+
+
+def battle_pages(plan: SamplingPlan, *, workers: int = 1, steps=None) -> list[Page]:
+    """The battle pages of the Shadows sheets: the matchups, then what each $ buys for two sample posses."""
+    return build_pages(battle_builders(plan, workers), steps)

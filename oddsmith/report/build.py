@@ -173,26 +173,34 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     n_pages = expected_pages(labels)
     pages: list[document.Page] = []
     with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
-        # The battle pages' simulations run in a second process while this one makes the deck pages.
-        # The what-if and battle pages' simulations run in a second process while this one makes the others.
-        battles = _start_battles(plan, settings.workers, deck_inputs) if kind == "full" else None
+        # The what-if pages and the last value page (the dearest simulations) are made in a second process
+        # while this one makes the others: the Shadows sheets and battle pages first, then the deck pages,
+        # which take the what-ifs last, so about the same CPU on each side and neither waits long
+        # (docs/speed.md, 'Reports'). Every simulation draws from its own seeded streams: where and in
+        # which order they run changes no figure.
+        second = _start_second(plan, settings.workers, deck_inputs) if kind == "full" else None
         try:
+            shadows: list[document.Page] = []
+            if kind in ("full", "shadows"):
+                sheets = shadows_sheets.shadows_pages(posse_input, steps=steps)
+                builders = battle_page.battle_builders(plan, settings.workers)
+                fought = document.build_pages(builders if second is None else builders[:-1], steps)
+                shadows = sheets + fought
             if deck_inputs is not None:
-                what_ifs = None if battles is None else (lambda: _wait(battles[1])[0])
+                what_ifs = None if second is None else (lambda: _wait(second[1])[0])
                 pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
                                                                  steps=steps, what_ifs=what_ifs),
                                           glossary.DOOMTOWN)
-            if kind in ("full", "shadows"):
-                sheets = shadows_sheets.shadows_pages(posse_input, steps=steps)
-                if battles is None:
-                    fought = battle_page.battle_pages(plan, workers=settings.workers, steps=steps)
-                else:
-                    fought = _finish_battles(battles, steps)
-                pages += document.in_part(sheets + fought, glossary.SHADOWS)
+            if second is not None and kind == "full":
+                steps.step(builders[-1][0])
+                shadows.append(_wait(second[1])[1])
+                steps.done_step()
+            shadows = document.in_part(shadows, glossary.SHADOWS)
+            pages += shadows
         finally:
-            if battles is not None:
-                battles[0].terminate()
-                battles[0].join()
+            if second is not None:
+                second[0].terminate()
+                second[0].join()
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator, date=date,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
@@ -216,27 +224,26 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     return written, n_pages
 
 
-# ---------------------------------------------------------------------------- battles alongside
+# ---------------------------------------------------------------------------- the second process
 
-#: What the forked worker of :func:`_start_battles` builds from, inherited, never pickled: the decks'
+#: What the forked worker of :func:`_start_second` builds from, inherited, never pickled: the decks'
 #: labels are keyed by the objects' ids, which a pickled copy would not keep.
 _JOB: dict = {}
 
 
-def _battle_job():
+def _second_job():
     from oddsmith.report import battle_page, deck_report
 
     plan, workers, deck_inputs = _JOB["plan"], _JOB["workers"], _JOB["decks"]
-
     what_ifs = [] if deck_inputs is None else deck_report.what_if_pages(deck_inputs, plan, workers=workers)
-    return what_ifs, battle_page.battle_pages(plan, workers=workers)
+    return what_ifs, battle_page.battle_builders(plan, workers)[-1][1]()
 
 
-def _start_battles(plan: SamplingPlan, workers: int, deck_inputs):
-    """The what-if pages and the battle pages (the dearest simulations, about half of them) built in one
-    worker process (forked where the system can), started now; None where only one core is there to
-    share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold the same
-    figures as made here: every simulation draws from its own seeded streams."""
+def _start_second(plan: SamplingPlan, workers: int, deck_inputs):
+    """The what-if pages (6 pairs x ~31 changes x 10,000 whole shootouts) and the last battle page (a value
+    page), built in one worker process (forked where the system can), started now; None where only one core
+    is there to share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages
+    hold the same figures as made here: every simulation draws from its own seeded streams."""
     import multiprocessing
 
     if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -248,7 +255,7 @@ def _start_battles(plan: SamplingPlan, workers: int, deck_inputs):
         pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel._start_worker, initargs=(None,))
     finally:
         _JOB.clear()
-    return pool, pool.apply_async(_battle_job)
+    return pool, pool.apply_async(_second_job)
 
 
 def _wait(result):
@@ -259,20 +266,6 @@ def _wait(result):
         interrupts.check()
         result.wait(0.1)
     return result.get()
-
-
-def _finish_battles(battles, steps) -> list:
-    """The battle pages from :func:`_start_battles`, the progress bar naming each step while it waits."""
-    from oddsmith.report import battle_page
-
-    labels = battle_page.step_labels()
-    steps.step(labels[0])
-    pages = _wait(battles[1])[1]
-    for k, label in enumerate(labels):
-        if k:
-            steps.step(label)
-        steps.done_step()
-    return pages
 
 
 # ---------------------------------------------------------------------------- the result cache

@@ -435,14 +435,15 @@ def what_if_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1) -
 def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, steps=None,
                what_ifs=None) -> list[Page]:
     """Every page of the deck report, in order. ``what_ifs``: a callable giving :func:`what_if_pages`
-    (made elsewhere, e.g. by another process) when the first of them is needed; None: made here."""
+    (made elsewhere, e.g. by another process), called once every other page is made, so this process
+    never waits on the other while it has work of its own; None: made here."""
     pages: list[Page] = []
     every = inputs.decks + ([inputs.vs] if inputs.vs is not None else [])
     lowball_odds = {id(d): lowball.lowball_odds(d, name=inputs.label(d)) for d in every}
     matrix_pairs: dict[tuple[int, int], float] = {}
     round_pairs: dict[tuple[int, int], shootout.RoundOdds] = {}
     grids: dict[int, dict[tuple[int, int], shootout.ShootoutOdds]] = {}
-    made_what_ifs: list | None = None
+    what_if_slots: list[tuple[int, int]] = []  # (where in pages, which deck): what-ifs made elsewhere go there
     for k, deck in enumerate(inputs.decks):
         label = inputs.label(deck)
         if steps:
@@ -470,9 +471,9 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         opp = inputs.opponents(deck)[0]
         if what_ifs is None:
             what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
-        else:
-            made_what_ifs = what_ifs() if made_what_ifs is None else made_what_ifs
-            what_if = made_what_ifs[k]
+        else:  # made by another process meanwhile: asked for only when every other page here is made
+            what_if_slots.append((len(pages), k))
+            what_if = None
         if what_if is not None:
             pages.append(what_if)
         tuned = (tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
@@ -509,6 +510,11 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
                      for d in inputs.decks}
             reference = "against the other decks (mean)"
         pages.append(tradeoff_page(inputs, _tradeoff_frame(inputs, grids, low_x, lowball_odds), plan, reference))
+    if what_if_slots:
+        made = what_ifs()
+        for at, k in reversed(what_if_slots):  # from the last, so the earlier places do not move
+            if made[k] is not None:
+                pages.insert(at, made[k])
     if steps:
         steps.done_step()
     return pages
