@@ -316,5 +316,22 @@ cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     return 0
 
 
+cdef inline int bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
+    """The model that makes side s's Bottle Check now ("Bottle Checks"): the Boss if it stands, else the next highest
+    Rank standing (among equals the larger die now rolled, then Nerves of Steel; first in model order); -1 if nobody
+    stands."""
+    cdef int m, k, best = -1, roller = -1
+    for m in range(p.n[s]):
+        if p.mp[s][m][M_BOSS] and standing(g, s, m):
+            return m
+    for m in range(p.n[s]):
+        if standing(g, s, m):
+            k = p.mp[s][m][M_RANK] * 100 + cur_die(p, g, s, m) * 2 + p.mp[s][m][M_NERVE_RR]
+            if k > best:
+                best = k
+                roller = m
+    return roller
+
+
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR])

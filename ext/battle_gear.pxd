@@ -53,23 +53,6 @@ cdef inline void whiskey_at_charge(Setup *p, Game *g, int s, int m, int t, doubl
         gear_drink(g, s, m)
 
 
-cdef inline int gear_bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
-    """The model that would make side s's Bottle Check now (shadows_battle.recovery_and_bottle's choice): the Boss if
-    it stands, else the highest Rank standing (the larger die now rolled, then Nerves of Steel; first in model order);
-    -1 if nobody stands."""
-    cdef int m, k, best = -1, roller = -1
-    for m in range(p.n[s]):
-        if p.mp[s][m][M_BOSS] and standing(g, s, m):
-            return m
-    for m in range(p.n[s]):
-        if standing(g, s, m):
-            k = p.mp[s][m][M_RANK] * 100 + cur_die(p, g, s, m) * 2 + p.mp[s][m][M_NERVE_RR]
-            if k > best:
-                best = k
-                roller = m
-    return roller
-
-
 cdef inline int gear_bottle_due(Setup *p, Game *g, int s) noexcept nogil:
     """Side s's posse models standing are half its starting number or fewer: a Bottle Check would be made now."""
     cdef int m, up = 0
@@ -106,7 +89,7 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
     closest Downed friend within 4". Returns 1 when the gear took the Action (a Move), 0 when the plan goes on."""
     cdef int o = 1 - s, i, f, best = -1
     cdef double dx, dy, d2, bd = 1e18, r
-    if g.whiskey[s][m] and g.drunk[s][m] != g.turn and gear_bottle_due(p, g, s) and gear_bottle_roller(p, g, s) == m:
+    if g.whiskey[s][m] and g.drunk[s][m] != g.turn and gear_bottle_due(p, g, s) and bottle_roller(p, g, s) == m:
         gear_drink(g, s, m)
         return 1
     if not g.oil[s][m]:

@@ -374,7 +374,7 @@ cdef int action_phase(Setup *p, Game *g, int turn) noexcept nogil:
 
 cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil:
     """Recovery Phase of side s ("The Recovery Phase"); 1 if the Posse Bottles Out."""
-    cdef int m, f, succ, one, up = 0, roller = -1, best, dice, rr = 0
+    cdef int m, f, succ, one, up = 0, roller, dice, rr = 0
     for m in range(g.nm[s]):
         g.done[s][m] = 0
         g.omen[s][m] = 0
@@ -408,21 +408,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         return 0
     if up == 0:
         return 1     # nobody left standing to make the Check
-    for m in range(p.n[s]):
-        if p.mp[s][m][M_BOSS] and standing(g, s, m):
-            roller = m
-    if roller >= 0:
-        dice = p.opt[O_BOSS_DICE]
-    else:
-        dice = p.opt[O_STANDIN_DICE]
-        best = -1
-        for m in range(p.n[s]):
-            if standing(g, s, m):
-                # next highest Rank; among equals the one rolling the larger die, then with Nerves of Steel
-                succ = p.mp[s][m][M_RANK] * 100 + cur_die(p, g, s, m) * 2 + p.mp[s][m][M_NERVE_RR]
-                if succ > best:
-                    best = succ
-                    roller = m
+    roller = bottle_roller(p, g, s)
+    dice = p.opt[O_BOSS_DICE] if p.mp[s][roller][M_BOSS] else p.opt[O_STANDIN_DICE]
     if whiskey_on(g, s, roller):
         return 0     # Whiskey: "automatically passes all Nerve Tests ... (including Bottle Checks)" (battle_gear.pxd)
     rr = p.mp[s][roller][M_NERVE_RR]
@@ -444,6 +431,26 @@ cdef inline void deploy(Setup *p, Game *g, int s) noexcept nogil:
         g.cmask[s][m] = 0
 
 
+cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model slot m of side s as a game starts: no tokens (Shaken, Downed, Done, Lookout, a Jam, Bad Omen), no
+    Contacts, no Fight yet, its single-use items (Dynamite, the Derringer, Whiskey, Snake Oil) in hand. The caller
+    puts it on the table or not."""
+    g.on[s][m] = 0
+    g.look[s][m] = 0
+    g.downed[s][m] = 0
+    g.shaken[s][m] = 0
+    g.done[s][m] = 0
+    g.cas[s][m] = 0
+    g.jam[s][m] = 0
+    g.omen[s][m] = 0
+    g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
+    g.fought[s][m] = 0
+    g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
+    g.fear[s][m] = 0
+    g.cmask[s][m] = 0
+    gear_reset(p, g, s, m)
+
+
 cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     """One game; adds its counts into ``out``; res[0] = 1 if side A wins, res[1] = side B's Casualties."""
     cdef int s, m, c, turn, k, on_table, boss_on, first, events = 0, turns = 0, cas_a = 0, cas_b = 0
@@ -461,20 +468,8 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         g.fight_cas[s] = 0
         g.nlook[s] = 0
         for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
+            new_game_model(p, g, s, m)
             g.on[s][m] = m < p.n[s]
-            g.look[s][m] = 0
-            g.downed[s][m] = 0
-            g.shaken[s][m] = 0
-            g.done[s][m] = 0
-            g.cas[s][m] = 0
-            g.jam[s][m] = 0
-            g.omen[s][m] = 0
-            g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
-            g.fought[s][m] = 0
-            g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
-            g.fear[s][m] = 0
-            g.cmask[s][m] = 0
-            gear_reset(p, g, s, m)
         for c in range(NCARDS):
             g.deck[s][c] = c
         shuffle(&g.cards, &g.deck[s][0], NCARDS)
@@ -914,23 +909,13 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 g.vp[s] = 0
                 g.nlook[s] = 0
                 for m in range(MAXM):
-                    g.look[s][m] = 0
+                    new_game_model(&p, &g, s, m)
                     g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
                     g.downed[s][m] = state[s, m, 1]
                     g.shaken[s][m] = state[s, m, 2]
-                    g.done[s][m] = 0
-                    g.cas[s][m] = 0
-                    g.jam[s][m] = 0
-                    g.omen[s][m] = 0
                     g.acts[s][m] = 0
-                    g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
-                    g.fought[s][m] = 0
-                    g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
-                    g.fear[s][m] = 0
-                    gear_reset(&p, &g, s, m)
                     g.x[s][m] = positions[s, m, 0]
                     g.y[s][m] = positions[s, m, 1]
-                    g.cmask[s][m] = 0
                 refresh_masks(&g, s)
             for m in range(g.nm[0]):
                 update_contacts(&p, &g, 0, m)

@@ -169,6 +169,14 @@ class Game:
         if score < needed:
             self.damage(victim, needed - score, credit)
 
+    def jams(self, shooter: Model, jam_die: int) -> bool:
+        """A missed shot that shows a 1: the Jamming Check on the Weapon's Jam Die, Gunsmith re-rolling a Failure
+        ("Jamming Checks"). True if the Weapon Jams."""
+        jam = not R.is_success(self.rng.randint(1, jam_die))
+        if jam and shooter.has("Gunsmith"):
+            jam = not R.is_success(self.rng.randint(1, jam_die))
+        return jam
+
     def shoot_weapon(self, shooter: Model, wp: B.WeaponPlan, shots: int) -> None:
         for _ in range(shots):
             victim = self.target(shooter.side)
@@ -180,13 +188,9 @@ class Game:
             faces = roll_test(self.rng, shooter.grit_die(), dice, self.o.reading)
             hits = successes(faces)
             if hits == 0:
-                if 1 in faces:  # Jamming Check on the Jam Die; Gunsmith re-rolls a Failure
-                    jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam and shooter.has("Gunsmith"):
-                        jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam:
-                        shooter.jammed.add(id(wp))
-                        return
+                if 1 in faces and self.jams(shooter, weapon.jam_die):
+                    shooter.jammed.add(id(wp))
+                    return
                 continue
             if victim.pm.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS

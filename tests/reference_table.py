@@ -288,14 +288,9 @@ class TableGame(RB.Game):
                                  self.o.reading)
             hits = RB.successes(faces)
             if hits == 0:
-                if 1 in faces:  # Jamming Check on the Jam Die; Gunsmith re-rolls a Failure
-                    weapon = next(w for w in m.pm.battle_weapons() if w.name == wp.name)
-                    jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam and m.has("Gunsmith"):
-                        jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam:
-                        m.jammed.add(id(wp))
-                        return True
+                if 1 in faces and self.jams(m, next(w for w in m.pm.battle_weapons() if w.name == wp.name).jam_die):
+                    m.jammed.add(id(wp))
+                    return True
                 continue
             if victim.pm.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
@@ -709,14 +704,9 @@ class TableGame(RB.Game):
             faces = RB.roll_test(self.rng, e.grit_die(), bs.dice_cover if covered else bs.dice, self.o.reading)
             hits = RB.successes(faces)
             if hits == 0:
-                if 1 in faces:  # Jamming Check; Gunsmith re-rolls a Failure
-                    weapon = next(x for x in e.pm.battle_weapons() if x.name == w.name)
-                    jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam and e.has("Gunsmith"):
-                        jam = not R.is_success(self.rng.randint(1, weapon.jam_die))
-                    if jam:
-                        e.jammed.add(id(w))
-                        break
+                if 1 in faces and self.jams(e, next(x for x in e.pm.battle_weapons() if x.name == w.name).jam_die):
+                    e.jammed.add(id(w))
+                    break
                 continue
             if m.pm.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
