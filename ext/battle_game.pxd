@@ -23,7 +23,7 @@ cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
-    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, NMC
+    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -110,12 +110,12 @@ ctypedef struct Setup:
     double base                  # base diameter: centre distance of two models in Contact
     double contact2              # squared centre distances (inches²): Contact, the 1" rule, Charge reach, Dust Storm,
     double clear2                # Dynamite's throw, Arcane Blast's range
-    double reach2
     double dust2
     double dyn2
     double arcane2
     double band2[NSIDE][MAXM][MAXW][3]   # squared centre distance of each band's far edge
     double desired2[NSIDE][MAXM]         # squared centre distance at D*
+    double reach2[NSIDE][MAXM]           # squared centre distance a Charge reaches: the model's Move
     double lo                    # the table's edge for a model's centre (half a base in)
     double hi
     uint64_t cover_thr           # a Line of Fire is in Cover when a 32-bit draw is below this (2**32: always)

@@ -49,7 +49,7 @@ cdef inline void whiskey_at_charge(Setup *p, Game *g, int s, int m, int t, doubl
     if g.drunk[s][m] == g.turn or not standing(g, o, t) or not p.mp[o][t][M_FEARSOME] or p.mp[s][m][M_FEARSOME] \
             or (g.fear[s][m] >> 1) == g.act_id:
         return
-    if d <= p.base + (p.opt[O_CHARGE_REACH] - p.opt[O_WHISKEY_MOVE]) / 1000.0 + 1e-6:   # "within" up to rounding
+    if d <= p.base + (p.mp[s][m][M_MOVE] - p.opt[O_WHISKEY_MOVE]) / 1000.0 + 1e-6:   # "within" up to rounding
         gear_drink(g, s, m)
 
 
@@ -86,7 +86,7 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
     applies: (1) it would make its posse's Bottle Check now and one is due: it drinks (a Move Action, staying put);
     Snake Oil (a full Move Action) on (2) a Downed friend in Contact (first in Activation order), (3) itself if
     Shaken, (4) a standing Shaken friend in Contact; (5) no standing enemy within D*: a Move into Contact with the
-    closest Downed friend within 4". Returns 1 when the gear took the Action (a Move), 0 when the plan goes on."""
+    closest Downed friend within its Move. Returns 1 when the gear took the Action (a Move), 0 when the plan goes on."""
     cdef int o = 1 - s, i, f, best = -1
     cdef double dx, dy, d2, bd = 1e18, r
     if g.whiskey[s][m] and g.drunk[s][m] != g.turn and gear_bottle_due(p, g, s) and bottle_roller(p, g, s) == m:
@@ -115,7 +115,7 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
             dy = g.y[s][m] - g.y[o][i]
             if dx * dx + dy * dy <= p.desired2[s][m]:
                 return 0   # an enemy within D*: the plan goes on
-    r = p.base + p.opt[O_MOVE] / 1000.0 + 1e-6
+    r = p.base + p.mp[s][m][M_MOVE] / 1000.0 + 1e-6
     for i in range(g.nm[s]):
         f = p.order[s][i]
         if f != m and g.on[s][f] and g.downed[s][f]:

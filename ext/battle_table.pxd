@@ -561,7 +561,7 @@ cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
         ux = -1.0 if s == 0 else 1.0
         uy = ux
         d = sqrt(2.0)
-    move_line(p, g, s, m, ux / d, uy / d, p.opt[O_MOVE] / 1000.0, mask)
+    move_line(p, g, s, m, ux / d, uy / d, p.mp[s][m][M_MOVE] / 1000.0, mask)
     return DID_DISENGAGE
 
 
@@ -587,7 +587,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
     (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
     cdef int o = 1 - s, t, i, best = -1, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, bd = 1e18, step, mv = p.opt[O_MOVE] / 1000.0
+    cdef double d2, bd = 1e18, step, mv = p.mp[s][m][M_MOVE] / 1000.0
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
     if g.cmask[s][m] & g.onmask[o]:
@@ -598,7 +598,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
             t = p.order[o][i]
             if (downed >> t) & 1 and not engaged(p, g, o, t):
                 d2 = dist2(g, s, m, o, t)
-                if d2 <= p.reach2 and d2 < bd:
+                if d2 <= p.reach2[s][m] and d2 < bd:
                     bd = d2
                     best = t
         if best >= 0:
@@ -627,17 +627,17 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
     if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     t = closest_enemy(p, g, s, m, 1, &d2)
-    if t >= 0 and d2 <= p.reach2:
+    if t >= 0 and d2 <= p.reach2[s][m]:
         return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
-    if t >= 0 and d2 <= p.reach2:
+    if t >= 0 and d2 <= p.reach2[s][m]:
         return charge(p, g, s, m, t)
     # a Charge is a Move ("Charging Enemy Models"): after one that left nobody in Contact, the Solo may Shoot
     if solo_second and (prev == DID_MOVE or prev == DID_CHARGE) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if t >= 0:
-        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], p.opt[O_MOVE] / 1000.0)
+        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], p.mp[s][m][M_MOVE] / 1000.0)
         return DID_MOVE
     return DID_NOTHING
 

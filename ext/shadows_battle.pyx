@@ -38,7 +38,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
-                 "quickdraw", "bushwhacker", "lookout")
+                 "quickdraw", "bushwhacker", "lookout", "move")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -679,6 +679,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                 p.mp[s][m][c] = models[s, m, c]
             if m < used and not (2 <= p.mp[s][m][M_DIE_SHAKEN] <= MAX_FACES and 2 <= p.mp[s][m][M_DIE] <= MAX_FACES):
                 raise ValueError("mc_battle: bad Grit Die")
+            if m < used and p.opt[O_MOVEMENT] == MOVE_TABLE and not (
+                    p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOVE] <= p.opt[O_TABLE]):
+                raise ValueError("mc_battle: a model's Move must be at least Whiskey's cost and at most the table")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
@@ -754,13 +757,13 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     # inside it whatever the last bit of its arithmetic (the reference reads every "within" with the same WITHIN_EPS)
     p.contact2 = sq(p.base + WITHIN_EPS)
     p.clear2 = sq(p.base + p.opt[O_CLEARANCE] / 1000.0)
-    p.reach2 = sq(p.base + p.opt[O_CHARGE_REACH] / 1000.0 + WITHIN_EPS)
     p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0 + WITHIN_EPS)
     p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE] + WITHIN_EPS)
     p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0 + WITHIN_EPS)
     for s in range(NSIDE):
         for m in range(MAXM):
             p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)
+            p.reach2[s][m] = sq(p.base + p.mp[s][m][M_MOVE] / 1000.0 + WITHIN_EPS)
             for w in range(MAXW):
                 for b in range(3):
                     p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)
@@ -777,6 +780,7 @@ def table_slots(const int32_t[::1] options):
     cdef int32_t[:, ::1] oz = _np.tile(_np.arange(MAXM, dtype=_np.int32), (NSIDE, 1))
     mz[:, :, M_DIE] = 6
     mz[:, :, M_DIE_SHAKEN] = 6
+    mz[:, :, M_MOVE] = options[O_MOVE]
     opt = _np.array(options, dtype=_np.int32)
     opt[O_REVENANTS_A] = 0
     opt[O_REVENANTS_B] = 0

@@ -178,7 +178,7 @@ class TableGame(RB.Game):
         drinks = self.drinks_when_charging(m, target)
         d = dist(m, target)
         ux, uy = (target.x - m.x) / d, (target.y - m.y) / d
-        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, R.CHARGE_REACH_INCHES,
+        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, m.pm.move_inches,
                           ignore=(target,))
         if not in_contact(m, target):
             return False
@@ -202,9 +202,9 @@ class TableGame(RB.Game):
         cy = sum(e.y for e in engaged) / len(engaged)
         d = math.hypot(m.x - cx, m.y - cy)
         ux, uy = (m.x - cx) / d, (m.y - cy) / d
-        tx = clamp(m.x + ux * R.DISENGAGE_MOVE_INCHES)
-        ty = clamp(m.y + uy * R.DISENGAGE_MOVE_INCHES)
-        self.move_towards(m, tx, ty, R.DISENGAGE_MOVE_INCHES, ignore=tuple(engaged))
+        tx = clamp(m.x + ux * m.pm.move_inches)
+        ty = clamp(m.y + uy * m.pm.move_inches)
+        self.move_towards(m, tx, ty, m.pm.move_inches, ignore=tuple(engaged))
 
     # -- Targeting ("1: Declare Weapon and Target") and Shooting on the table -------------------------------------
     @staticmethod
@@ -478,7 +478,7 @@ class TableGame(RB.Game):
         if touching:
             self.fight(m, self.defender(m))
             return "fight"
-        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= R.CHARGE_REACH_INCHES + EPS
+        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= m.pm.move_inches + EPS
                   and not any(f.standing and in_contact(f, e) for f in self.friends(m))]
         if downed:
             self.charge(m, self.closest(m, downed))
@@ -497,7 +497,7 @@ class TableGame(RB.Game):
             if late and second and self.lookout_wanted(m, near):
                 m.lookout = True  # Lookout instead of this Move: "the model is given a Lookout Token"
                 return "lookout"
-            self.move_towards(m, near.x, near.y, min(R.MOVE_INCHES, gap(m, near) - m.plan.desired_inches))
+            self.move_towards(m, near.x, near.y, min(m.pm.move_inches, gap(m, near) - m.plan.desired_inches))
             return "move"
         return None
 
@@ -507,7 +507,7 @@ class TableGame(RB.Game):
             return "fight"
         if m.plan.arcane_blast and self.arcane_blast(m):
             return "cast"
-        reach = [e for e in self.enemies(m) if gap(m, e) <= R.CHARGE_REACH_INCHES + EPS]
+        reach = [e for e in self.enemies(m) if gap(m, e) <= m.pm.move_inches + EPS]
         if reach:
             downed = [e for e in reach if not e.standing]
             self.charge(m, self.closest(m, downed) if downed else self.closest(m, reach))
@@ -517,7 +517,7 @@ class TableGame(RB.Game):
             return "shoot"
         near = self.closest(m, [e for e in self.enemies(m) if e.standing])
         if near is not None:
-            self.move_towards(m, near.x, near.y, R.MOVE_INCHES)
+            self.move_towards(m, near.x, near.y, m.pm.move_inches)
             return "move"
         return None
 
@@ -813,7 +813,7 @@ class TableGame(RB.Game):
         Target was within the Charge's 4" less the 1" the drink costs (asked before the Charge moves)."""
         return (m.whiskey > 0 and not self.whiskey_on(m) and target.standing and self.fearsome(target)
                 and not self.fearsome(m) and not m.fearsome_tested
-                and gap(m, target) <= R.CHARGE_REACH_INCHES - R.WHISKEY_MOVE_COST_INCHES + EPS)
+                and gap(m, target) <= m.pm.move_inches - R.WHISKEY_MOVE_COST_INCHES + EPS)
 
     def bottle_check_maker(self, s: int) -> TModel | None:
         """The model that would make side s's Bottle Check now, if one is due now ("3: Bottle Checks")."""
@@ -857,7 +857,7 @@ class TableGame(RB.Game):
         # (5) no standing enemy within D*: Move into Contact with the closest Downed friend within a Move (4")
         if any(e.standing and gap(m, e) <= m.plan.desired_inches + EPS for e in self.enemies(m)):
             return False
-        downed = [f for f in friends if f.downed and gap(m, f) <= R.MOVE_INCHES + EPS]
+        downed = [f for f in friends if f.downed and gap(m, f) <= m.pm.move_inches + EPS]
         if not downed:
             return False
         f = min(downed, key=lambda f: (dist(m, f), self.pos_in_order(f)))

@@ -129,8 +129,7 @@ NOT_MODELLED = (
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
-    "Boilerplate cancels Successes of shots only, not of a Fight; its wearer still Moves (and Charges) 4\" where "
-    "the book takes 1\" off its Move rate",
+    "Boilerplate cancels Successes of shots only, not of a Fight",
     "the Lasting Injuries Limp (one Move Action per Activation) and Old Wound (a Grit Die before Deployment, Shaken "
     "on a Failure): a model with them plays as if unhurt",
 )

@@ -547,6 +547,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["quickdraw"]] = int(any(s_.name == R.REACTION_REROLL_SKILL for s_ in skills))
     row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
     row[col["lookout"]] = int(mp.lookout)
+    row[col["move"]] = _inches(m.move_inches)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)

@@ -171,6 +171,12 @@ class PosseModel:
                 or bool(self.role and "Boilerplate" in self.role.gear))
 
     @property
+    def move_inches(self) -> float:
+        """Move rate on foot ("Move": 4"), less Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's
+        armour too); Horses are not ridden in a battle here (docs/shadows-battles.md)."""
+        return R.MOVE_INCHES - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
+
+    @property
     def silver_bullets(self) -> bool:
         """Silver Bullets in a game: a Crusader's, or bought as Gear (not by the Vessel)."""
         return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets"
