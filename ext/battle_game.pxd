@@ -316,6 +316,25 @@ cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# On the table: distances and Cover, shared by the table's steps and the Reactions
+# ---------------------------------------------------------------------------
+
+cdef inline double dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
+    """Squared centre distance of two models (inches²): every "within" compares it, so no square roots."""
+    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
+    return dx * dx + dy * dy
+
+
+cdef inline int in_cover(Setup *p, Game *g) noexcept nogil:
+    """Is this Line of Fire in Cover? One draw per shot per candidate at the terrain's density."""
+    if p.cover_thr == 0:
+        return 0
+    if p.cover_thr >= (<uint64_t>1 << 32):
+        return 1
+    return stream_u32(&g.st) < p.cover_thr
+
+
 cdef inline int bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
     """The model that makes side s's Bottle Check now ("Bottle Checks"): the Boss if it stands, else the next highest
     Rank standing (among equals the larger die now rolled, then Nerves of Steel; first in model order); -1 if nobody

@@ -12,27 +12,13 @@ replaced by a Done Token unless Bushwhacker's Grit Die is a Success. In a two-pl
 per triggering Action, so no Reaction Test is rolled (Quickdraw's re-roll never comes up).
 
 A side with no model on Lookout (``g.nlook[side] == 0``) costs one comparison per Action. Every function is
-``cdef inline noexcept nogil``; this file needs only battle_game.pxd, so the two small helpers it shares with
-battle_table.pxd (the Cover draw, the squared distance) are its own.
+``cdef inline noexcept nogil``; this file needs only battle_game.pxd (the squared distance and the Cover draw
+live there, shared with battle_table.pxd).
 """
 from libc.stdint cimport uint64_t, uint32_t
 
 from shadows_common cimport *
 from battle_game cimport *
-
-
-cdef inline double look_dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
-    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
-    return dx * dx + dy * dy
-
-
-cdef inline int look_cover(Setup *p, Game *g) noexcept nogil:
-    """The Line of Fire is in Cover (one draw per shot at the terrain's density, as battle_table.in_cover)."""
-    if p.cover_thr == 0:
-        return 0
-    if p.cover_thr >= (<uint64_t>1 << 32):
-        return 1
-    return stream_u32(&g.st) < p.cover_thr
 
 
 cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, double d2) noexcept nogil:
@@ -82,12 +68,12 @@ cdef inline void reaction_shoot(Setup *p, Game *g, int o, int r, int w, int s, i
     drawn per shot, Jamming, Boilerplate, the Save, as any shot ("Resolving a Reaction")."""
     cdef int i, band, cov, succ, one
     cdef int *wp = &p.wp[o][r][w][0]
-    cdef double d2 = look_dist2(g, o, r, s, m)
+    cdef double d2 = dist2(g, o, r, s, m)
     band = 0 if d2 <= p.band2[o][r][w][0] else (1 if d2 <= p.band2[o][r][w][1] else 2)
     for i in range(wp[W_SHOTS]):
         if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
             return
-        cov = look_cover(p, g)
+        cov = in_cover(p, g)
         succ = roll_test(&g.st, cur_die(p, g, o, r), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
                          p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
         if succ == 0:
@@ -111,7 +97,7 @@ cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
         t = p.order[o][i]
         if not g.look[o][t] or not standing(g, o, t) or (g.cmask[o][t] & g.upmask[s]):
             continue
-        d2 = look_dist2(g, o, t, s, m)
+        d2 = dist2(g, o, t, s, m)
         if g.dust and d2 > p.dust2:
             continue
         for w in range(MAXW):

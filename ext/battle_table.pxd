@@ -28,12 +28,6 @@ cdef inline int popcount(int x) noexcept nogil:
     return k
 
 
-cdef inline double dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
-    """Squared centre distance of two models (inches²): every "within" below compares it, so no square roots."""
-    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
-    return dx * dx + dy * dy
-
-
 cdef inline double cdist(Game *g, int s, int m, int o, int t) noexcept nogil:
     return sqrt(dist2(g, s, m, o, t))
 
@@ -153,15 +147,6 @@ cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, doubl
 # ---------------------------------------------------------------------------
 # Targets ("Shoot: 1: Declare Weapon and Target"), Cover ("Cover")
 # ---------------------------------------------------------------------------
-
-cdef inline int in_cover(Setup *p, Game *g) noexcept nogil:
-    """Is this Line of Fire in Cover? One draw per shot per candidate at the terrain's density."""
-    if p.cover_thr == 0:
-        return 0
-    if p.cover_thr >= (<uint64_t>1 << 32):
-        return 1
-    return stream_u32(&g.st) < p.cover_thr
-
 
 cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2, double *d2) noexcept nogil:
     """Enemy t may be Shot at by model m within ``reach2`` (squared centre distance): on the table, not Downed, not

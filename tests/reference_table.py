@@ -529,13 +529,7 @@ class TableGame(RB.Game):
         cands = self.candidates(m, lambda g: g <= power.range_inches + EPS)
         if not cands:
             return False
-        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
-        if RB.successes(faces) < power.difficulty:
-            if R.is_miscast(faces):
-                if m.shaken:
-                    m.downed = True
-                else:
-                    m.shaken = True
+        if not self.casting_test(m, power.difficulty):
             return True
         victim = self.closest(m, cands)
         hits = RB.successes(RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading))
@@ -546,6 +540,19 @@ class TableGame(RB.Game):
         return True
 
     # -- Arcane Powers of casting models (docs/shadows-battles.md section 12) ---------------------------------
+    def casting_test(self, m: TModel, difficulty: int) -> bool:
+        """"Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": True if Cast;
+        "no Successes and at least one Die is a 1": a Miscast, Shaken (Downed if already Shaken)."""
+        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
+        if RB.successes(faces) >= difficulty:
+            return True
+        if R.is_miscast(faces):
+            if m.shaken:
+                m.downed = True
+            else:
+                m.shaken = True
+        return False
+
     def power_target(self, m: TModel, name: str):
         """Who the Power would be cast at now (None: it is not cast). Arcane Blast: the closest candidate within 9";
         Transfix: the first enemy in its Activation order standing, not yet Activated, within 6"; Immolate (policy): a
@@ -591,13 +598,7 @@ class TableGame(RB.Game):
         else:
             return False
         fired.add("cast")
-        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
-        if RB.successes(faces) < R.arcane_power(name).difficulty:
-            if R.is_miscast(faces):
-                if m.shaken:
-                    m.downed = True
-                else:
-                    m.shaken = True
+        if not self.casting_test(m, R.arcane_power(name).difficulty):
             return True
         if name == "Arcane Blast":
             # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9"" (no Entities)
