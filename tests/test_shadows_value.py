@@ -119,7 +119,8 @@ def test_fighting_skills_and_the_derringer_are_valued_on_the_table():
         assert not any(r.startswith("no effect") for r in reasons), (item, reasons)
     # the reasons left say what the table battle does not play
     table_reasons = {s["item"]: s["reason"] for s in skipped}
-    assert table_reasons["Slick"] == V.NOT_PLAYED_SKILL
+    # Slick's extra Action is played on the table (docs/shadows-battles.md section 10): valued there
+    assert "Slick" in {c.item for c in cands} and "Slick" not in table_reasons
     # Quickdraw and Bushwhacker make a gun model play Lookout on the table (docs/shadows-battles.md section 11)
     assert {"Quickdraw", "Bushwhacker"} <= {c.item for c in cands} and "Quickdraw" not in table_reasons
     assert table_reasons["Lasso"] == V.NOT_PLAYED_GEAR and "fixed-range" not in table_reasons["Lasso"]
@@ -127,7 +128,7 @@ def test_fighting_skills_and_the_derringer_are_valued_on_the_table():
     cands, skipped = V.candidates(posse, B.battle_options(movement="none"))
     assert not any(c.item in FIGHT_ITEMS + ("Hawkeye",) for c in cands)
     none_reasons = {s["item"]: s["reason"] for s in skipped}
-    for item in FIGHT_ITEMS + ("Hawkeye", "Quickdraw", "Bushwhacker"):
+    for item in FIGHT_ITEMS + ("Hawkeye", "Quickdraw", "Bushwhacker", "Slick"):
         assert none_reasons[item] == V.NO_EFFECT, item
     # --targets closest: never a Spotting Test, so Hawkeye changes nothing
     cands, skipped = V.candidates(posse, B.battle_options(targets="closest"))

@@ -35,8 +35,9 @@ BATTLE_SKILLS = ("Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "De
 """Skills that change something in either battle (shooting, Saves, Recovery, Nerve and Bottle Checks)."""
 FIGHTING_SKILLS = ("Mean", "Close Work", "Fearsome", "'Ornery", "Bull-Rush")
 """The Fighting Skills Table: they act in Fights, which only the table battle (``movement="table"``) plays."""
-REACTION_SKILLS = ("Quickdraw", "Bushwhacker")
-"""Skills that make a gun model play Lookout on the table (docs/shadows-battles.md section 13): valued there only."""
+TABLE_SKILLS = ("Quickdraw", "Bushwhacker", "Slick")
+"""Skills only the table battle plays: Quickdraw and Bushwhacker make a gun model play Lookout (docs/shadows-battles.md
+section 13), Slick rolls for an extra Action (section 10); valued there only."""
 SPOTTING_SKILLS = ("Hawkeye",)
 """Skills of the Spotting Test, taken on the table when ``targets`` prefers a model that is not the legal Target."""
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
@@ -71,7 +72,7 @@ what is wrong for this model (a broken rule's own message), else empty."""
 NO_EFFECT = ("no effect in the fixed-range firefight (--movement none: no Moves, Charges, Fights, Spotting Tests "
              "or Reactions)")
 NO_SPOTTING = "no effect with --targets closest (no Spotting Test is ever taken)"
-NOT_PLAYED_SKILL = "no effect in this battle: Slick's extra Action is not played"
+NOT_PLAYED_SKILL = "no effect in this battle: the battle does not play this Skill's own rules"
 NOT_PLAYED_GEAR = "no effect in this battle: the battle does not play this item's own rules (the notes list them)"
 NO_RIFLE = "a Telescopic Sight fits a Rifle-Class Weapon that shoots, and this model has none"
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
@@ -88,7 +89,7 @@ def skill_not_modelled(name: str, options: B.BattleOptions) -> str | None:
     table = _table_battle(options)
     if name in BATTLE_SKILLS:
         return None
-    if name in FIGHTING_SKILLS or name in REACTION_SKILLS:
+    if name in FIGHTING_SKILLS or name in TABLE_SKILLS:
         return None if table else NO_EFFECT
     if name in SPOTTING_SKILLS:
         if not table:
