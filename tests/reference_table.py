@@ -130,7 +130,7 @@ class TableGame(RB.Game):
 
     def engaged(self, m: TModel) -> bool:
         """In a Fight: in Contact with a standing enemy (KERNEL-NOTES Q3)."""
-        return any(e.standing for e in self.contacts(m))
+        return any(e.standing and in_contact(m, e) for e in self.enemies(m))
 
     def pos_in_order(self, m: TModel) -> int:
         return self.rank_in_order[m.side][m.index]
@@ -219,12 +219,12 @@ class TableGame(RB.Game):
         """Enemies that may be Shot at: not Downed, not in a Fight, within ``reach(gap)`` (Dust Storm: 12")."""
         out = []
         for e in self.enemies(m):
-            if not e.standing or self.engaged(e):
+            if not e.standing:
                 continue
             g = gap(m, e)
             if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
-            if reach(g):
+            if reach(g) and not self.engaged(e):
                 out.append(e)
         return out
 

@@ -297,6 +297,15 @@ def fight_bonus(model: P.PosseModel) -> int:
 
 def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool, *, table: bool = False,
                plan: str = "balanced") -> ModelPlan:
+    """One model's plan: its Weapons' shots, Fight dice and what it does on the table (sections 3-6)."""
+    return _plan_model(model, boss, distance, enemy_cover, table, plan)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool, table: bool,
+                plan: str) -> ModelPlan:
+    # Cached: `shadows value` and the report prepare one battle per purchase, and every purchase changes one
+    # model of the 6-16 planned (docs/speed.md, 'Reports'); the inputs are frozen, the plan a pure function.
     carried = _carried(model)
     scope_on = _telescopic(model, tuple(w for w, _ in carried))
     silver = R.gear("Silver Bullets").save_modifier_vs_supernatural if model.silver_bullets else 0
@@ -566,15 +575,25 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
             w[wcol[f"{b}_save"]] = bs.save_mod
 
 
+@functools.lru_cache(maxsize=1024)
+def _rows_of(mp: ModelPlan) -> tuple[np.ndarray, np.ndarray]:
+    """A model's kernel row and Weapon rows, made once per plan (read-only: copied into each battle's arrays)."""
+    row = np.zeros(len(_K.MODEL_COLUMNS), dtype=np.int32)
+    w_rows = np.zeros((_K.MAX_WEAPONS, len(_K.WEAPON_COLUMNS)), dtype=np.int32)
+    _model_row(mp, row, w_rows)
+    row.flags.writeable = w_rows.flags.writeable = False
+    return row, w_rows
+
+
 def _side_arrays(side: SidePlan, models: np.ndarray, weapons: np.ndarray, order: np.ndarray, s: int) -> None:
     for i, mp in enumerate(side.models):
-        _model_row(mp, models[s, i], weapons[s, i])
+        models[s, i], weapons[s, i] = _rows_of(mp)
     n = len(side.models)
     ranked = danger_order(side)
     order[s, : len(ranked)] = ranked
     if side.revenant is not None:  # the Revenant slots after the posse, in the Activation order after it too
         for k in range(REVENANT_SLOTS):
-            _model_row(side.revenant, models[s, n + k], weapons[s, n + k])
+            models[s, n + k], weapons[s, n + k] = _rows_of(side.revenant)
             order[s, n + k] = n + k
 
 

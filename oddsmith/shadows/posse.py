@@ -42,6 +42,7 @@ command is given (a file, a sample, a Faction's name).
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from importlib import resources
@@ -93,7 +94,9 @@ class PosseModel:
     def where(self) -> str:
         return f"model {self.index} {self.name!r}"
 
-    @property
+    # The derived figures below are cached (the model is frozen): set-ups and the reference battle ask for
+    # them thousands of times a battle.
+    @functools.cached_property
     def is_vessel(self) -> bool:
         """The Congregation's Vessel: "they will temporarily lose all their Weapons, Gear, and Horse until
         after the game" ("The Congregation", Faction Benefit: The Vessel)."""
@@ -145,7 +148,7 @@ class PosseModel:
         """The horse this model rides in a game: none for the Vessel, else its own."""
         return None if self.is_vessel else self.horse
 
-    @property
+    @functools.cached_property
     def all_skills(self) -> tuple[R.Skill, ...]:
         """Purchased Skills plus those granted by its Faction role or Hired Gun entry."""
         granted = list(self.role.skills if self.role else ()) + list(self.hired_gun.skills if self.hired_gun else ())
@@ -160,23 +163,23 @@ class PosseModel:
         target = R.skill(name)
         return target in self.all_skills
 
-    @property
+    @functools.cached_property
     def supernatural(self) -> bool:
         return bool((self.role and self.role.supernatural) or (self.hired_gun and self.hired_gun.supernatural))
 
-    @property
+    @functools.cached_property
     def boilerplate(self) -> bool:
         """Boilerplate worn in a game (not by the Vessel, see :meth:`battle_gear`), or a Crusader's armour."""
         return (any(g.cancels_successes for g in self.battle_gear())
                 or bool(self.role and "Boilerplate" in self.role.gear))
 
-    @property
+    @functools.cached_property
     def move_inches(self) -> float:
         """Move rate on foot ("Move": 4"), less Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's
         armour too); Horses are not ridden in a battle here (docs/shadows-battles.md)."""
         return R.MOVE_INCHES - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
 
-    @property
+    @functools.cached_property
     def silver_bullets(self) -> bool:
         """Silver Bullets in a game: a Crusader's, or bought as Gear (not by the Vessel)."""
         return bool(self.role and self.role.silver_bullets) or any(g.name == "Silver Bullets"

@@ -5,6 +5,7 @@ Part of :mod:`oddsmith.rules.shadows` (docs/rules-shadows.md); every name is imp
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from typing import Mapping, TypeVar
 
@@ -19,8 +20,27 @@ T = TypeVar("T")
 
 def normalize_name(text: str) -> str:
     """Fold a typed name: lower case, no spaces, hyphens, underscores, apostrophes or dots."""
-    text = str(text).strip().lower().replace("\u2019", "'")
-    return re.sub(r"[\s\-_'.\"]+", "", text)
+    return _fold(str(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold(text: str) -> str:
+    # Cached: preparing one battle looks rules up by name thousands of times (docs/speed.md, 'Reports').
+    return _PUNCTUATION.sub("", text.strip().lower().replace("\u2019", "'"))
+
+
+_PUNCTUATION = re.compile(r"[\s\-_'.\"]+")
+
+
+@functools.lru_cache(maxsize=512)
+def _folded_keys(keys: tuple, aliases: tuple) -> tuple[dict, dict]:
+    """Folded name -> book name, and folded name -> how to show it, for one table's keys and aliases."""
+    folded = {normalize_name(k): k for k in keys}
+    shown = {f: repr(k) for f, k in folded.items()}
+    for alias, target in aliases:
+        folded.setdefault(normalize_name(alias), target)
+        shown.setdefault(normalize_name(alias), f"{alias!r} ({target})")
+    return folded, shown
 
 
 def lookup(kind: str, name: str, table: Mapping[str, T], aliases: Mapping[str, str] | None = None) -> T:
@@ -29,11 +49,7 @@ def lookup(kind: str, name: str, table: Mapping[str, T], aliases: Mapping[str, s
     Raises :class:`OddsmithError` naming the unknown ``kind`` and the closest
     book name (difflib) when nothing matches.
     """
-    folded = {normalize_name(k): k for k in table}
-    shown = {f: repr(k) for f, k in folded.items()}
-    for alias, target in (aliases or {}).items():
-        folded.setdefault(normalize_name(alias), target)
-        shown.setdefault(normalize_name(alias), f"{alias!r} ({target})")
+    folded, shown = _folded_keys(tuple(table), tuple((aliases or {}).items()))
     key = normalize_name(name)
     if key in folded:
         return table[folded[key]]
