@@ -177,9 +177,14 @@ def test_reaction_cases_put_models_on_lookout():
         assert setup.models[:, :, col].sum() == sum(mp.lookout for side in (setup.a, setup.b) for mp in side.models)
 
 
-@pytest.mark.parametrize("case", range(4))
+# One case in the quick loop (`pytest -n 2`), on fewer reference games; every case at full size is slow (CI
+# runs them all: README).
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)] + ["quick"])
 def test_kernel_agrees_with_reference_on_reactions(case):
-    TT.check_agreement(reaction_cases()[case], 2_000, 60_000, 1300 + case)
+    if case == "quick":
+        TT.check_agreement(reaction_cases()[3], 800, 60_000, 1400)
+    else:
+        TT.check_agreement(reaction_cases()[case], 2_000, 60_000, 1300 + case)
 
 
 # ---------------------------------------------------------------------------

@@ -160,6 +160,7 @@ def test_value_says_which_plan_and_terrain_its_values_hold_for(capsys):
     assert "Mean" not in out.split("Not valued", 1)[0]  # no Fights at a fixed range: Mean is not ranked
 
 
+@pytest.mark.slow
 def test_mean_is_worth_something_to_a_brawler_in_a_brawl():
     """The table battle plays Fights, so +1 Die in every Fight Test (Mean) changes a brawling posse's chances:
     a change beyond 3 paired standard errors on a few thousand battles, positive."""
