@@ -23,7 +23,7 @@ cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
-    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, NMC
+    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -168,6 +168,7 @@ ctypedef struct Game:
     int event_this_turn
     int look[NSIDE][MAXM]        # on Lookout (battle_reactions.pxd): holds a Lookout Token
     int nlook[NSIDE]             # models of the side on Lookout (0: no Reaction work at all)
+    int moved[NSIDE][MAXM]       # the Activation (act_id) of its last Move Action: Limp allows one per Activation
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:

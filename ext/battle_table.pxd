@@ -627,6 +627,18 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
     return DID_NOTHING
 
 
+cdef inline int limp_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
+    """Limp (Injury Table): "the model can only make one Move Action per Activation ... regardless of how many Actions
+    it has". After its Move Action, policy (section 6): Fight an enemy in Contact, else Shoot when it can, else
+    nothing (no second Move, Charge, Disengage, cleared Jam or Gear)."""
+    if g.cmask[s][m] & g.onmask[1 - s]:
+        return fight_action(p, g, s, m, -1, 0)
+    if can_shoot(p, g, s, m, fired[0], again[0]):
+        shoot_table(p, g, s, m, fired, again)
+        return DID_SHOOT
+    return DID_NOTHING
+
+
 cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                              int *again) noexcept nogil:
     """One Action of model m by its style (the Vessel: Arcane Blast when free of Contact and an enemy is within 9").
@@ -637,6 +649,8 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
     dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
     g.acts[s][m] += 1
+    if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id:
+        return limp_action(p, g, s, m, fired, again)
     if (g.whiskey[s][m] or g.oil[s][m]) and gear_action(p, g, s, m, move_toward):
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:

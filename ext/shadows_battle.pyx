@@ -38,7 +38,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
-                 "quickdraw", "bushwhacker", "lookout", "move")
+                 "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -179,6 +179,8 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
         did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
         if did == DID_LOOKOUT:
             go_lookout(g, s, m)
+        elif did == DID_MOVE or did == DID_CHARGE or did == DID_DISENGAGE or did == DID_CLEAR:
+            g.moved[s][m] = g.act_id   # a Move Action (a Charge, a Disengage, clearing a Jam, Gear used in one)
         return did
     shoot_action(p, g, s, m, fired, again)
     return DID_SHOOT
@@ -447,8 +449,23 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.fought[s][m] = 0
     g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
     g.fear[s][m] = 0
+    g.moved[s][m] = 0
     g.cmask[s][m] = 0
     gear_reset(p, g, s, m)
+
+
+cdef inline void old_wounds(Setup *p, Game *g, int s) noexcept nogil:
+    """Old Wound (Injury Table): "The model must roll one Grit Die before Deployment at the start of each game ... If
+    the roll is Failed, the model begins that game already Shaken" (a stretch of dice of its own, only when a model of
+    the side has one)."""
+    cdef int m, one, segment = 0
+    for m in range(p.n[s]):
+        if p.mp[s][m][M_OLD_WOUND]:
+            if not segment:
+                dice_segment(g, <uint64_t>242 + s)
+                segment = 1
+            if roll_test(&g.st, p.mp[s][m][M_DIE], p.opt[O_T], 1, p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one) == 0:
+                g.shaken[s][m] = 1
 
 
 cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
@@ -486,6 +503,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             for m in range(p.n[s], p.n[s] + k):
                 g.on[s][m] = 1
             g.nm[s] = p.n[s] + k
+        old_wounds(p, g, s)
         refresh_masks(g, s)
         if p.opt[O_MOVEMENT] == MOVE_TABLE:
             deploy(p, g, s)

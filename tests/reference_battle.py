@@ -101,6 +101,12 @@ class Game:
                 n = len(side.models)
                 self.sides[s] += [self.new_model(s, n + j, side.revenant, revenant=True) for j in range(k)]
                 self.order[s] = self.order[s] + list(range(n, n + k))
+        # Old Wound (Injury Table): "The model must roll one Grit Die before Deployment at the start of each game ...
+        # If the roll is Failed, the model begins that game already Shaken"
+        for s in (0, 1):
+            for m in self.posse[s]:
+                if R.Injury.OLD_WOUND in m.pm.injuries and not R.is_success(self.rng.randint(1, m.grit_die())):
+                    m.shaken = True
 
     def new_model(self, side: int, index: int, plan: B.ModelPlan, revenant: bool = False) -> Model:
         return Model(side, plan, dynamite=plan.dynamite, revenant=revenant)

@@ -77,6 +77,9 @@ class TModel(RB.Model):
         self.snake_oil = gear.count("Snake Oil")
         self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
         self.lookout = False  # holds a Lookout Token ("Lookout")
+        # Limp (Injury Table): "If on foot, the model can only make one Move Action per Activation" (no Horses here)
+        self.limps = R.Injury.LIMP in plan.model.injuries
+        self.moved = False  # made a Move Action this Activation
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
@@ -645,13 +648,31 @@ class TableGame(RB.Game):
         # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included)
         if m.plan.casts and self.cast(m, fired, again):
             return "cast"
+        if m.limps and m.moved:
+            return self.limp_action(m, fired, again)
         if (m.whiskey or m.snake_oil) and self.gear_action(m):
-            return "move"
-        if m.plan.style == "gun":
-            return self.gun_action(m, fired, again, late, second)
-        return self.brawl_action(m, fired, again, after_move)
+            did = "move"
+        elif m.plan.style == "gun":
+            did = self.gun_action(m, fired, again, late, second)
+        else:
+            did = self.brawl_action(m, fired, again, after_move)
+        if did == "move":  # a Move, a Charge, a Disengage, clearing a Jam, Gear used in a Move Action
+            m.moved = True
+        return did
+
+    def limp_action(self, m: TModel, fired: set, again: list) -> str | None:
+        """A limping model's Action after its one Move Action of the Activation (policy, docs/shadows-battles.md
+        section 6): Fight an enemy in Contact, else Shoot when it can, else nothing."""
+        if self.contacts(m):
+            self.fight(m, self.defender(m))
+            return "fight"
+        if self.can_shoot(m, fired, again):
+            self.shoot(m, fired, again)
+            return "shoot"
+        return None
 
     def start_activation(self, m: TModel) -> None:
+        m.moved = False
         m.fearsome_failed = m.fearsome_tested = False
         m.lookout = False  # "A model loses its Lookout Token at the start of its next Activation at no penalty"
 

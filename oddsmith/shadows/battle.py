@@ -130,8 +130,6 @@ NOT_MODELLED = (
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "Boilerplate cancels Successes of shots only, not of a Fight",
-    "the Lasting Injuries Limp (one Move Action per Activation) and Old Wound (a Grit Die before Deployment, Shaken "
-    "on a Failure): a model with them plays as if unhurt",
 )
 """What the table battle (``--movement table``) leaves out, with why (docs/shadows-battles.md)."""
 

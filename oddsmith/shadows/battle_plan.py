@@ -557,6 +557,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
     row[col["lookout"]] = int(mp.lookout)
     row[col["move"]] = _inches(m.move_inches)
+    row[col["limp"]] = int(R.Injury.LIMP in m.injuries)   # on foot: Horses are not ridden in a battle here
+    row[col["old_wound"]] = int(R.Injury.OLD_WOUND in m.injuries)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
