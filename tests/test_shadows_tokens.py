@@ -128,10 +128,11 @@ def token_cases() -> list:
     ]
 
 
+# One case in the quick loop, on fewer games (its three Powers on both sides); every case at full size is slow.
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(3)] + ["quick"])
 def test_tokens_kernel_agrees_with_reference(case):
     if case == "quick":
-        check_agreement(token_cases()[0], 500, 60_000, 2700)
+        check_agreement(token_cases()[1], 600, 40_000, 2700)
     else:
         check_agreement(token_cases()[case], 2_000, 60_000, 2710 + case)
 
@@ -142,8 +143,8 @@ def test_a_cursing_arcanist_wins_more_than_the_same_not_casting():
     enemy = P.sample_posse(None)
     opts = table_options(plan_a="brawl")
     cursing = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Curse", "Dispel"]), enemy, opts,
-                       trials=60_000, seed=93)
+                       trials=20_000, seed=93)
     plain = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Scry", "Warding Circle"]), enemy, opts,
-                     trials=60_000, seed=93)
+                     trials=20_000, seed=93)
     d, se = p_win_diff(cursing, plain)
     assert d > 3 * se, (d, se)
