@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Arcane Powers of casting models on the table (docs/shadows-battles.md section 12), cimported by shadows_battle.pyx.
 
-A model with a non-zero ``casts`` column (the Powers its policy casts, best first, 6 bits each: the code 1 Arcane
-Blast, 2 Transfix, 3 Immolate, 4 Faith Healing, then one bit per range band, Short, Medium, Long, at which the
+A model with a non-zero ``casts`` column (the Powers its policy casts, best first, 7 bits each: the code 1 Arcane
+Blast, 2 Transfix, 3 Immolate, 4 Faith Healing, 5 Bless, 6 Curse, 7 Dispel (battle_tokens.pxd) in 4 bits, then one bit
+per range band, Short, Medium, Long, at which the
 Power's value beats the model's best shot; the wrapper ranks them by expected effect)
 tries, before each Action of its plan, the first of them that has a Target ("Casting Powers": once per Activation,
 instead of a Move or Shoot Action, not in Contact with an enemy). Nothing here rolls a die unless a Power is Cast;
@@ -14,6 +15,7 @@ from libc.stdint cimport uint64_t
 from shadows_common cimport *
 from battle_game cimport *
 from battle_table cimport *
+from battle_tokens cimport *
 
 cdef enum:
     PW_BLAST = 1
@@ -33,8 +35,7 @@ cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty) no
     """A 3 Dice Casting Test ("Casting Powers"): 1 if Successes reach the Difficulty; no Successes and a 1 showing
     is a Miscast, the Caster Shaken (Downed if already Shaken)."""
     cdef int succ, one
-    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_CASTING_DICE], p.opt[O_READING], 0,
-                     p.opt[O_ONE_FACE], &one)
+    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE], 0, &one)
     if succ == 0 and one:
         hurt(p, g, s, m, DMG_SHAKEN, -1)
         return 0
@@ -88,7 +89,7 @@ cdef inline int power_target(Setup *p, Game *g, int s, int m, int code) noexcept
         return immolate_target(p, g, s, m)
     if code == PW_HEAL:
         return heal_target(p, g, s, m)
-    return -1
+    return token_target(p, g, s, m, code)   # Bless, Curse, Dispel (battle_tokens.pxd)
 
 
 cdef inline void immolate(Setup *p, Game *g, int s, int m) noexcept nogil:
@@ -106,8 +107,7 @@ cdef inline void immolate(Setup *p, Game *g, int s, int m) noexcept nogil:
             if d2 > r2:
                 continue
             if d2 > rc * rc:
-                succ = roll_test(&g.st, cur_die(p, g, side, t), p.opt[O_T], p.opt[O_REACTION_DICE], p.opt[O_READING],
-                                 0, p.opt[O_ONE_FACE], &one)
+                succ = model_test(p, g, side, t, p.opt[O_REACTION_DICE], 0, &one)
                 if succ > 0:
                     continue
             hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_IMMOLATE_SAVE], 0), s if side != s else -1)
@@ -128,21 +128,21 @@ cdef inline int shot_band(Setup *p, Game *g, int s, int m) noexcept nogil:
 
 cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
     """One Action of a casting model spent on a Power, if its policy has one with a Target now (DID_CAST), else
-    DID_NOTHING without a die rolled (the plan's Action follows). Each Power's 6 bits: its code, and 3 bits saying
+    DID_NOTHING without a die rolled (the plan's Action follows). Each Power's 7 bits: its code (4 bits), and 3 bits saying
     at which band (Short, Medium, Long) of the closest candidate its value beats the model's best shot; a Power is
     cast when a Shoot Action would not shoot now, or when it beats the shot at the current band."""
     cdef int k, nib, code = 0, t = -1, o = 1 - s, ranks = p.mp[s][m][M_CASTS], succ, one, band = -1
     if not standing(g, s, m) or (fired[0] & CAST_DONE) or n_contact(p, g, s, m, 0):
         return DID_NOTHING
     for k in range(4):
-        nib = (ranks >> (6 * k)) & 63
-        code = nib & 7
+        nib = (ranks >> (7 * k)) & 127
+        code = nib & 15
         if code == 0:
             return DID_NOTHING
-        if (nib >> 3) != 7:
+        if (nib >> 4) != 7:
             if band < 0:
                 band = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired[0], again[0]) else 3
-            if band < 3 and not ((nib >> (3 + band)) & 1):
+            if band < 3 and not ((nib >> (4 + band)) & 1):
                 continue
         t = power_target(p, g, s, m, code)
         if t >= 0:
@@ -156,14 +156,12 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
     if code == PW_BLAST:
         if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY]):
             # an unmodified 3 Dice Shooting Test, no Jam, Save and Damage as a shot
-            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_ARCANE_DICE], p.opt[O_READING], 0,
-                             p.opt[O_ONE_FACE], &one)
+            succ = model_test(p, g, s, m, p.opt[O_ARCANE_DICE], 0, &one)
             if succ > 0:
                 land_shot(p, g, s, m, o, t, succ, 0)
     elif code == PW_TRANSFIX:
         if casting_test(p, g, s, m, p.opt[O_TRANSFIX_DIFFICULTY]):
-            succ = roll_test(&g.st, cur_die(p, g, o, t), p.opt[O_T], p.opt[O_TRANSFIX_DICE], p.opt[O_READING],
-                             p.mp[o][t][M_NERVE_RR], p.opt[O_ONE_FACE], &one)
+            succ = model_test(p, g, o, t, p.opt[O_TRANSFIX_DICE], p.mp[o][t][M_NERVE_RR], &one)
             if succ == 0:
                 g.done[o][t] = 1   # "immediately receive a Done Token"
     elif code == PW_IMMOLATE:
@@ -176,4 +174,6 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
             else:
                 g.shaken[s][t] = 0   # "if Shaken it removes this Token"
             refresh_masks(g, s)
+    elif casting_test(p, g, s, m, token_difficulty(p, code)):
+        token_cast(p, g, s, m, code, t)   # Bless, Curse, Dispel (battle_tokens.pxd)
     return DID_CAST

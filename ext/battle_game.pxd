@@ -41,7 +41,8 @@ cdef enum:
     O_REVENANT_DIE, O_REVENANT_PLUS, O_REVENANTS_A, O_REVENANTS_B, O_SPOT_MIN, O_WHISKEY_DICE, O_WHISKEY_MOVE,
     O_OIL_DIE, O_OIL_ON,
     O_TRANSFIX_RANGE, O_TRANSFIX_DIFFICULTY, O_TRANSFIX_DICE, O_IMMOLATE_RANGE, O_IMMOLATE_DIFFICULTY, O_IMMOLATE_SAVE,
-    O_REACTION_DICE, O_HEALING_DIFFICULTY, NOPT
+    O_REACTION_DICE, O_HEALING_DIFFICULTY,
+    O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -169,6 +170,9 @@ ctypedef struct Game:
     int look[NSIDE][MAXM]        # on Lookout (battle_reactions.pxd): holds a Lookout Token
     int nlook[NSIDE]             # models of the side on Lookout (0: no Reaction work at all)
     int moved[NSIDE][MAXM]       # the Activation (act_id) of its last Move Action: Limp allows one per Activation
+    int tok[NSIDE][MAXM]         # a Bless or Curse token on the model (MODE_BLESS, MODE_CURSE; battle_tokens.pxd)
+    int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
+    int ntok                     # tokens in play (0: no Test or Save looks at them)
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -264,11 +268,33 @@ cdef inline void lookout_lost(Game *g, int o, int t) noexcept nogil:
     g.done[o][t] = 1
 
 
+cdef inline int spend_token(Game *g, int s, int m) noexcept nogil:
+    """The model's Bless or Curse token (MODE_NONE if none), removed: it acts on this Test or Save (battle_tokens.pxd)."""
+    cdef int k = g.tok[s][m]
+    if k:
+        g.tok[s][m] = 0
+        g.ntok -= 1
+    return k
+
+
+cdef inline void caster_out(Game *g, int s, int m) noexcept nogil:
+    """"Should the Caster be Downed or become a Casualty, the effects of all Powers they have in play will end
+    immediately": its Bless and Curse tokens go (battle_tokens.pxd)."""
+    cdef int side, t, c = s * MAXM + m
+    for side in range(NSIDE):
+        for t in range(MAXM):
+            if g.tok[side][t] and g.tok_by[side][t] == c:
+                g.tok[side][t] = 0
+                g.ntok -= 1
+
+
 cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
     """Apply a Damage result to model t of side o; ``credit`` (-1: nobody) earns the Victory Points of a Casualty.
     Returns 1 if the model became a Casualty. A model on Lookout that is Shaken, Downed or removed loses it."""
     if code == DMG_NONE:
         return 0
+    if g.ntok and (code >= DMG_DOWNED or g.shaken[o][t]):
+        caster_out(g, o, t)   # Downed or a Casualty: its Powers end
     if g.look[o][t]:
         lookout_lost(g, o, t)
     if code == DMG_CASUALTY:
@@ -293,8 +319,15 @@ cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noex
 
 cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) noexcept nogil:
     """Damage code of one Save on the model's (Shaken-lowered) Grit Die ("Target Makes Save if Hit", "Damage")."""
+    cdef int D = cur_die(p, g, o, t), x, k
     mod += p.mp[o][t][M_SAVE] - g.omen[o][t]
-    return damage_code(roll_die(&g.st, cur_die(p, g, o, t)) + mod, target, p.dmg)
+    x = roll_die(&g.st, D)
+    if g.ntok and g.tok[o][t]:
+        # its Bless re-rolls a failed Save, its Curse a passed one, once (battle_tokens.pxd)
+        k = spend_token(g, o, t)
+        if (k == MODE_BLESS) == (x + mod < target):
+            x = roll_die(&g.st, D)
+    return damage_code(x + mod, target, p.dmg)
 
 
 cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:

@@ -19,6 +19,7 @@ from libc.stdint cimport uint64_t, uint32_t
 
 from shadows_common cimport *
 from battle_game cimport *
+from battle_tokens cimport *
 
 
 cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, double d2) noexcept nogil:
@@ -74,8 +75,7 @@ cdef inline void reaction_shoot(Setup *p, Game *g, int o, int r, int w, int s, i
         if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
             return
         cov = in_cover(p, g)
-        succ = roll_test(&g.st, cur_die(p, g, o, r), p.opt[O_T], wp[(W_BCOVER if cov else W_BDICE) + band],
-                         p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
+        succ = model_test(p, g, o, r, wp[(W_BCOVER if cov else W_BDICE) + band], 0, &one)
         if succ == 0:
             if one and jams(p, g, o, r, w):
                 return

@@ -12,6 +12,7 @@ from libc.stdint cimport uint64_t, uint32_t
 
 from shadows_common cimport *
 from battle_game cimport *
+from battle_tokens cimport *
 from battle_gear cimport *
 from battle_reactions cimport *
 
@@ -236,8 +237,7 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
     if spot and p.opt[O_TARGETS] != TG_CLOSEST:
         i = preferred(p, g, o, cands, k)
         if i >= 0 and i != legal and p.spot_ok[s][m][g.shaken[s][m]]:
-            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_SPOT_DICE], p.opt[O_READING],
-                             p.mp[s][m][M_HAWKEYE], p.opt[O_ONE_FACE], &one)
+            succ = model_test(p, g, s, m, p.opt[O_SPOT_DICE], p.mp[s][m][M_HAWKEYE], &one)
             if succ == 0:
                 wasted[0] = 1
                 return -1
@@ -263,9 +263,7 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
             return 1
         if t < 0:
             return 0
-        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T],
-                         whiskey_dice(p, g, s, m, wp[(W_BCOVER if cov else W_BDICE) + band]),
-                         p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
+        succ = model_test(p, g, s, m, whiskey_dice(p, g, s, m, wp[(W_BCOVER if cov else W_BDICE) + band]), 0, &one)
         if succ == 0:
             if one and jams(p, g, s, m, w):
                 return 0
@@ -296,7 +294,7 @@ cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t) no
     says: on the thrower, or D6" from the Target along the thrower-Target line, towards or away from the thrower."""
     cdef int o = 1 - s, score, what, d
     cdef double ux, uy, L
-    score = roll_die(&g.st, cur_die(p, g, s, m))
+    score = model_die(p, g, s, m)
     g.dyn[s][m] -= 1
     if score >= p.opt[O_T]:
         blast_at(p, g, s, g.x[o][t], g.y[o][t])
@@ -390,8 +388,7 @@ cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
     Miscast, Shaken or Downed if already Shaken); on a Cast an unmodified 3 Dice Shooting Test at the closest
     candidate within 9" (no Jam, no range or Cover modifiers), Save and Damage as a shot."""
     cdef int o = 1 - s, t, succ, one
-    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_CASTING_DICE], p.opt[O_READING], 0,
-                     p.opt[O_ONE_FACE], &one)
+    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE], 0, &one)
     if succ == 0 and one:
         hurt(p, g, s, m, DMG_SHAKEN, -1)
         return
@@ -400,8 +397,7 @@ cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
     t = closest_candidate(p, g, s, m, p.arcane2)
     if t < 0:
         return
-    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_ARCANE_DICE], p.opt[O_READING], 0,
-                     p.opt[O_ONE_FACE], &one)
+    succ = model_test(p, g, s, m, p.opt[O_ARCANE_DICE], 0, &one)
     if succ > 0:
         land_shot(p, g, s, m, o, t, succ, 0)
 
@@ -473,16 +469,15 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
     if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and (g.fear[s][m] >> 1) != g.act_id:
-        succ = 1 if whiskey_on(g, s, m) else roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_NERVE_DICE],
-                                                       p.opt[O_READING], p.mp[s][m][M_NERVE_RR], p.opt[O_ONE_FACE],
-                                                       &one)   # Whiskey passes it (battle_gear.pxd)
+        succ = 1 if whiskey_on(g, s, m) else model_test(p, g, s, m, p.opt[O_NERVE_DICE], p.mp[s][m][M_NERVE_RR],
+                                                        &one)   # Whiskey passes it (battle_gear.pxd)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
     if g.fear[s][m] == 2 * g.act_id + 1:
         da += p.opt[O_FEARSOME_DICE]
     dd = fight_dice(p, g, o, d, m, 0)
-    sa = roll_fight_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], da, p.opt[O_READING], &ha)
-    sd = roll_fight_test(&g.st, cur_die(p, g, o, d), p.opt[O_T], dd, p.opt[O_READING], &hd)
+    sa = model_fight_test(p, g, s, m, da, &ha)
+    sd = model_fight_test(p, g, o, d, dd, &hd)
     g.fights += 1
     g.fought[s][m] = 1
     g.fought[o][d] = 1
@@ -531,8 +526,7 @@ cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
             k += 1
     if k == 0:
         return DID_NOTHING
-    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_DISENGAGE_DICE], p.opt[O_READING], 0,
-                     p.opt[O_ONE_FACE], &one)
+    succ = model_test(p, g, s, m, p.opt[O_DISENGAGE_DICE], 0, &one)
     if succ == 0:
         for t in range(g.nm[o]):
             if (mask >> t) & 1:

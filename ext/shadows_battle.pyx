@@ -31,6 +31,7 @@ from battle_gear cimport *
 from battle_reactions cimport *
 from battle_fixed cimport *
 from battle_arcane cimport *
+from battle_tokens cimport *
 
 cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
 
@@ -52,7 +53,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "revenants_a", "revenants_b", "spot_min", "whiskey_dice", "whiskey_move", "snake_oil_die",
                   "snake_oil_on",
                   "transfix_range", "transfix_difficulty", "transfix_dice", "immolate_range", "immolate_difficulty",
-                  "immolate_save", "reaction_dice", "healing_difficulty")
+                  "immolate_save", "reaction_dice", "healing_difficulty",
+                  "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -479,6 +481,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     g.act_id = 0
     g.fights = 0
     g.nc_valid = 0
+    tokens_clear(g)   # no Bless or Curse token in play (battle_tokens.pxd)
     for s in range(NSIDE):
         start[s] = p.n[s]
         g.nm[s] = p.n[s]
@@ -534,6 +537,8 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             if g.event_this_turn:
                 out[C_EVENT_T1] += 1
         events += g.event_this_turn
+        if g.ntok:
+            tokens_clear(g)   # "the effects of all Powers cease at the start of this Game Turn's Recovery Phase"
         for s in range(NSIDE):
             dice_segment(g, <uint64_t>turn * 256 + 250 + s)
             bottled[s] = recovery_and_bottle(p, g, s, start[s])

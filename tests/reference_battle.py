@@ -31,6 +31,8 @@ class Model:
     dynamite: int = 0
     bad_omen: bool = False
     revenant: bool = False
+    token: R.Blessing = R.Blessing.NONE  # a Bless or Curse token (on the table only: reference_table)
+    token_by: object = None  # the Caster who put it there
 
     @property
     def pm(self):
@@ -48,9 +50,12 @@ class Model:
         return self.pm.has_skill(skill)
 
 
-def roll_test(rng: random.Random, die: int, n: int, reading: R.RerollReading, extra_rerolls: int = 0) -> list[int]:
+def roll_test(rng: random.Random, die: int, n: int, reading: R.RerollReading, extra_rerolls: int = 0,
+              token: R.Blessing = R.Blessing.NONE) -> list[int]:
     """A Test ("Tests"): roll n dice; each maximum lets one other failing die be re-rolled (lowest first), a die
-    is re-rolled at most once; reading B: a maximum on a re-roll grants another. Returns the final scores."""
+    is re-rolled at most once; reading B: a maximum on a re-roll grants another. Then a Bless ``token`` "may re-roll
+    all Failures it scores once", a Curse "must re-roll all Successes": the dice not re-rolled yet (R.Blessing).
+    Returns the final scores."""
     faces = [rng.randint(1, die) for _ in range(n)]
     rerolled = [False] * n
     tokens = extra_rerolls + sum(1 for x in faces if x == die)
@@ -64,6 +69,10 @@ def roll_test(rng: random.Random, die: int, n: int, reading: R.RerollReading, ex
         tokens -= 1
         if reading.chained and faces[i] == die:
             tokens += 1
+    if token is not R.Blessing.NONE:
+        for i in range(n):
+            if not rerolled[i] and R.is_success(faces[i]) == (token is R.Blessing.CURSE):
+                faces[i] = rng.randint(1, die)
     return faces
 
 
@@ -170,8 +179,18 @@ class Game:
                 if r.revenant and r.on_table:
                     r.on_table = r.downed = False
 
+    def spend_token(self, m: Model) -> R.Blessing:
+        """The model's Bless or Curse token, removed: "the very next Test or Save it has to make" is this one."""
+        token, m.token, m.token_by = m.token, R.Blessing.NONE, None
+        return token
+
     def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> None:
-        score = self.rng.randint(1, victim.grit_die()) + modifier + victim.pm.save_modifier - (1 if victim.bad_omen else 0)
+        mod = modifier + victim.pm.save_modifier - (1 if victim.bad_omen else 0)
+        score = self.rng.randint(1, victim.grit_die()) + mod
+        token = self.spend_token(victim)
+        # a Bless re-rolls a failed Save, a Curse a passed one (the Save's Failure is the Damage)
+        if (token is R.Blessing.BLESS and score < needed) or (token is R.Blessing.CURSE and score >= needed):
+            score = self.rng.randint(1, victim.grit_die()) + mod
         if score < needed:
             self.damage(victim, needed - score, credit)
 

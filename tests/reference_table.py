@@ -194,7 +194,7 @@ class TableGame(RB.Game):
         """A Move started in Contact with standing enemies: a 1 Die Disengage Test; on a Failure a 5+ Save for each
         of them first (by model index); then 4" straight away from their centroid."""
         engaged = [e for e in self.contacts(m) if e.standing]
-        score = self.rng.randint(1, m.grit_die())
+        score = self.test(m, R.TESTS[R.TestKind.DISENGAGE].base_dice)[0]
         if not R.is_success(score):
             for e in sorted(engaged, key=lambda e: e.index):
                 if m.on_table:
@@ -247,9 +247,7 @@ class TableGame(RB.Game):
 
     def spotting_pass(self, m: TModel) -> bool:
         """A 1 Die Spotting Test; Hawkeye re-rolls a Failure."""
-        if R.is_success(self.rng.randint(1, m.grit_die())):
-            return True
-        return m.has(R.SPOTTING_REROLL_SKILL) and R.is_success(self.rng.randint(1, m.grit_die()))
+        return RB.successes(self.test(m, R.SPOTTING_TEST_DICE, int(m.has(R.SPOTTING_REROLL_SKILL)))) > 0
 
     def choose_target(self, m: TModel, wp, may_spot: bool):
         """(Target, BandShot, in Cover) of one shot, None if no candidate, or "wasted" after a failed Spotting Test.
@@ -287,8 +285,7 @@ class TableGame(RB.Game):
             if chosen == "wasted":
                 return False
             victim, bs, _covered = chosen
-            faces = RB.roll_test(self.rng, m.grit_die(), self.shoot_dice(m, bs.dice_cover if _covered else bs.dice),
-                                 self.o.reading)
+            faces = self.test(m, self.shoot_dice(m, bs.dice_cover if _covered else bs.dice))
             hits = RB.successes(faces)
             if hits == 0:
                 if 1 in faces and self.jams(m, next(w for w in m.pm.battle_weapons() if w.name == wp.name).jam_die):
@@ -307,7 +304,7 @@ class TableGame(RB.Game):
         """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
         the thrower-Target line or lands on the thrower; every model near the blast point makes a 7+ Save."""
         m.dynamite -= 1
-        outcome = R.dynamite_throw(self.rng.randint(1, m.grit_die()))
+        outcome = R.dynamite_throw(self.test(m, 1)[0])  # "an unmodified 1 Die Shooting Test"
         px, py = victim.x, victim.y
         d = dist(m, victim)
         ux, uy = (m.x - victim.x) / d, (m.y - victim.y) / d  # from the Target toward the thrower
@@ -429,13 +426,12 @@ class TableGame(RB.Game):
             if self.passes_nerve_tests(att):  # Whiskey
                 att.fearsome_failed = False
             else:
-                faces = RB.roll_test(self.rng, att.grit_die(), R.FEARSOME_NERVE_DICE, self.o.reading,
-                                     int(att.has(R.NERVE_REROLL_SKILL)))
+                faces = self.test(att, R.FEARSOME_NERVE_DICE, int(att.has(R.NERVE_REROLL_SKILL)))
                 att.fearsome_failed = RB.successes(faces) == 0
         a_dice = self.fight_dice(att, charging, att.fearsome_failed)
         d_dice = self.fight_dice(dfn, False, False)
-        a = RB.roll_test(self.rng, att.grit_die(), a_dice, self.o.reading)
-        d = RB.roll_test(self.rng, dfn.grit_die(), d_dice, self.o.reading)
+        a = self.test(att, a_dice)
+        d = self.test(dfn, d_dice)
         result, margin = R.fight_result(a, d)
         if result is R.FightResult.DRAW:
             return
@@ -465,6 +461,28 @@ class TableGame(RB.Game):
             self.remove_casualty(victim, credit)
         else:
             super().damage(victim, failed_by, credit)
+        if not victim.standing:
+            self.caster_out(victim)
+
+    # -- Bless and Curse tokens (docs/shadows-battles.md section 12) -----------------------------------------------
+    def test(self, m: TModel, n: int, extra_rerolls: int = 0) -> list[int]:
+        """A Test of ``n`` dice by ``m`` on its Grit Die; its Bless or Curse token acts on it and goes ("the very
+        next Test or Save it has to make, after which the token is removed")."""
+        return RB.roll_test(self.rng, m.grit_die(), n, self.o.reading, extra_rerolls, self.spend_token(m))
+
+    def caster_out(self, caster: TModel) -> None:
+        """"Should the Caster be Downed or become a Casualty, the effects of all Powers they have in play will end
+        immediately."""
+        for x in self.sides[0] + self.sides[1]:
+            if x.token_by is caster:
+                x.token, x.token_by = R.Blessing.NONE, None
+
+    def recovery(self, s: int) -> bool:
+        """"The effects of all Powers cease at the start of this Game Turn's Recovery Phase" (no token acts on a
+        Recovery Test or a Bottle Check)."""
+        for x in self.sides[0] + self.sides[1]:
+            x.token, x.token_by = R.Blessing.NONE, None
+        return super().recovery(s)
 
     def remove_casualty(self, victim: TModel, credit: int | None) -> None:
         """A Casualty (reference_battle.Game.remove_casualty), counted as a Fight's when a Fight made it."""
@@ -535,7 +553,7 @@ class TableGame(RB.Game):
         if not self.casting_test(m, power.difficulty):
             return True
         victim = self.closest(m, cands)
-        hits = RB.successes(RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading))
+        hits = RB.successes(self.test(m, R.CASTING_DICE))
         if victim.pm.boilerplate:
             hits -= R.BOILERPLATE_CANCELS
         if hits > 0:
@@ -546,12 +564,13 @@ class TableGame(RB.Game):
     def casting_test(self, m: TModel, difficulty: int) -> bool:
         """"Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": True if Cast;
         "no Successes and at least one Die is a 1": a Miscast, Shaken (Downed if already Shaken)."""
-        faces = RB.roll_test(self.rng, m.grit_die(), R.CASTING_DICE, self.o.reading)
+        faces = self.test(m, R.CASTING_DICE)
         if RB.successes(faces) >= difficulty:
             return True
         if R.is_miscast(faces):
             if m.shaken:
                 m.downed = True
+                self.caster_out(m)
             else:
                 m.shaken = True
         return False
@@ -576,6 +595,24 @@ class TableGame(RB.Game):
         if name == "Faith Healing":
             near = [f for f in self.sides[m.side] if f is not m and f.on_table and in_contact(m, f)]
             return next((f for f in near if f.downed), None) or next((f for f in near if f.shaken), None)
+        if name in ("Bless", "Curse"):
+            # policy: the first friend (not the Caster) / enemy in Activation order standing, not Done, within 12",
+            # not already holding this token; none while the Caster's own token of this Power is in play
+            kind = R.Blessing.BLESS if name == "Bless" else R.Blessing.CURSE
+            if any(x.token is kind and x.token_by is m for x in self.sides[0] + self.sides[1]):
+                return None
+            s = m.side if name == "Bless" else 1 - m.side
+            pool = [self.sides[s][i] for i in self.order[s] if self.sides[s][i].on_table]
+            return next((x for x in pool if x is not m and x.standing and not x.done and x.token is not kind
+                         and gap(m, x) <= power.range_inches + EPS), None)
+        if name == "Dispel":
+            # policy: an enemy's Bless first (Activation order), else a friend's (not the Caster's) Curse
+            for s, kind in ((1 - m.side, R.Blessing.BLESS), (m.side, R.Blessing.CURSE)):
+                for i in self.order[s]:
+                    x = self.sides[s][i]
+                    if x is not m and x.on_table and x.token is kind and gap(m, x) <= power.range_inches + EPS:
+                        return x
+            return None
         return None
 
     def cast(self, m: TModel, fired: set, again: list) -> bool:
@@ -605,15 +642,14 @@ class TableGame(RB.Game):
             return True
         if name == "Arcane Blast":
             # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9"" (no Entities)
-            hits = RB.successes(RB.roll_test(self.rng, m.grit_die(), R.arcane_power(name).dice, self.o.reading))
+            hits = RB.successes(self.test(m, R.arcane_power(name).dice))
             if target.pm.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
                 self.save(target, R.save_target(hits), 0, m.side)
         elif name == "Transfix":
             # "It must Succeed a 1 Die Nerve Test or immediately receive a Done Token."
-            faces = RB.roll_test(self.rng, target.grit_die(), R.TRANSFIX_NERVE_DICE, self.o.reading,
-                                 int(target.has(R.NERVE_REROLL_SKILL)))
+            faces = self.test(target, R.TRANSFIX_NERVE_DICE, int(target.has(R.NERVE_REROLL_SKILL)))
             if RB.successes(faces) == 0:
                 target.done = True
         elif name == "Immolate":
@@ -624,6 +660,14 @@ class TableGame(RB.Game):
                 target.downed = False
             else:
                 target.shaken = False
+        elif name == "Dispel":
+            target.token, target.token_by = R.Blessing.NONE, None  # "Remove any one Bless, Curse ... token"
+        elif target.token is not R.Blessing.NONE:
+            # "Blessing a Cursed model removes that token, but otherwise has no effect. The reverse is also true."
+            target.token, target.token_by = R.Blessing.NONE, None
+        else:
+            target.token = R.Blessing.BLESS if name == "Bless" else R.Blessing.CURSE
+            target.token_by = m
         return True
 
     def immolate(self, m: TModel) -> None:
@@ -636,7 +680,7 @@ class TableGame(RB.Game):
                 if not v.on_table or v is m or gap(m, v) > reach + EPS:
                     continue
                 if dist(m, v) - R.BASE_INCHES / 2 > reach + EPS:
-                    faces = RB.roll_test(self.rng, v.grit_die(), R.IMMOLATE_REACTION_DICE, self.o.reading)
+                    faces = self.test(v, R.IMMOLATE_REACTION_DICE)
                     if RB.successes(faces) > 0:
                         continue
                 self.save(v, R.IMMOLATE_SAVE, 0, m.side if side != m.side else None)
@@ -723,7 +767,7 @@ class TableGame(RB.Game):
                 break
             bs = self.band_shot(w, gap(e, m))
             covered = self.rng.random() < self.cover_density
-            faces = RB.roll_test(self.rng, e.grit_die(), bs.dice_cover if covered else bs.dice, self.o.reading)
+            faces = self.test(e, bs.dice_cover if covered else bs.dice)
             hits = RB.successes(faces)
             if hits == 0:
                 if 1 in faces and self.jams(e, next(x for x in e.pm.battle_weapons() if x.name == w.name).jam_die):

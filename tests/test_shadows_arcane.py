@@ -163,15 +163,17 @@ def test_power_values_and_ranking():
     assert 0 < pm < pc < 1
     vals = dict(B.power_values(replace(P.sample_posse("crossroads-cult").models[0],
                                        powers=tuple(R.arcane_power(n) for n in ("Summon", "Arcane Blast", "Bless")))))
-    assert vals["Summon"] is None and vals["Bless"] is None
+    assert vals["Summon"] is None
     assert vals["Arcane Blast"] == pytest.approx(pc * B.blast_steps(10) - pm)
+    bc, bm = B.cast_chance(hero, "Bless")
+    assert vals["Bless"] == pytest.approx(bc * B.token_effects()[0] - bm)
     st = B.prepare(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), P.sample_posse(None),
                    table_options(plan_a="brawl"))
     mp = st.a.models[0]
     assert mp.casts == ("Arcane Blast", "Transfix")  # best first
     assert mp.casts_over_shot == (mp.casts,) * 3  # a brawl model's shot counts 0
     col = list(B._K.MODEL_COLUMNS).index("casts")
-    assert st.models[0, 0, col] == (1 | 56) | ((2 | 56) << 6)
+    assert st.models[0, 0, col] == (1 | 112) | ((2 | 112) << 7)
     st = B.prepare(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), P.sample_posse(None),
                    table_options(plan_a="gunline"))
     assert st.a.models[0].casts_over_shot == ((), (), ())  # the Hero's Pistol beats both at every band
@@ -212,12 +214,12 @@ def test_arcane_kernel_agrees_with_reference_quick(case):
 
 def test_arcanist_with_powers_beats_the_same_posse_without():
     """A brawling Arcanist that casts Arcane Blast and Transfix between its Charges wins more than the same posse
-    whose Arcanist knows only Powers the battle does not model (Summon, Curse, Scry)."""
+    whose Arcanist knows only Powers the battle does not model (Summon, Scry, Warding Circle)."""
     enemy = P.sample_posse(None)
     opts = table_options(plan_a="brawl")
     casting = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), enemy, opts,
                        trials=40_000, seed=91)
-    plain = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Curse", "Scry"]), enemy, opts, trials=40_000,
+    plain = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Scry", "Warding Circle"]), enemy, opts, trials=40_000,
                      seed=92)
     d, se = p_win_diff(casting, plain)
     assert d > 3 * se, (d, se)
@@ -237,5 +239,5 @@ def test_cli_battle_with_an_arcanist_posse(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert any("casts Arcane Blast, Transfix" in n for n in out["notes"])
     assert any("Summon is not modelled" in n for n in out["notes"])
-    assert any("Bless and Curse" in n for n in out["not_modelled"])
+    assert any("Warding Circle" in n for n in out["not_modelled"])
     assert 0 < out["p_a_wins"] < 1

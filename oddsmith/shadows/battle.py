@@ -66,6 +66,7 @@ blast_steps = _plan.blast_steps
 cast_chance = _plan.cast_chance
 known_powers = _plan.known_powers
 power_values = _plan.power_values
+token_effects = _plan.token_effects
 BattleOptions = _plan.BattleOptions
 BattleSetup = _plan.BattleSetup
 DEFAULT_RANGE = _plan.DEFAULT_RANGE
@@ -119,11 +120,11 @@ NOT_MODELLED = (
     "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
     "Move Reactions and the Dynamite Reaction (Good Shot!): a model on Lookout only Shoots; the Reaction Test is "
     "never rolled with two posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
-    "Arcane Powers but Arcane Blast, Transfix, Immolate and Faith Healing: Bless and Curse (a token re-rolling the "
-    "very next Test or Save of any kind), Summon and Banish (no Summoned Entities), Scry (it looks at a Hand: the "
-    "battle's card play is not a choice, so it changes nothing), Dispel (no token or circle to remove), Warding "
-    "Circle (no policy for standing in it), unique Summonings, the +1 Die of a second Grimoire and of the "
-    "Harbinger; Concentrate is never used (policy) and Arcane Blast's four Dice against an Entity never arise",
+    "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse and Dispel: Summon and Banish "
+    "(no Summoned Entities), Scry (it looks at a Hand: the battle's card play is not a choice, so it changes "
+    "nothing), Warding Circle (no policy for standing in it; so Dispel only ever removes a Bless or a Curse), "
+    "unique Summonings, the +1 Die of a second Grimoire and of the Harbinger; Concentrate is never used (policy) "
+    "and Arcane Blast's four Dice against an Entity never arise",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "

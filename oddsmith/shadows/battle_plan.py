@@ -367,7 +367,7 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     values = () if not table or model.is_vessel else power_values(model)
     ranked = sorted((nv for nv in values if nv[1] is not None and nv[1] > 0),
                     key=lambda nv: (-nv[1], CAST_POWERS.index(nv[0])))
-    casts = tuple(n for n, _ in ranked)
+    casts = tuple(n for n, _ in ranked)[:CAST_SLOTS]
     # the best shot: of its best Weapon at each band for a gun model; 0 for a brawl model (it Charges, not shoots)
     best = [max((_shot_value(shooter, w, b, False) * w.shots_per_action for w, why in carried if why is None),
                 default=0.0) for b in _BANDS] if casts and style == "gun" else [0.0] * 3
@@ -387,15 +387,14 @@ def reaction_skill(skill: R.Skill) -> bool:
 # Arcane Powers of casting models (docs/shadows-battles.md section 12)
 # ---------------------------------------------------------------------------
 
-CAST_POWERS = ("Arcane Blast", "Transfix", "Immolate", "Faith Healing")
-"""The Arcane Powers a casting model may cast on the table (kernel codes 1, 2, 3, 4 in this order)."""
+CAST_POWERS = ("Arcane Blast", "Transfix", "Immolate", "Faith Healing", "Bless", "Curse", "Dispel")
+"""The Arcane Powers a casting model may cast on the table (kernel codes 1 to 7 in this order)."""
+CAST_SLOTS = 4
+"""The kernel's ``casts`` column holds a model's four best Powers (7 bits each)."""
 NOT_CAST: dict[str, str] = {
-    "Bless": "not modelled: its token re-rolls the very next Test or Save of any kind, a hook in every roll",
-    "Curse": "not modelled: its token re-rolls the very next Test or Save of any kind, a hook in every roll",
     "Summon": "not modelled: Summoned Entities (extra model slots) are not built yet",
     "Banish": "not modelled: no Entity is ever on the table (Summon is not modelled)",
     "Scry": "not modelled: it looks at a Hand, and the battle's card play is not a choice, so it changes nothing",
-    "Dispel": "not modelled: no Bless, Curse or Warding Circle is ever in play to remove",
     "Warding Circle": "not modelled: a policy for standing still inside the circle is not written",
 }
 """Why a Power a model knows is never cast on the table."""
@@ -425,6 +424,18 @@ def blast_steps(die: int) -> float:
 
 
 @functools.lru_cache(maxsize=1)
+def token_effects() -> tuple[float, float]:
+    """Policy: the effect in Damage steps of a Bless and of a Curse token: the gain (Bless) and the loss (Curse) of
+    one shot of a Veteran's Pistol at Medium Range at a Veteran when the shooter carries the token (its very next
+    Test is taken to be that shot)."""
+    pistol, band = R.weapon("Pistol"), R.RangeBand.MEDIUM
+    plain = _shot_value(E.Shooter.of("Veteran"), pistol, band, False)
+    bless = _shot_value(E.Shooter.of("Veteran", blessing=R.Blessing.BLESS), pistol, band, False)
+    curse = _shot_value(E.Shooter.of("Veteran", blessing=R.Blessing.CURSE), pistol, band, False)
+    return bless - plain, plain - curse
+
+
+@functools.lru_cache(maxsize=1)
 def activation_value() -> float:
     """Policy: an enemy Activation is worth two shots of a Veteran's Pistol at Medium Range at a Veteran."""
     return 2 * _shot_value(E.Shooter.of("Veteran"), R.weapon("Pistol"), R.RangeBand.MEDIUM, False)
@@ -444,7 +455,8 @@ def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
     """Each known Power's expected effect in Damage steps, the unit of a shot's value (None: not modelled). Policy:
     P(Cast) x the effect - P(Miscast) x 1 (the Caster Shaken); the effect of Arcane Blast is its 3 Dice shot's steps
     at a Veteran, of Transfix P(a Veteran fails a 1 Die Nerve Test) x an Activation (:func:`activation_value`), of
-    Immolate one Veteran's 5+ Save, of Faith Healing 2 (a Downed friend stands)."""
+    Immolate one Veteran's 5+ Save, of Faith Healing 2 (a Downed friend stands), of Bless and Curse their token's
+    change of one shot (:func:`token_effects`), of Dispel the smaller of the two (it removes either token)."""
     out = []
     for name in known_powers(model):
         if name not in CAST_POWERS:
@@ -458,8 +470,14 @@ def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
                 * activation_value()
         elif name == "Immolate":
             effect = _save_steps(R.IMMOLATE_SAVE)
-        else:
+        elif name == "Faith Healing":
             effect = 2.0
+        elif name == "Bless":
+            effect = token_effects()[0]
+        elif name == "Curse":
+            effect = token_effects()[1]
+        else:
+            effect = min(token_effects())
         out.append((name, pc * effect - pm))
     return tuple(out)
 
@@ -551,8 +569,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["slick"]] = int(any(s_.grit_die_for_extra_action for s_ in skills))
     row[col["whiskey"]] = mp.whiskey
     row[col["snake_oil"]] = mp.snake_oil
-    row[col["casts"]] = sum((CAST_POWERS.index(n) + 1 + sum(8 << b for b in range(3) if n in mp.casts_over_shot[b]))
-                            << (6 * k) for k, n in enumerate(mp.casts))
+    row[col["casts"]] = sum((CAST_POWERS.index(n) + 1 + sum(16 << b for b in range(3) if n in mp.casts_over_shot[b]))
+                            << (7 * k) for k, n in enumerate(mp.casts))
     row[col["quickdraw"]] = int(any(s_.name == R.REACTION_REROLL_SKILL for s_ in skills))
     row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
     row[col["lookout"]] = int(mp.lookout)
@@ -702,6 +720,9 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "immolate_range": _inches(R.arcane_power("Immolate").range_inches),
         "immolate_difficulty": R.arcane_power("Immolate").difficulty, "immolate_save": R.IMMOLATE_SAVE,
         "reaction_dice": R.IMMOLATE_REACTION_DICE, "healing_difficulty": R.arcane_power("Faith Healing").difficulty,
+        "token_range": _inches(R.arcane_power("Bless").range_inches),
+        "bless_difficulty": R.arcane_power("Bless").difficulty, "curse_difficulty": R.arcane_power("Curse").difficulty,
+        "dispel_difficulty": R.arcane_power("Dispel").difficulty,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
