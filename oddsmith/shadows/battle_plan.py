@@ -704,7 +704,8 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                     when = " when it cannot shoot" + "".join(f"; {', '.join(o)} over a shot at {b.value} Range"
                                                              for b, o in zip(_BANDS, mp.casts_over_shot) if o)
                     shot = f"its best shot at Medium Range {mp.danger:.3f}"
-                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else "nothing")
+                none = "no other Power" if mp.summon or mp.banish else "nothing"
+                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else none)
                              + f" (Power values in Damage steps {vals or 'none'}; {shot})")
                 if mp.summon:
                     notes.append(f"{tag}: {mp.model.name} Summons first, with no Summoned model of its own in play, at "
