@@ -208,7 +208,7 @@ def test_arcane_kernel_agrees_with_reference_quick(case):
 
 def test_arcanist_with_powers_beats_the_same_posse_without():
     """A brawling Arcanist that casts Arcane Blast and Transfix between its Charges wins more than the same posse
-    whose Arcanist knows only Powers the battle does not model (Summon, Curse, Scry)."""
+    whose Arcanist knows Summon (which both Summon) and Powers the battle does not model (Curse, Scry)."""
     enemy = P.sample_posse(None)
     opts = table_options(plan_a="brawl")
     casting = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), enemy, opts,
