@@ -236,3 +236,13 @@ def test_a_summoner_helps_its_side():
     assert d > 3 * se, (d, se)
     rows = summoning.models
     assert rows[rows["summoned"]]["p_fought"].max() > 0
+
+
+def test_banish_with_no_entity_to_target_draws_no_die():
+    """A Banisher facing a posse without a Summoner never casts: the very same battles as with Scry (a Power that
+    changes nothing) in its place, game for game (the Entity slots and hooks draw no die unless used)."""
+    enemy = P.sample_posse(None)
+    banish = B.prepare(arcanist_posse("dark-confederacy", ["Faith Healing", "Banish", "Bless"]), enemy, table_options())
+    scry = B.prepare(arcanist_posse("dark-confederacy", ["Faith Healing", "Scry", "Bless"]), enemy, table_options())
+    assert banish.a.models[0].banish and not scry.a.models[0].banish
+    assert (B.run_counts(banish, 4_000, 5) == B.run_counts(scry, 4_000, 5)).all()
