@@ -49,8 +49,8 @@ cdef inline int transfix_target(Setup *p, Game *g, int s, int m) noexcept nogil:
     cdef double r2 = within2(p, p.opt[O_TRANSFIX_RANGE])
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (g.upmask[o] >> t) & 1 and not g.done[o][t] and dist2(g, s, m, o, t) <= r2:
-            return t
+        if (g.upmask[o] >> t) & 1 and not g.done[o][t] and dist2(g, s, m, o, t) <= r2 and t < ENT0:
+            return t   # "non-Entity": Entity slots are ENT0.. (battle_summon.pxd)
     return -1
 
 
@@ -156,7 +156,8 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
     if code == PW_BLAST:
         if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY]):
             # an unmodified 3 Dice Shooting Test, no Jam, Save and Damage as a shot
-            succ = model_test(p, g, s, m, p.opt[O_ARCANE_DICE], 0, &one)
+            succ = model_test(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
+                              &one)   # "Roll four Dice if the Target is an Entity"
             if succ > 0:
                 land_shot(p, g, s, m, o, t, succ, 0)
     elif code == PW_TRANSFIX:

@@ -10,7 +10,8 @@ from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
 from shadows_common cimport *
 
 cdef enum:
-    MAXM = 14          # model slots per side: MAX_POSSE_MODELS and 4 Revenants
+    MAXM = 17          # model slots per side: MAX_POSSE_MODELS, 4 Revenants, 3 Summoned Entities
+    ENT0 = 14          # the first Entity slot: ENT0 + Difficulty - 1 (Lesser, Minor, Major; battle_summon.pxd)
     MAXPOSSE = 10      # models per posse (MAX_POSSE_MODELS)
     MAXW = 3           # Weapons per model (MAX_WEAPONS_PER_MODEL)
     NCARDS = 54
@@ -23,7 +24,8 @@ cdef enum:
     M_PRESENT, M_DIE, M_DIE_SHAKEN, M_RANK, M_BOSS, M_SAVE, M_CANCEL, M_SUPER, M_HTK, M_NERVE_RR,
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
-    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND, NMC
+    M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
+    M_SUMMON, M_BANISH, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -42,7 +44,8 @@ cdef enum:
     O_OIL_DIE, O_OIL_ON,
     O_TRANSFIX_RANGE, O_TRANSFIX_DIFFICULTY, O_TRANSFIX_DICE, O_IMMOLATE_RANGE, O_IMMOLATE_DIFFICULTY, O_IMMOLATE_SAVE,
     O_REACTION_DICE, O_HEALING_DIFFICULTY,
-    O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY, NOPT
+    O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
+    O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -173,6 +176,8 @@ ctypedef struct Game:
     int tok[NSIDE][MAXM]         # a Bless or Curse token on the model (MODE_BLESS, MODE_CURSE; battle_tokens.pxd)
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
+    int owner[NSIDE][MAXM]       # an Entity slot's Summoner (battle_summon.pxd); -1: none. A side's g.nm is MAXM once
+                                 # it has Summoned (slots between its Revenants and ENT0 stay off the table)
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -255,10 +260,22 @@ cdef inline void refresh_masks(Game *g, int s) noexcept nogil:
 cdef inline void revenants_leave(Setup *p, Game *g, int s) noexcept nogil:
     """The Boss is a Casualty: "all Revenants are removed" at once (not Casualties, no VP; Revenants)."""
     cdef int m
-    for m in range(p.n[s], g.nm[s]):
+    for m in range(p.n[s], g.nm[s] if g.nm[s] < ENT0 else ENT0):
         g.on[s][m] = 0
         g.downed[s][m] = 0
     refresh_masks(g, s)
+
+
+cdef inline void summoned_alone(Game *g, int s) noexcept nogil:
+    """"If you only have Summoned models left on the table at any point, they are removed immediately" ("Summoned
+    Models"; not Casualties). Only for a side that has Summoned (g.nm[s] == MAXM)."""
+    cdef int m
+    for m in range(ENT0):
+        if g.on[s][m]:
+            return
+    for m in range(ENT0, MAXM):
+        g.on[s][m] = 0
+        g.downed[s][m] = 0
 
 
 cdef inline void lookout_lost(Game *g, int o, int t) noexcept nogil:
@@ -305,6 +322,8 @@ cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noex
             g.vp[credit] += p.mp[o][t][M_VP]
         if p.mp[o][t][M_BOSS] and p.rev[o]:
             revenants_leave(p, g, o)
+        if g.nm[o] == MAXM:
+            summoned_alone(g, o)
         refresh_masks(g, o)
         return 1
     if code == DMG_DOWNED:

@@ -397,7 +397,8 @@ cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
     t = closest_candidate(p, g, s, m, p.arcane2)
     if t < 0:
         return
-    succ = model_test(p, g, s, m, p.opt[O_ARCANE_DICE], 0, &one)
+    succ = model_test(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
+                      &one)   # four Dice at an Entity (slots ENT0..)
     if succ > 0:
         land_shot(p, g, s, m, o, t, succ, 0)
 
@@ -464,7 +465,7 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
         g.fought[s][m] = 1
         g.fought[o][d] = 1
         if hurt(p, g, o, d, DMG_CASUALTY, s):
-            g.fight_cas[o] += 1
+            g.fight_cas[o] += d < ENT0   # a Summoned Entity is not counted (KERNEL-NOTES)
         return DID_FIGHT
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
@@ -489,10 +490,10 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     if win == 0:
         mod = p.mp[s][m][M_FIGHT_SAVE] + (p.opt[O_BULL_RUSH_SAVE] if charging and p.mp[s][m][M_BULL_RUSH] else 0)
         if hurt(p, g, o, d, save_roll(p, g, o, d, p.stab[margin], mod), s):
-            g.fight_cas[o] += 1
+            g.fight_cas[o] += d < ENT0
     else:
         if hurt(p, g, s, m, save_roll(p, g, s, m, p.stab[margin], p.mp[o][d][M_FIGHT_SAVE]), o):
-            g.fight_cas[s] += 1
+            g.fight_cas[s] += m < ENT0
     return DID_FIGHT
 
 

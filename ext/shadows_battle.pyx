@@ -32,6 +32,7 @@ from battle_reactions cimport *
 from battle_fixed cimport *
 from battle_arcane cimport *
 from battle_tokens cimport *
+from battle_summon cimport *
 
 cdef double WITHIN_EPS = 1e-6   # inches: distances within this of a limit count as at it (Contact, "within")
 
@@ -39,7 +40,8 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "nerve_rerolls", "preacher", "trigger_happy", "gunslinger", "danger", "vp", "dynamite", "jam_rerolls",
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
-                 "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound")
+                 "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
+                 "summon", "banish")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -54,7 +56,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "snake_oil_on",
                   "transfix_range", "transfix_difficulty", "transfix_dice", "immolate_range", "immolate_difficulty",
                   "immolate_save", "reaction_dice", "healing_difficulty",
-                  "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty")
+                  "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
+                  "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -67,7 +70,10 @@ MAX_MODELS = MAXM
 MAX_WEAPONS = MAXW
 N_OUT = NHEAD + 6 * MAXM
 """out = HEAD_COLUMNS, then casualty[side][model], downed_at_end[side][model], fought[side][model] (side-major,
-MAX_MODELS each; slots n..n+3 of a side with Revenants are its Revenants)."""
+MAX_MODELS each; slots n..n+3 of a side with Revenants are its Revenants, slots ENTITY_SLOT..MAX_MODELS-1 its
+Summoned Lesser, Minor and Major Entity: a game counts there when its Entity of that type became a Casualty, was
+Downed at the end, Fought)."""
+ENTITY_SLOT = ENT0
 
 assert len(MODEL_COLUMNS) == NMC and len(WEAPON_COLUMNS) == NWC and len(OPTION_COLUMNS) == NOPT
 assert len(HEAD_COLUMNS) == NHEAD
@@ -165,7 +171,7 @@ cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
         m = p.order[s][i]
         if m != skip and standing(g, s, m) and not g.done[s][m]:
             return m
-    return -1
+    return entity_pick(g, s, skip) if g.nm[s] == MAXM else -1   # Summoned Entities (battle_summon.pxd)
 
 
 cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
@@ -176,6 +182,8 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
         if g.nlook[1 - s]:
             react(p, g, s, m)   # Reactions to the declared Action come first (battle_reactions.pxd)
+        if (p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]) and summon_action(p, g, s, m, fired, again) == DID_CAST:
+            return DID_CAST   # Summon and Banish (battle_summon.pxd)
         if p.mp[s][m][M_CASTS] and cast_action(p, g, s, m, fired, again) == DID_CAST:   # Arcane Powers (battle_arcane.pxd)
             return DID_CAST
         did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
@@ -201,7 +209,7 @@ cdef inline int slick(Setup *p, Game *g, int s, int m) noexcept nogil:
 cdef void revenants_act(Setup *p, Game *g, int s) noexcept nogil:
     """After their Boss's Actions each Revenant not Done makes one Action, then all are Done (Revenants)."""
     cdef int m, fired, again
-    for m in range(p.n[s], g.nm[s]):
+    for m in range(p.n[s], g.nm[s] if g.nm[s] < ENT0 else ENT0):
         if g.on[s][m] and not g.done[s][m]:
             fired = 0
             again = 0
@@ -215,6 +223,8 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     for m in range(p.n[s]):
         if standing(g, s, m) and not g.done[s][m]:
             eligible += 1
+    if g.nm[s] == MAXM:
+        eligible += entities_eligible(g, s)
     g.act_id += 1
     if eligible == 0:
         # only Downed models left to Activate: one is Done (policy: Downed models never crawl)
@@ -222,6 +232,8 @@ cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
             if g.on[s][m] and not g.done[s][m]:
                 g.done[s][m] = 1
                 return
+        if g.nm[s] == MAXM:
+            entity_pass(g, s)
         return
     if p.opt[O_ACTIVATION] == ACT_SOLO:
         dual = 0
@@ -319,6 +331,8 @@ cdef inline int all_done(Setup *p, Game *g) noexcept nogil:
         for m in range(p.n[s]):
             if g.on[s][m] and not g.done[s][m]:
                 return 0
+        if g.nm[s] == MAXM and entities_waiting(g, s):
+            return 0
     return 1
 
 
@@ -404,6 +418,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         elif succ >= p.opt[O_RECOVERY_STAND]:
             g.downed[s][m] = 0
             g.shaken[s][m] = 1
+    if g.nm[s] == MAXM:
+        summoned_alone(g, s)
     refresh_masks(g, s)
     for m in range(p.n[s]):
         if standing(g, s, m):
@@ -453,6 +469,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.fear[s][m] = 0
     g.moved[s][m] = 0
     g.cmask[s][m] = 0
+    g.owner[s][m] = -1
     gear_reset(p, g, s, m)
 
 
@@ -487,7 +504,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         g.nm[s] = p.n[s]
         g.fight_cas[s] = 0
         g.nlook[s] = 0
-        for m in range(p.n[s] + (MAXM - MAXPOSSE if p.rev[s] else 0)):   # the slots this game can use
+        for m in range(MAXM):   # every slot: the posse, Revenants, Summoned Entities
             new_game_model(p, g, s, m)
             g.on[s][m] = m < p.n[s]
         for c in range(NCARDS):
@@ -576,9 +593,9 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     out[C_B_WIPED] += wiped[1]
     out[C_TURNS] += turns
     out[C_TURNS2] += turns * turns
-    for m in range(g.nm[0]):
+    for m in range(g.nm[0] if g.nm[0] < ENT0 else ENT0):   # Summoned Entities are not counted (KERNEL-NOTES)
         cas_a += g.cas[0][m]
-    for m in range(g.nm[1]):
+    for m in range(g.nm[1] if g.nm[1] < ENT0 else ENT0):
         cas_b += g.cas[1][m]
     out[C_CAS_A] += cas_a
     out[C_CAS_A2] += cas_a * cas_a
@@ -680,7 +697,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             and 1 <= p.opt[O_STANDIN_DICE] <= MAX_DICE and 0 <= p.opt[O_MOVEMENT] <= 1
             and 0 <= p.opt[O_TERRAIN] <= 1000000 and 0 <= p.opt[O_TARGETS] <= 3
             and 1 <= p.opt[O_REVENANT_DIE] <= MAX_FACES and 0 <= p.opt[O_REVENANT_PLUS] <= 1
-            and p.opt[O_REVENANT_DIE] + p.opt[O_REVENANT_PLUS] <= MAXM - MAXPOSSE
+            and p.opt[O_REVENANT_DIE] + p.opt[O_REVENANT_PLUS] <= ENT0 - MAXPOSSE
             and 1 <= p.opt[O_FIGHT_DICE] <= MAX_DICE and 1 <= p.opt[O_CASTING_DICE] <= MAX_DICE
             and 1 <= p.opt[O_ARCANE_DICE] <= MAX_DICE and 1 <= p.opt[O_SPOT_DICE] <= MAX_DICE
             and 1 <= p.opt[O_NERVE_DICE] <= MAX_DICE and 1 <= p.opt[O_DISENGAGE_DICE] <= MAX_DICE
@@ -700,9 +717,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             p.rank_of[s][m] = 0
             for c in range(NMC):
                 p.mp[s][m][c] = models[s, m, c]
-            if m < used and not (2 <= p.mp[s][m][M_DIE_SHAKEN] <= MAX_FACES and 2 <= p.mp[s][m][M_DIE] <= MAX_FACES):
+            if (m < used or (m >= ENT0 and p.mp[s][m][M_PRESENT])) and not (2 <= p.mp[s][m][M_DIE_SHAKEN] <= MAX_FACES and 2 <= p.mp[s][m][M_DIE] <= MAX_FACES):
                 raise ValueError("mc_battle: bad Grit Die")
-            if m < used and p.opt[O_MOVEMENT] == MOVE_TABLE and not (
+            if (m < used or (m >= ENT0 and p.mp[s][m][M_PRESENT])) and p.opt[O_MOVEMENT] == MOVE_TABLE and not (
                     p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOVE] <= p.opt[O_TABLE]):
                 raise ValueError("mc_battle: a model's Move must be at least Whiskey's cost and at most the table")
             for w in range(MAXW):
@@ -733,6 +750,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             if not 0 <= p.order[s][i] < used:
                 raise ValueError("mc_battle: bad model order")
             p.rank_of[s][p.order[s][i]] = i
+        for i in range(used, MAXM):   # the slots after: in slot order (Summoned Entities: Lesser, Minor, Major)
+            p.order[s][i] = i
+            p.rank_of[s][i] = i
         for i in range(used):
             for j in range(i):
                 if p.order[s][i] == p.order[s][j]:

@@ -126,6 +126,10 @@ class Game:
         "do not contribute to ... the number of cards you draw" and never keep the Action Phase going."""
         return self.posse[s]
 
+    def activatable(self, s: int) -> list[Model]:
+        """The models of side ``s`` that keep the Action Phase going (the table's Summoned Entities too)."""
+        return self.counted(s)
+
     def draw(self, s: int) -> None:
         on_table = [m for m in self.counted(s) if m.on_table]
         boss_on = any(m.plan.boss for m in on_table)
@@ -369,7 +373,7 @@ class Game:
         if all(lone):
             lone = [False, False]
         first = None
-        while any(m.on_table and not m.done for s in (0, 1) for m in self.counted(s)):
+        while any(m.on_table and not m.done for s in (0, 1) for m in self.activatable(s)):
             plays = [bool(self.hands[s]) and not (lone[s] and self.hands[1 - s]) for s in (0, 1)]
             if not any(plays):
                 break

@@ -6,7 +6,7 @@ Showdown" (deployment), "Move", "Other Models", "Charging Enemy Models", "Diseng
 "1: Declare Weapon and Target" (targeting and the Spotting Test), "Cover" (terrain as a cover density), "Fight",
 "Outnumbered", "Downed", the Fighting Skills Table and "Derringer" (Fights), "2: Make Recovery Tests" (a Friend
 in Contact), "The Congregation" (the Vessel's Arcane Blast), "The Dark Confederacy" (Revenants), the "Horses and
-Gear Summary" (Whiskey, Snake Oil), "Arcane Powers", and "Lookout", "Declaring Reactions", "Resolving a Reaction" with
+Gear Summary" (Whiskey, Snake Oil), "Arcane Powers" with "Summoned Models", Summon and Banish, and "Lookout", "Declaring Reactions", "Resolving a Reaction" with
 Bushwhacker (Lookout and Reactions).
 
 Rule numbers come from ``oddsmith.rules.shadows`` (R) and model facts from the posse model (``plan.model``);
@@ -80,6 +80,8 @@ class TModel(RB.Model):
         # Limp (Injury Table): "If on foot, the model can only make one Move Action per Activation" (no Horses here)
         self.limps = R.Injury.LIMP in plan.model.injuries
         self.moved = False  # made a Move Action this Activation
+        self.summoned: str | None = None  # a Summoned Entity: its type ("Lesser Entity", ...)
+        self.owner: TModel | None = None  # its Summoner
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
@@ -115,6 +117,15 @@ class TableGame(RB.Game):
         for s in (0, 1):
             for slot, i in zip(slots(s), self.order[s]):
                 self.sides[s][i].x, self.sides[s][i].y = slot
+        # "Summoned models are part of the Summoner's Posse": a side with a Summoner has its Lesser, Minor and Major
+        # Entity waiting off the table, after the posse (and its Revenants) in its Activation order
+        for s, side in enumerate((setup.a, setup.b)):
+            for plan in getattr(side, "entities", ()):
+                e = self.new_model(s, len(self.sides[s]), plan)
+                e.summoned = plan.summoned
+                e.on_table = False
+                self.sides[s].append(e)
+                self.order[s].append(e.index)
         self.rank_in_order = [{i: k for k, i in enumerate(self.order[s])} for s in (0, 1)]
 
     def new_model(self, side: int, index: int, plan, revenant: bool = False) -> TModel:
@@ -484,11 +495,6 @@ class TableGame(RB.Game):
             x.token, x.token_by = R.Blessing.NONE, None
         return super().recovery(s)
 
-    def remove_casualty(self, victim: TModel, credit: int | None) -> None:
-        """A Casualty (reference_battle.Game.remove_casualty), counted as a Fight's when a Fight made it."""
-        super().remove_casualty(victim, credit)
-        if self.in_fight:
-            self.fight_cas[victim.side] += 1
 
     # -- Plans: one Action of a model (gunline / brawl / balanced) -------------------------------------------
     def gun_action(self, m: TModel, fired: set, again: list, late: bool, second: bool = False) -> str | None:
@@ -553,7 +559,8 @@ class TableGame(RB.Game):
         if not self.casting_test(m, power.difficulty):
             return True
         victim = self.closest(m, cands)
-        hits = RB.successes(self.test(m, R.CASTING_DICE))
+        dice = R.ARCANE_BLAST_ENTITY_DICE if victim.summoned else R.CASTING_DICE  # "four Dice if ... an Entity"
+        hits = RB.successes(self.test(m, dice))
         if victim.pm.boilerplate:
             hits -= R.BOILERPLATE_CANCELS
         if hits > 0:
@@ -584,7 +591,7 @@ class TableGame(RB.Game):
         if name == "Arcane Blast":
             return self.closest(m, self.candidates(m, lambda g: g <= power.range_inches + EPS))
         if name == "Transfix":
-            return next((e for e in self.enemies(m) if e.standing and not e.done
+            return next((e for e in self.enemies(m) if e.standing and not e.done and not e.summoned  # "non-Entity"
                          and gap(m, e) <= power.range_inches + EPS), None)
         if name == "Immolate":
             if any(gap(m, f) <= power.range_inches + EPS for f in self.friends(m)):
@@ -641,8 +648,9 @@ class TableGame(RB.Game):
         if not self.casting_test(m, R.arcane_power(name).difficulty):
             return True
         if name == "Arcane Blast":
-            # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9"" (no Entities)
-            hits = RB.successes(self.test(m, R.arcane_power(name).dice))
+            # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9""; four Dice at an Entity
+            dice = R.ARCANE_BLAST_ENTITY_DICE if target.summoned else R.arcane_power(name).dice
+            hits = RB.successes(self.test(m, dice))
             if target.pm.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
@@ -670,6 +678,122 @@ class TableGame(RB.Game):
             target.token_by = m
         return True
 
+    # -- Summon and Banish ("Summoned Models", "Arcane Power Summary"; docs/shadows-battles.md section 12) -------
+    def entities(self, s: int) -> list[TModel]:
+        """Side s's Lesser, Minor and Major Entity (on the table or waiting); [] without a Summoner."""
+        return [m for m in self.sides[s] if m.summoned]
+
+    def entity(self, s: int, difficulty: int) -> TModel | None:
+        """The Entity a Summon at ``difficulty`` brings for side s ("Difficulty 1 Summons a Lesser Entity, ...")."""
+        name = R.SUMMON_DIFFICULTY[difficulty]
+        return next((e for e in self.entities(s) if e.summoned == name), None)
+
+    def activatable(self, s: int) -> list[TModel]:
+        """The posse, and its Summoned Entities: they Activate as models of the posse (they "do not add a card")."""
+        return self.posse[s] + self.entities(s)
+
+    def summoned_alone(self, s: int) -> None:
+        """"If you only have Summoned models left on the table at any point, they are removed immediately"."""
+        if not any(m.on_table for m in self.sides[s] if not m.summoned):
+            for e in self.entities(s):
+                e.on_table = e.downed = False
+
+    def remove_casualty(self, victim: TModel, credit: int | None) -> None:
+        """A Casualty, counted as a Fight's when a Fight made it; then the Summoned-models-left rule."""
+        super().remove_casualty(victim, credit)
+        if self.in_fight and not victim.summoned:  # Summoned models are not in the Casualty figures
+            self.fight_cas[victim.side] += 1
+        self.summoned_alone(victim.side)
+
+    def bring_into_play(self, summoner: TModel, e: TModel) -> None:
+        """"A Posse can only have one Summoned model in play per Summoner at any time, and may only have one of each
+        type of Entity at a time. If the same Summoner brings a new model into play that would not otherwise be
+        allowed, an existing Summoned model (of your choice) is immediately removed from the table" (choice: the
+        Summoner's own, else the one of that type). The policy never Summons into such a case."""
+        mine = [x for x in self.entities(e.side) if x.on_table and x.owner is summoner]
+        for x in mine[:1] or ([e] if e.on_table else []):
+            x.on_table = x.downed = False
+        e.on_table = True
+        e.downed = e.shaken = e.done = e.lookout = e.bad_omen = False
+        e.fearsome_failed = e.fearsome_tested = False
+        e.jammed = set()
+        e.owner = summoner
+
+    def place_entity(self, m: TModel, e: TModel, toward: TModel) -> None:
+        """"Place the appropriate Entity within LOS and 3" of the Caster, and no closer than 1" to an enemy" (policy):
+        from the Caster's centre straight toward the closest standing enemy, up to 3" edge to edge, stopping where it
+        would come within 1" of any enemy on the table."""
+        d = dist(m, toward)
+        ux, uy = (toward.x - m.x) / d, (toward.y - m.y) / d
+        t_max = R.arcane_power("Summon").range_inches + R.BASE_INCHES
+        keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES
+        for x in self.enemies(m):
+            wx, wy = m.x - x.x, m.y - x.y
+            along = wx * ux + wy * uy
+            if along >= 0:
+                continue
+            disc = along * along - (wx * wx + wy * wy - keep * keep)
+            if disc < 0:
+                continue
+            t_max = min(t_max, -along - math.sqrt(disc))
+        t_max = max(t_max, 0.0)
+        e.x, e.y = clamp(m.x + ux * t_max), clamp(m.y + uy * t_max)
+
+    def summon_or_banish(self, m: TModel, fired: set, again: list) -> bool:
+        """Policy (docs/shadows-battles.md section 12): Summon, with no Summoned model of its own in play, a standing
+        enemy to face and no enemy within 1", at the first of its ranked Difficulties whose Entity type is not in play
+        and whose value beats the shot now; else Banish the first standing enemy Entity within 6" (Major first) whose
+        value is positive and beats the shot now. "The shot now": none when a Shoot Action would not shoot. False: no
+        Action (nothing rolled)."""
+        if "cast" in fired or self.contacts(m):
+            return False
+        band = None
+        if self.can_shoot(m, fired, again):
+            near = self.closest(m, self.candidates(m, lambda g: True))
+            edges = m.plan.weapons[0].bands if m.plan.weapons else ()
+            band = next((i for i, bs in enumerate(edges) if near is not None and gap(m, near) <= bs.edge_inches + EPS),
+                        None)
+        s = m.side
+        difficulty, target, toward = None, None, None
+        if m.plan.summon and not any(e.on_table and e.owner is m for e in self.entities(s)):
+            toward = self.closest(m, [e for e in self.enemies(m) if e.standing])
+            keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES
+            if toward is not None and all(dist(m, e) >= keep - 1e-9 for e in self.enemies(m)):
+                for d, over in m.plan.summon:
+                    if self.entity(s, d).on_table or (band is not None and not over[band]):
+                        continue
+                    difficulty = d
+                    break
+        if difficulty is None and m.plan.banish:
+            for k in (2, 1, 0):
+                e = self.entity(1 - s, k + 1)
+                bits = m.plan.banish[k]
+                if e is None or not bits[0] or not e.standing:
+                    continue
+                if gap(m, e) > R.arcane_power("Banish").range_inches + EPS:
+                    continue
+                if band is not None and not bits[1 + band]:
+                    continue
+                target = e
+                break
+        if difficulty is None and target is None:
+            return False
+        fired.add("cast")
+        if difficulty is not None:
+            # "Choose a Difficulty before rolling to Cast"
+            if self.casting_test(m, difficulty):
+                e = self.entity(s, difficulty)
+                self.bring_into_play(m, e)
+                self.place_entity(m, e, toward)
+            return True
+        if self.casting_test(m, R.arcane_power("Banish").difficulty):
+            # "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same"
+            mine = self.rng.randint(1, m.grit_die())
+            theirs = self.rng.randint(1, target.grit_die())
+            if R.banish_removes(mine, theirs):
+                target.on_table = target.downed = False  # "removed from play": not a Casualty, no VP
+        return True
+
     def immolate(self, m: TModel) -> None:
         """"All other models (not the Caster themselves) whose centre of base lies within 3" of the Caster must make a
         5+ Save. Any model within the 3" radius, but whose centre of base is not, may make a 1 Die Reaction Test. If
@@ -689,7 +813,10 @@ class TableGame(RB.Game):
                    second: bool = False) -> str | None:
         if not m.standing:
             return None
-        # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included)
+        # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included); Summon and
+        # Banish before the other Powers (battle_summon.summon_action)
+        if (getattr(m.plan, "summon", ()) or getattr(m.plan, "banish", ())) and self.summon_or_banish(m, fired, again):
+            return "cast"
         if m.plan.casts and self.cast(m, fired, again):
             return "cast"
         if m.limps and m.moved:
@@ -809,7 +936,7 @@ class TableGame(RB.Game):
         by_order = [self.sides[s][i] for i in self.order[s] if not self.sides[s][i].revenant]
         ready = [m for m in by_order if m.standing and not m.done]
         if not ready:
-            for m in posse:
+            for m in posse + self.entities(s):
                 if m.on_table and not m.done:  # a Downed model's Activation is spent doing nothing
                     m.done = True
                     return
@@ -943,4 +1070,6 @@ class TableGame(RB.Game):
         out["fights"] = self.fights
         out["fight_casualties"] = list(self.fight_cas)
         out["fought"] = [[m.fought for m in side] for side in self.sides]
+        # Summoned models "do not count towards your total Posse size": not in the Casualty figures (KERNEL-NOTES)
+        out["casualties"] = [sum(m.casualty for m in side if not m.summoned) for side in self.sides]
         return out

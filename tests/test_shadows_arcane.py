@@ -163,7 +163,7 @@ def test_power_values_and_ranking():
     assert 0 < pm < pc < 1
     vals = dict(B.power_values(replace(P.sample_posse("crossroads-cult").models[0],
                                        powers=tuple(R.arcane_power(n) for n in ("Summon", "Arcane Blast", "Bless")))))
-    assert vals["Summon"] is None
+    assert vals["Summon"] == pytest.approx(max(v for _, v in B.summon_values(P.sample_posse("crossroads-cult").models[0])))
     assert vals["Arcane Blast"] == pytest.approx(pc * B.blast_steps(10) - pm)
     bc, bm = B.cast_chance(hero, "Bless")
     assert vals["Bless"] == pytest.approx(bc * B.token_effects()[0] - bm)
@@ -177,7 +177,7 @@ def test_power_values_and_ranking():
     st = B.prepare(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), P.sample_posse(None),
                    table_options(plan_a="gunline"))
     assert st.a.models[0].casts_over_shot == ((), (), ())  # the Hero's Pistol beats both at every band
-    assert any("Summon is not modelled" in n for n in st.notes)
+    assert any("Summons first" in n for n in st.notes)
     # a posse without a caster: every casts column 0
     st = B.prepare(P.sample_posse(None), P.sample_posse("red-hand-coven"), table_options())
     assert not st.models[0, :, col].any()
@@ -214,7 +214,7 @@ def test_arcane_kernel_agrees_with_reference_quick(case):
 
 def test_arcanist_with_powers_beats_the_same_posse_without():
     """A brawling Arcanist that casts Arcane Blast and Transfix between its Charges wins more than the same posse
-    whose Arcanist knows only Powers the battle does not model (Summon, Scry, Warding Circle)."""
+    whose Arcanist knows Summon (both Summon) and Powers the battle does not model (Scry, Warding Circle)."""
     enemy = P.sample_posse(None)
     opts = table_options(plan_a="brawl")
     casting = B.battle(arcanist_posse("crossroads-cult", ["Summon", "Arcane Blast", "Transfix"]), enemy, opts,
@@ -238,6 +238,6 @@ def test_cli_battle_with_an_arcanist_posse(tmp_path, capsys):
                  "--seed", "3", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert any("casts Arcane Blast, Transfix" in n for n in out["notes"])
-    assert any("Summon is not modelled" in n for n in out["notes"])
+    assert any("Summons first" in n for n in out["notes"])
     assert any("Warding Circle" in n for n in out["not_modelled"])
     assert 0 < out["p_a_wins"] < 1

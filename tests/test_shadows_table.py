@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -578,6 +578,11 @@ def test_revenants_join_and_leave_with_their_boss():
     """D3+1 Revenants join a Dark Confederacy posse; "If your Boss ever becomes a Casualty in a game, then all
     Revenants will immediately revert to harmless corpses" ("The Dark Confederacy")."""
     dc = P.sample_posse("dark-confederacy")
+    # its General casts only Faith Healing here (with Scry, Warding Circle): a General that Blesses or Summons every
+    # Activation instead of Charging is seldom a Casualty, and the rule under test is what happens when the Boss is one
+    general = replace(dc.models[0], powers=tuple(R.arcane_power(n) for n in ("Faith Healing", "Scry",
+                                                                             "Warding Circle")))
+    dc = replace(dc, models=(general,) + dc.models[1:])
     setup = B.prepare(dc, P.sample_posse(None), table_options(plan_a="brawl", plan_b="brawl"))
     assert setup.a.revenant is not None and setup.b.revenant is None
     counts = set()

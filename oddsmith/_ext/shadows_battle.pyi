@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+ENTITY_SLOT: int
 HEAD_COLUMNS: tuple[str, ...]
 MAX_MODELS: int
 MAX_WEAPONS: int

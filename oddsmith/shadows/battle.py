@@ -18,8 +18,9 @@ of a Game":
   dangerous first; Dynamite, Jamming, Boilerplate, Tough, Lead-Belly, Shaken
   and Downed as the book says; the Vessel's Arcane Blast and the Dark
   Confederacy's Revenants in both modes; on the table every other casting
-  model casts Arcane Blast, Transfix, Immolate and Faith Healing by a stated
-  policy (its value beats the model's best shot).
+  model casts Arcane Blast, Transfix, Immolate, Faith Healing, Summon (a
+  Lesser, Minor or Major Entity in model slots of its own) and Banish by a
+  stated policy (its value beats the model's best shot).
 * Recovery Phase: Recovery Tests (Hard to Kill stands up Shaken; a Friend in
   Contact +1 Die on the table), then Bottle Checks at half the starting models
   or fewer (Boss on 3 dice, else the next highest Rank on 1 die; Nerves of Steel
@@ -67,6 +68,14 @@ cast_chance = _plan.cast_chance
 known_powers = _plan.known_powers
 power_values = _plan.power_values
 token_effects = _plan.token_effects
+summon_values = _plan.summon_values
+cast_chance_at = _plan.cast_chance_at
+banish_values = _plan.banish_values
+entity_model = _plan.entity_model
+entity_worth = _plan.entity_worth
+entity_plans = _plan.entity_plans
+SummonedEntity = _plan.SummonedEntity
+p_higher = _plan.p_higher
 BattleOptions = _plan.BattleOptions
 BattleSetup = _plan.BattleSetup
 DEFAULT_RANGE = _plan.DEFAULT_RANGE
@@ -120,11 +129,13 @@ NOT_MODELLED = (
     "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
     "Move Reactions and the Dynamite Reaction (Good Shot!): a model on Lookout only Shoots; the Reaction Test is "
     "never rolled with two posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
-    "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse and Dispel: Summon and Banish "
-    "(no Summoned Entities), Scry (it looks at a Hand: the battle's card play is not a choice, so it changes "
-    "nothing), Warding Circle (no policy for standing in it; so Dispel only ever removes a Bless or a Curse), "
-    "unique Summonings, the +1 Die of a second Grimoire and of the Harbinger; Concentrate is never used (policy) "
-    "and Arcane Blast's four Dice against an Entity never arise",
+    "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
+    "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (no "
+    "policy for standing in it; so Dispel only ever removes a Bless or a Curse), unique Summonings (Behemoth, "
+    "Hellhound, Seraphim, Swamp Baka: Flying, a breath Fire Corridor, Blessed Pistols and a Lasso are not played; a "
+    "Summoner Summons the common Entities only), the +1 Die of a second Grimoire and of the Harbinger; Concentrate "
+    "is never used (policy)",
+    "the Major Entity's 40mm base: every model is a 25mm disc",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
@@ -235,7 +246,7 @@ class BattleResult:
         out["models"] = [
             {"side": r.side, "posse": r.posse, "model": r.model, "rank": r.rank, "boss": bool(r.boss),
              "p_casualty": float(r.p_casualty), "p_downed_at_end": float(r.p_downed_at_end),
-             "p_fought": float(r.p_fought), "revenant": bool(r.revenant),
+             "p_fought": float(r.p_fought), "revenant": bool(r.revenant), "summoned": bool(r.summoned),
              "stderr": {"p_casualty": float(r.p_casualty_stderr), "p_downed_at_end": float(r.p_downed_at_end_stderr),
                         "p_fought": float(r.p_fought_stderr)}}
             for r in self.models.itertuples()]
@@ -371,7 +382,11 @@ def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.D
         rows_ = [(mp, mp.model.name) for mp in side.models]
         if side.revenant is not None:
             rows_ += [(side.revenant, f"Revenant {k + 1}") for k in range(REVENANT_SLOTS)]
-        for i, (mp, name) in enumerate(rows_):
+        slots = list(range(len(rows_)))
+        # the Summoned Entity slots (a game counts when its Entity of that type was a Casualty, Downed, Fought)
+        rows_ += [(ent, f"Summoned {ent.summoned}") for ent in side.entities]
+        slots += [_K.ENTITY_SLOT + k for k in range(len(side.entities))]
+        for i, (mp, name) in zip(slots, rows_):
             cas = counts[base + s * mx + i]
             down = counts[base + 2 * mx + s * mx + i]
             fought = counts[base + 4 * mx + s * mx + i]
@@ -379,7 +394,8 @@ def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.D
             pd_, sd = _prop(down, n)
             pf, sf = _prop(fought, n)
             mrows.append({"side": tag, "posse": side.posse.name, "model": name, "rank": mp.model.rank.label,
-                          "boss": mp.boss, "revenant": mp.revenant, "style": mp.style, "p_casualty": pc,
+                          "boss": mp.boss, "revenant": mp.revenant, "summoned": mp.summoned is not None,
+                          "style": mp.style, "p_casualty": pc,
                           "p_casualty_stderr": sc, "p_downed_at_end": pd_, "p_downed_at_end_stderr": sd,
                           "p_fought": pf, "p_fought_stderr": sf})
     return summary, pd.DataFrame(mrows)

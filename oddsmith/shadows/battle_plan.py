@@ -226,6 +226,14 @@ class ModelPlan:
     lookout: bool = False
     """Policy (docs/shadows-battles.md section 13, 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
     Bushwhacker) and a Weapon that shoots goes on Lookout where the plan says so."""
+    summon: tuple[tuple[int, tuple[bool, bool, bool]], ...] = ()
+    """Summon (docs/shadows-battles.md section 12): the Difficulties the policy may choose (positive value), best
+    first, each with whether its value beats the model's best shot at Short, Medium and Long Range."""
+    banish: tuple[tuple[bool, bool, bool, bool], ...] = ()
+    """Banish against an enemy Lesser, Minor and Major Entity: (value positive, beats the best shot at Short, Medium,
+    Long Range); () if the model does not know Banish."""
+    summoned: str | None = None
+    """The Summoned Entity this plan plays (its type's name), None for a posse model."""
 
     @property
     def can_shoot(self) -> bool:
@@ -240,6 +248,8 @@ class SidePlan:
     plan: str = "balanced"
     revenant: ModelPlan | None = None
     """The Revenant template of a Dark Confederacy posse: the kernel rolls D3+1 of them per game."""
+    entities: tuple[ModelPlan, ...] = ()
+    """The Lesser, Minor and Major Entity a Summoner of this side may bring onto the table (empty: no Summoner)."""
 
     @property
     def can_shoot(self) -> bool:
@@ -365,16 +375,22 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
         desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
     gear = [g.name for g in model.battle_gear()] if table else []
     values = () if not table or model.is_vessel else power_values(model)
-    ranked = sorted((nv for nv in values if nv[1] is not None and nv[1] > 0),
+    ranked = sorted((nv for nv in values if nv[0] in CAST_POWERS and nv[1] is not None and nv[1] > 0),
                     key=lambda nv: (-nv[1], CAST_POWERS.index(nv[0])))
     casts = tuple(n for n, _ in ranked)[:CAST_SLOTS]
+    known = known_powers(model) if table and not model.is_vessel else ()
+    summons = summon_values(model) if "Summon" in known else ()
+    banishes = banish_values(model) if "Banish" in known else ()
     # the best shot: of its best Weapon at each band for a gun model; 0 for a brawl model (it Charges, not shoots)
     best = [max((_shot_value(shooter, w, b, False) * w.shots_per_action for w, why in carried if why is None),
-                default=0.0) for b in _BANDS] if casts and style == "gun" else [0.0] * 3
+                default=0.0) for b in _BANDS] if (casts or summons or banishes) and style == "gun" else [0.0] * 3
     over = tuple(tuple(n for n, v in ranked if v > best[i]) for i in range(3))
+    summon = tuple((d, tuple(v > best[i] for i in range(3)))
+                   for d, v in sorted(((d, v) for d, v in summons if v > 0), key=lambda dv: (-dv[1], dv[0])))
+    banish = tuple((v > 0, *(v > best[i] for i in range(3))) for v in banishes)
     lookout = style == "gun" and bool(usable) and any(reaction_skill(s_) for s_ in model.all_skills)
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
-                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout)
+                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish)
 
 
 def reaction_skill(skill: R.Skill) -> bool:
@@ -392,8 +408,6 @@ CAST_POWERS = ("Arcane Blast", "Transfix", "Immolate", "Faith Healing", "Bless",
 CAST_SLOTS = 4
 """The kernel's ``casts`` column holds a model's four best Powers (7 bits each)."""
 NOT_CAST: dict[str, str] = {
-    "Summon": "not modelled: Summoned Entities (extra model slots) are not built yet",
-    "Banish": "not modelled: no Entity is ever on the table (Summon is not modelled)",
     "Scry": "not modelled: it looks at a Hand, and the battle's card play is not a choice, so it changes nothing",
     "Warding Circle": "not modelled: a policy for standing still inside the circle is not written",
 }
@@ -456,9 +470,16 @@ def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
     P(Cast) x the effect - P(Miscast) x 1 (the Caster Shaken); the effect of Arcane Blast is its 3 Dice shot's steps
     at a Veteran, of Transfix P(a Veteran fails a 1 Die Nerve Test) x an Activation (:func:`activation_value`), of
     Immolate one Veteran's 5+ Save, of Faith Healing 2 (a Downed friend stands), of Bless and Curse their token's
-    change of one shot (:func:`token_effects`), of Dispel the smaller of the two (it removes either token)."""
+    change of one shot (:func:`token_effects`), of Dispel the smaller of the two (it removes either token); Summon
+    at its best Difficulty (:func:`summon_values`), Banish at its best Entity type (:func:`banish_values`)."""
     out = []
     for name in known_powers(model):
+        if name == "Summon":
+            out.append((name, max(v for _d, v in summon_values(model))))
+            continue
+        if name == "Banish":
+            out.append((name, max(banish_values(model))))
+            continue
         if name not in CAST_POWERS:
             out.append((name, None))
             continue
@@ -480,6 +501,72 @@ def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
             effect = min(token_effects())
         out.append((name, pc * effect - pm))
     return tuple(out)
+
+
+ENTITY_RANK = {R.Rank.NOVICE.die: R.Rank.NOVICE, R.Rank.VETERAN.die: R.Rank.VETERAN, R.Rank.HERO.die: R.Rank.HERO}
+"""Reading (KERNEL-NOTES): a Summoned Entity plays as the Rank whose Grit Die it has (D6 Novice, D8 Veteran, D10
+Hero): its Shaken die, and the Victory Points it is worth "to the model that caused it to become a Casualty, as
+normal" (1, 2, 3)."""
+CASUALTY_STEPS = 3.0
+"""Damage steps of a Casualty (Shaken 1, Downed 2, Casualty 3), the unit of the Powers' values."""
+
+
+class SummonedEntity(P.PosseModel):
+    """A Summoned Entity as a posse model ("Common Summoned Models Table"): a Supernatural Creature ("Where an effect
+    pertains to a Supernatural model, it also applies to an Entity": Silver Bullets), no Weapons (it Fights)."""
+
+    @property
+    def supernatural(self) -> bool:
+        return True
+
+
+def entity_model(difficulty: int) -> SummonedEntity:
+    """The Entity a Summon at ``difficulty`` brings (1 Lesser, 2 Minor, 3 Major): Move 4", its Grit Die, Fearsome."""
+    e = R.SUMMONED_ENTITIES[R.SUMMON_DIFFICULTY[difficulty]]
+    assert e.move == R.MOVE_INCHES
+    return SummonedEntity(e.name, ENTITY_RANK[e.grit], skills=tuple(R.skill(s_) for s_ in e.skills))
+
+
+def entity_worth(difficulty: int) -> float:
+    """Policy: an Entity on the table is worth its Victory Points in Casualties (3 Damage steps each: Lesser 3, Minor 6,
+    Major 9), what the enemy would have to take from the table to be rid of it."""
+    return CASUALTY_STEPS * entity_model(difficulty).rank.victory_points
+
+
+@functools.lru_cache(maxsize=64)
+def cast_chance_at(rank: R.Rank, power: str, difficulty: int) -> tuple[float, float]:
+    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test at ``difficulty`` (Summon: 1-3), exact."""
+    odds = E.cast(rank, power, difficulty=difficulty, fractions=False)
+    return odds["cast"], odds["miscast"]
+
+
+def summon_values(model: P.PosseModel) -> tuple[tuple[int, float], ...]:
+    """(Difficulty, value) of Summon at each Difficulty: P(Cast) x :func:`entity_worth` - P(Miscast) x 1."""
+    out = []
+    for d in R.arcane_power("Summon").difficulties:
+        pc, pm = cast_chance_at(model.rank, "Summon", d)
+        out.append((d, pc * entity_worth(d) - pm))
+    return tuple(out)
+
+
+def p_higher(die: int, other: int) -> float:
+    """P(one D``die`` rolls higher than one D``other``), exact."""
+    return sum(1 for a in range(1, die + 1) for b in range(1, other + 1) if a > b) / (die * other)
+
+
+def banish_values(model: P.PosseModel) -> tuple[float, ...]:
+    """Banish's value against an enemy Lesser, Minor and Major Entity: P(Cast) x P(the Caster's Grit Die rolls higher
+    than the Entity's) x :func:`entity_worth` - P(Miscast) x 1."""
+    pc, pm = cast_chance_at(model.rank, "Banish", R.arcane_power("Banish").difficulty)
+    return tuple(pc * p_higher(model.rank.die, entity_model(d).rank.die) * entity_worth(d) - pm
+                 for d in R.arcane_power("Summon").difficulties)
+
+
+def entity_plans(distance: Distance, enemy_cover: bool, table: bool) -> tuple[ModelPlan, ...]:
+    """The Lesser, Minor and Major Entity as the battle plays them: the brawl plan (close and Charge)."""
+    return tuple(replace(plan_model(entity_model(d), False, distance, enemy_cover, table=table, plan="brawl"),
+                         summoned=entity_model(d).name, lookout=False)
+                 for d in R.arcane_power("Summon").difficulties)
 
 
 def revenant_model() -> P.PosseModel:
@@ -508,8 +595,9 @@ def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool
         # Revenants "can never go on Lookout" ("The Dark Confederacy")
         rev = replace(plan_model(revenant_model(), False, distance, enemy_cover, table=table, plan=plan),
                       revenant=True, lookout=False)
-    return SidePlan(posse, tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan)
-                                 for m in posse.models), cover, plan, rev)
+    models = tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan) for m in posse.models)
+    ents = entity_plans(distance, enemy_cover, table) if any(mp.summon for mp in models) else ()
+    return SidePlan(posse, models, cover, plan, rev, ents)
 
 
 @dataclass(frozen=True)
@@ -551,7 +639,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["trigger_happy"]] = int(any(s_.extra_shot_same_weapon for s_ in skills) and not gunslinger)
     row[col["gunslinger"]] = int(gunslinger)
     row[col["danger"]] = int(round(mp.danger * 1e6))
-    row[col["vp"]] = 0 if mp.revenant else m.rank.victory_points
+    row[col["vp"]] = 0 if mp.revenant else m.rank.victory_points   # an Entity's: its Rank's (ENTITY_RANK)
     row[col["dynamite"]] = mp.dynamite
     row[col["jam_rerolls"]] = int(any(s_.rerolls and "Jamming" in s_.rerolls for s_ in skills))
     row[col["style"]] = STYLES.index(mp.style)
@@ -577,6 +665,9 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["move"]] = _inches(m.move_inches)
     row[col["limp"]] = int(R.Injury.LIMP in m.injuries)   # on foot: Horses are not ridden in a battle here
     row[col["old_wound"]] = int(R.Injury.OLD_WOUND in m.injuries)
+    row[col["summon"]] = sum((d + sum(4 << b for b in range(3) if over[b])) << (5 * k)
+                             for k, (d, over) in enumerate(mp.summon))
+    row[col["banish"]] = sum(sum(1 << j for j in range(4) if bits[j]) << (4 * k) for k, bits in enumerate(mp.banish))
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -615,6 +706,10 @@ def _side_arrays(side: SidePlan, models: np.ndarray, weapons: np.ndarray, order:
         for k in range(REVENANT_SLOTS):
             models[s, n + k], weapons[s, n + k] = _rows_of(side.revenant)
             order[s, n + k] = n + k
+    for k, ent in enumerate(side.entities):  # the Summoned Entity slots (battle_summon.pxd), off the table at first
+        e = _K.ENTITY_SLOT + k
+        _model_row(ent, models[s, e], weapons[s, e])
+        order[s, e] = e
 
 
 def danger_order(side: SidePlan) -> list[int]:
@@ -648,11 +743,24 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                     when = " when it cannot shoot" + "".join(f"; {', '.join(o)} over a shot at {b.value} Range"
                                                              for b, o in zip(_BANDS, mp.casts_over_shot) if o)
                     shot = f"its best shot at Medium Range {mp.danger:.3f}"
-                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else "nothing")
+                none = "no other Power" if mp.summon or mp.banish else "nothing"
+                notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else none)
                              + f" (Power values in Damage steps {vals or 'none'}; {shot})")
+                if mp.summon:
+                    notes.append(f"{tag}: {mp.model.name} Summons first, with no Summoned model of its own in play, at "
+                                 f"Difficulty " + ", ".join(str(d) for d, _ in mp.summon) + " (best first, the first "
+                                 f"whose Entity type is not in play)")
+                if mp.banish:
+                    notes.append(f"{tag}: {mp.model.name} Banishes an enemy Entity within "
+                                 f"{R.arcane_power('Banish').range_inches}\" (value vs Lesser, Minor, Major: "
+                                 + ", ".join(f"{v:.3f}" for v in banish_values(mp.model)) + ")")
                 for n, v in mp.cast_values:
                     if v is None:
                         notes.append(f"{tag}: {mp.model.name}'s {n} is {NOT_CAST[n]}")
+        if side.entities:
+            notes.append(f"{tag}: a Summoner brings a Lesser, Minor or Major Entity (D6, D8, D10; Fearsome, Supernatural, "
+                         f"no Weapons: the brawl plan; worth 1, 2, 3 VP) onto the table; Summoned models do not count "
+                         f"for cards, the Bottle Check or the Casualty figures")
         if side.revenant is not None:
             notes.append(f"{tag}: {R.REVENANTS} Revenants join (Novice, Pistol, Fearsome, Hard to Kill, no VP); they "
                          f"Activate with their Boss and leave if the Boss falls")
@@ -723,6 +831,9 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "token_range": _inches(R.arcane_power("Bless").range_inches),
         "bless_difficulty": R.arcane_power("Bless").difficulty, "curse_difficulty": R.arcane_power("Curse").difficulty,
         "dispel_difficulty": R.arcane_power("Dispel").difficulty,
+        "summon_range": _inches(R.arcane_power("Summon").range_inches),
+        "banish_range": _inches(R.arcane_power("Banish").range_inches),
+        "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -241,8 +241,10 @@ from oddsmith.rules.shadows.game import (  # noqa: F401
     reaction_order,
 )
 from oddsmith.rules.shadows.arcane import (  # noqa: F401
+    ARCANE_BLAST_ENTITY_DICE,
     ARCANE_POWERS,
     ARCANISTS_PER_POSSE,
+    BANISH_GRIT_DICE,
     ARCANIST_INFAMY,
     ARCANIST_MAX_POWERS,
     ARCANIST_STARTING_POWERS,
@@ -253,10 +255,12 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
     IMMOLATE_SAVE,
     MISCAST,
     SUMMONED_ENTITIES,
+    SUMMONED_PER_SUMMONER,
     SUMMON_DIFFICULTY,
     UNIQUE_SUMMONINGS,
     UNIQUE_SUMMONING_DICE,
     arcane_power,
+    banish_removes,
     is_miscast,
 )
 from oddsmith.rules.shadows.factions import (  # noqa: F401

@@ -111,3 +111,17 @@ UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
            "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major"),
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
+ARCANE_BLAST_ENTITY_DICE = 4
+"""Arcane Blast: "Roll four Dice if the Target is an Entity"."""
+SUMMONED_PER_SUMMONER = 1
+"""Summoned Models: "only one Summoned model in play per Summoner at any time, and may only have one of each type of
+Entity at a time"; "If the same Summoner brings a new model into play that would not otherwise be allowed, an existing
+Summoned model (of your choice) is immediately removed from the table"."""
+BANISH_GRIT_DICE = 1
+"""Banish: "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same. If
+the Caster rolls higher, the Target is immediately removed from play" (ties: no effect)."""
+
+
+def banish_removes(caster_roll: int, entity_roll: int) -> bool:
+    """Banish: the Target is removed only if the Caster rolls higher."""
+    return caster_roll > entity_roll
