@@ -124,25 +124,42 @@ cdef inline void move_toward(Setup *p, Game *g, int s, int m, double tx, double 
     move_line(p, g, s, m, dx / d, dy / d, length, 0)
 
 
+cdef inline double tie2(Setup *p, double bd) noexcept nogil:
+    """The squared centre distance up to which an enemy ties with the closest one (squared centre distance ``bd``):
+    edge-to-edge distances within 1e-6" of each other are equal, a tie going to the first in Activation order
+    (KERNEL-NOTES Q36: a gun model that closed to exactly D* of an enemy is as close as another that did, whatever
+    the last bit of their squared distances)."""
+    cdef double r = sqrt(bd)
+    if r < p.base:
+        r = p.base    # within one base every gap is 0
+    r += 1e-6
+    return r * r
+
+
 cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, double *d2) noexcept nogil:
-    """The closest enemy not Downed (``downed``: the closest Downed one), ties by Activation order; -1 if none;
+    """The closest enemy not Downed (``downed``: the closest Downed one), ties (tie2) by Activation order; -1 if none;
     ``d2`` its squared centre distance."""
-    cdef int o = 1 - s, i, t, best = -1
+    cdef int o = 1 - s, i, t
     cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
-    cdef double d, bd = 1e18
+    cdef double d, bd = 1e18, lim
     if mask == 0:
         d2[0] = bd
         return -1
+    for t in range(g.nm[o]):
+        if (mask >> t) & 1:
+            d = dist2(g, s, m, o, t)
+            if d < bd:
+                bd = d
+    lim = tie2(p, bd)
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if not (mask >> t) & 1:
-            continue
-        d = dist2(g, s, m, o, t)
-        if d < bd:
-            bd = d
-            best = t
-    d2[0] = bd
-    return best
+        if (mask >> t) & 1:
+            d = dist2(g, s, m, o, t)
+            if d <= lim:
+                d2[0] = d
+                return t
+    d2[0] = 1e18
+    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -164,17 +181,24 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
 
 
 cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
-    """The closest enemy that may be Shot at within ``reach2`` (ties: Activation order); -1 if none. The closest of
-    all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
+    """The closest enemy that may be Shot at within ``reach2`` (ties, tie2: Activation order); -1 if none. The closest
+    of all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
     cdef int o = 1 - s, i, t, best = -1
-    cdef double d, bd = 1e18
+    cdef double d = 0, bd = 1e18, lim
+    cdef double dd[MAXM]
     if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
         if g.upmask[o]:
+            for t in range(g.nm[o]):
+                dd[t] = d if candidate(p, g, s, m, t, 1e18, &d) else -1.0
+                if dd[t] >= 0 and d < bd:
+                    bd = d
+            lim = tie2(p, bd)
             for i in range(g.nm[o]):
                 t = p.order[o][i]
-                if candidate(p, g, s, m, t, 1e18, &d) and d < bd:
-                    bd = d
+                if 0 <= dd[t] <= lim:   # the first of the closest in Activation order (tie2)
                     best = t
+                    bd = dd[t]
+                    break
         g.nc_valid = 1
         g.nc_s = s
         g.nc_m = m
@@ -215,7 +239,9 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
     cdef int cands[MAXM]
     cdef int cb[MAXM]
     cdef int cc[MAXM]
-    cdef double d, lg = 1e18
+    cdef int cd[MAXM]
+    cdef double d = 0, lg = 1e18, lim
+    cdef double dd[MAXM]
     wasted[0] = 0
     for i in range(g.nm[o]):
         t = p.order[o][i]
@@ -226,13 +252,20 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
         cb[t] = b
         cc[t] = in_cover(p, g)
         dice = whiskey_dice(p, g, s, m, wp[(W_BCOVER if cc[t] else W_BDICE) + b])
+        cd[t] = dice
+        dd[t] = d
         if dice > ld or (dice == ld and d < lg):
             ld = dice
             lg = d
-            legal = t
         k += 1
     if k == 0:
         return -1
+    lim = tie2(p, lg)   # the most dice, then the closest; ties (tie2) by Activation order
+    for i in range(k):
+        t = cands[i]
+        if cd[t] == ld and dd[t] <= lim:
+            legal = t
+            break
     t = legal
     if spot and p.opt[O_TARGETS] != TG_CLOSEST:
         i = preferred(p, g, o, cands, k)
@@ -566,23 +599,27 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     this side is fighting; Shoot when in range and (this is the Activation's last Action or the enemy is within D*);
     clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
     (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
-    cdef int o = 1 - s, t, i, best = -1, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, bd = 1e18, step, mv = p.mp[s][m][M_MOVE] / 1000.0
+    cdef int o = 1 - s, t, i, downed = g.onmask[o] & ~g.upmask[o]
+    cdef double d2, bd = 1e18, lim, step, mv = p.mp[s][m][M_MOVE] / 1000.0
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
     if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     if downed:
-        # the closest Downed enemy within reach that no standing model of this side is fighting (ties: order)
-        for i in range(g.nm[o]):
-            t = p.order[o][i]
+        # the closest Downed enemy within reach that no standing model of this side is fighting (ties, tie2: order)
+        for t in range(g.nm[o]):
             if (downed >> t) & 1 and not engaged(p, g, o, t):
                 d2 = dist2(g, s, m, o, t)
                 if d2 <= p.reach2[s][m] and d2 < bd:
                     bd = d2
-                    best = t
-        if best >= 0:
-            return charge(p, g, s, m, best)
+        if bd < 1e18:
+            lim = tie2(p, bd)
+            for i in range(g.nm[o]):
+                t = p.order[o][i]
+                if (downed >> t) & 1 and not engaged(p, g, o, t):
+                    d2 = dist2(g, s, m, o, t)
+                    if d2 <= p.reach2[s][m] and d2 <= lim:
+                        return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
     if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)

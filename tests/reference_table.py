@@ -150,7 +150,12 @@ class TableGame(RB.Game):
         return self.rank_in_order[m.side][m.index]
 
     def closest(self, m: TModel, models: list[TModel]) -> TModel | None:
-        return min(models, key=lambda e: (gap(m, e), self.pos_in_order(e))) if models else None
+        """The closest of ``models`` by gap, ties by Activation order; gaps within EPS of the smallest are ties
+        (KERNEL-NOTES Q36: two gun models that closed to exactly D* of this model are equally close)."""
+        if not models:
+            return None
+        nearest = min(gap(m, e) for e in models)
+        return min((e for e in models if gap(m, e) <= nearest + EPS), key=self.pos_in_order)
 
     # -- Moving ("Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact") -------------------
     def move_towards(self, m: TModel, tx: float, ty: float, inches: float, ignore: tuple = ()) -> None:
@@ -274,7 +279,8 @@ class TableGame(RB.Game):
             bs = self.band_shot(wp, gap(m, e))
             covered = self.rng.random() < self.cover_density
             shot[e.index] = (bs, covered, self.shoot_dice(m, bs.dice_cover if covered else bs.dice))
-        legal = min(cands, key=lambda e: (-shot[e.index][2], gap(m, e), self.pos_in_order(e)))
+        most = max(shot[e.index][2] for e in cands)
+        legal = self.closest(m, [e for e in cands if shot[e.index][2] == most])  # the easiest, then the closest
         target = legal
         pref = self.preferred(cands) if may_spot else None
         if pref is not None and pref is not legal:
