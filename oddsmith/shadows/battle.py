@@ -151,7 +151,7 @@ NOT_MODELLED_NONE = (
     "Quickdraw and the Derringer change nothing)",
     "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and every Arcane Power but the "
     "Vessel's Arcane Blast (other casting models cast only on the table)",
-    "Slick (an extra Action) and Hawkeye (Spotting Tests)",
+    "Slick (an extra Action), Hawkeye (Spotting Tests) and Limp (no model Moves)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
