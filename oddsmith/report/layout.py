@@ -35,8 +35,11 @@ PAD = 0.06
 GAP = 0.14
 #: A colour bar's distance from the panels it explains (inches).
 COLORBAR_PAD = 0.1
-#: Rounds of placing and measuring: the room of numeric tick labels depends on the axes' size.
-ROUNDS = 3
+#: Rounds of placing and measuring at most (the room of numeric tick labels depends on the axes' size):
+#: the first places with no room for decorations, the second with the room they need, which is
+#: usually the end (the room measured again within TOLERANCE inches).
+ROUNDS = 4
+TOLERANCE = 0.01
 #: Per-character widths ignore kerning: a little slack on every string (a fraction, plus points).
 WIDTH_SLACK = 1.03
 WIDTH_EXTRA_PT = 0.5
@@ -334,7 +337,7 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
     def rel(bx0, by0, bx1, by1):
         return [(bx0 - sx0) / sw, (by0 - sy0) / sh, (bx1 - bx0) / sw, (by1 - by0) / sh]
 
-    for _ in range(ROUNDS):
+    for round_ in range(ROUNDS):
         ax0 = x0
         ax1 = x1 - right_reserve - sum(bar_room)
         ay0 = y0 + bottom_reserve
@@ -365,6 +368,9 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
             mid = (gy0 + gy1) / 2
             bar.set_box_aspect(None)
             bar.set_position(rel(bx0, mid - length / 2, bx0 + thick, mid + length / 2))
+        if round_ == ROUNDS - 1:
+            break
+        before = np.concatenate([left, right, top, bottom, bar_room])
         left[:], right[:], top[:], bottom[:] = 0.0, 0.0, 0.0, 0.0
         for ax in axes:
             spec = ax.get_subplotspec()
@@ -376,6 +382,8 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         for k, bar in enumerate(bars):
             ol, ob, or_, ot = overhang(bar, dpi)
             bar_room[k] = COLORBAR_PAD + getattr(bar, "_oddsmith_width", 0.11) + or_
+        if np.allclose(before, np.concatenate([left, right, top, bottom, bar_room]), rtol=0, atol=TOLERANCE):
+            break  # placed with the room it needs
     if sup is not None and sup.get_text():
         sup.set_y((sup_y - sy0) / sh)
         sup.set_va("top")
