@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import textwrap
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import matplotlib as mpl
 import numpy as np
@@ -82,10 +82,14 @@ def _weight(weight) -> str:
                                      "demi") else "normal"
 
 
+def line_width_pt(line: str, size: float, weight: str = "normal") -> float:
+    """The printed width of one line (points) in the style's font: the sum of its characters' advances,
+    and a little slack."""
+    return _line_width_pt(line, float(size), weight, mpl.rcParams["font.family"][0])
+
+
 @functools.lru_cache(maxsize=65536)
-def line_width_pt(line: str, size: float, weight: str = "normal", family: str = "") -> float:
-    """The printed width of one line (points): the sum of its characters' advances, and a little slack."""
-    family = family or mpl.rcParams["font.family"][0]
+def _line_width_pt(line: str, size: float, weight: str, family: str) -> float:
     if not line:
         return 0.0
     return size * sum(_char_width(ch, family, weight) for ch in line) * WIDTH_SLACK + WIDTH_EXTRA_PT
@@ -361,7 +365,6 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         gy0 = row_y1[-1] - row_h[-1]
         gy1 = row_y1[0]
         for k, bar in enumerate(bars):
-            info = bar._colorbar_info
             length = min(getattr(bar, "_oddsmith_length", gy1 - gy0), gy1 - gy0)
             thick = getattr(bar, "_oddsmith_width", 0.11)
             bx0 = grid_right + sum(bar_room[:k]) + COLORBAR_PAD
