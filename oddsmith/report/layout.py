@@ -12,8 +12,8 @@ drawn). What is placed:
   left and right, per row the room of titles above and tick labels and axis labels below;
 * a subfigure's ``suptitle`` above the grid; a figure legend ``loc="outside ..."`` below it
   (``lower``) or right of it (``right``);
-* a colour bar made with ``fig.colorbar(ax=[...])``: right of the grid, centred on it, as long as its
-  chart asked (at most the grid's height), with room for its ticks and label;
+* a colour bar made with ``fig.colorbar(ax=[...])``: right of the grid, centred on it, as long as the
+  grid is tall (at most the length its chart allows), with room for its ticks and label;
 * texts and annotations inside an axes that stick out of it (a label at the end of a bar) are
   given room too.
 
@@ -365,7 +365,7 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         gy0 = row_y1[-1] - row_h[-1]
         gy1 = row_y1[0]
         for k, bar in enumerate(bars):
-            length = min(getattr(bar, "_oddsmith_length", gy1 - gy0), gy1 - gy0)
+            length = min(getattr(bar, "_oddsmith_max_length", gy1 - gy0), gy1 - gy0)
             thick = getattr(bar, "_oddsmith_width", 0.11)
             bx0 = grid_right + sum(bar_room[:k]) + COLORBAR_PAD
             mid = (gy0 + gy1) / 2
