@@ -10,8 +10,8 @@ drawn). What is placed:
 
 * a grid of axes (``subplots``): per column the room of its tick labels and axis labels on the
   left and right, per row the room of titles above and tick labels and axis labels below;
-* a subfigure's ``suptitle`` above the grid; a figure legend ``loc="outside ..."`` below it
-  (``lower``) or right of it (``right``);
+* a subfigure's ``suptitle`` above the grid; a figure legend ``loc="outside ..."`` on the side
+  it names (below the grid for ``lower``, right of it for ``right``);
 * a colour bar made with ``fig.colorbar(ax=[...])``: right of the grid, centred on it, as long as the
   grid is tall (at most the length its chart allows), with room for its ticks and label;
 * texts and annotations inside an axes that stick out of it (a label at the end of a bar) are
@@ -306,7 +306,7 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
     root = sub.get_figure(root=True)
     dpi = root.dpi
     x0, y0, x1, y1 = rect
-    top_reserve = bottom_reserve = right_reserve = 0.0
+    top_reserve = bottom_reserve = right_reserve = left_reserve = 0.0
     sup = getattr(sub, "_suptitle", None)
     if sup is not None and sup.get_text():
         _, h = _text_size(sup)
@@ -321,6 +321,8 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
                 bottom_reserve += (h + room) / 72
             else:
                 top_reserve += (h + room) / 72
+        elif leg._outside_loc == "left":
+            left_reserve += (w + room) / 72
         else:
             right_reserve += (w + room) / 72
     axes = [a for a in sub.axes if a.get_subplotspec() is not None]
@@ -342,7 +344,7 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         return [(bx0 - sx0) / sw, (by0 - sy0) / sh, (bx1 - bx0) / sw, (by1 - by0) / sh]
 
     for round_ in range(ROUNDS):
-        ax0 = x0
+        ax0 = x0 + left_reserve
         ax1 = x1 - right_reserve - sum(bar_room)
         ay0 = y0 + bottom_reserve
         ay1 = y1 - top_reserve
