@@ -408,14 +408,17 @@ def test_heatmap_colours_mean_better_for_the_subject():
 
 @pytest.mark.parametrize("height", [1.15, 1.5, 2.4, 6.0])
 def test_colour_bar_is_as_tall_as_its_panels(height):
-    """The colour bar of a short heatmap is not squashed: about the panel's height, a readable thickness."""
+    """The colour bar of a short heatmap is not squashed: about the panel's height, a readable thickness
+    (placed as the pages place it, by oddsmith.report.layout)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     m = pd.DataFrame([[0.1, 0.5, 0.9]] * max(1, int(height * 3)), columns=["0", "1", "2+"])
     with style.report_style():
-        fig = Figure(figsize=(7, height), layout="constrained")
+        fig = Figure(figsize=(7, height))
         FigureCanvasAgg(fig)
-        charts.heatmap_grid(fig, [("a", m), ("b", m)], good=charts.NEUTRAL, colorbar_label="probability (%)")
+        document._draw_block(fig, document.Chart(
+            lambda f: charts.heatmap_grid(f, [("a", m), ("b", m)], good=charts.NEUTRAL,
+                                          colorbar_label="probability (%)"), title="", height=height))
         fig.canvas.draw()
         panel = fig.axes[0].get_window_extent()
         bar = fig.axes[-1].get_window_extent()
