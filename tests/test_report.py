@@ -408,14 +408,17 @@ def test_heatmap_colours_mean_better_for_the_subject():
 
 @pytest.mark.parametrize("height", [1.15, 1.5, 2.4, 6.0])
 def test_colour_bar_is_as_tall_as_its_panels(height):
-    """The colour bar of a short heatmap is not squashed: about the panel's height, a readable thickness."""
+    """The colour bar of a short heatmap is not squashed: about the panel's height, a readable thickness
+    (placed as the pages place it, by oddsmith.report.layout)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     m = pd.DataFrame([[0.1, 0.5, 0.9]] * max(1, int(height * 3)), columns=["0", "1", "2+"])
     with style.report_style():
-        fig = Figure(figsize=(7, height), layout="constrained")
+        fig = Figure(figsize=(7, height))
         FigureCanvasAgg(fig)
-        charts.heatmap_grid(fig, [("a", m), ("b", m)], good=charts.NEUTRAL, colorbar_label="probability (%)")
+        document._draw_block(fig, document.Chart(
+            lambda f: charts.heatmap_grid(f, [("a", m), ("b", m)], good=charts.NEUTRAL,
+                                          colorbar_label="probability (%)"), title="", height=height))
         fig.canvas.draw()
         panel = fig.axes[0].get_window_extent()
         bar = fig.axes[-1].get_window_extent()
@@ -845,3 +848,97 @@ def test_a_table_prints_every_cell_once_in_its_cell():
     for t in ax.texts:
         inside = t.get_window_extent()
         assert box.x0 <= inside.x0 and inside.x1 <= box.x1 and box.y0 <= inside.y0 and inside.y1 <= box.y1
+
+
+# ---------------------------------------------------------------------------- page geometry
+
+def _layout_test_pages() -> list[document.Page]:
+    """Pages with every kind of block and decoration: the exact Shadows sheets (grids of heatmaps, rotated
+    column labels, colour bars beside long and short panels), and a page of the other charts (a legend
+    below, a legend to the right, rotated and long tick labels, a row of a table beside notes)."""
+    pages = shadows_sheets.shadows_pages(None)
+    deck = decks_mod.load_sample("law-dogs")
+    parts = pd.DataFrame({"bar": ["vs a deck with a very long name indeed", "vs Outlaws"] * 3,
+                          "part": ["wins", "wins", "ties", "ties", "loses", "loses"],
+                          "p": [0.5, 0.4, 0.1, 0.2, 0.4, 0.4]})
+    dist = pd.DataFrame({"x": [f"category number {i}" for i in range(9)], "p": [0.1] * 9})
+    scatter = pd.DataFrame([{"deck": d, "bonus": f"stud {s}", "x": 0.3 + 0.1 * k, "y": 0.2 * s + 0.1, "se": 0.01}
+                            for k, d in enumerate(["Law Dogs", "Outlaws", "Fearmongers"]) for s in range(4)])
+    wide = pd.DataFrame([[0.1, 0.5, 0.9, 0.3]] * 3, columns=["a long column name", "Shaken", "Downed", "Jams"],
+                        index=["first row label", "second", "third"])
+    table = document.Table(pd.DataFrame({"deck": ["Law Dogs", "Outlaws"], "P (%)": ["51.0", "49.0"]}),
+                           title="A table beside notes")
+    pages.append(document.Page(title="Every other chart", subtitle="a layout test", blocks=[
+        document.Chart(lambda f: charts.stacked_bars(f, parts, bar="bar", part="part", p="p", title="who wins"),
+                       title="stacked", height=1.6),
+        document.Chart(lambda f: charts.distribution_bars(f, dist, x="x", p="p", label_rotation=45,
+                                                          title="rotated labels", xlabel="category"),
+                       title="bars", height=2.2),
+        document.Chart(lambda f: charts.tradeoff_scatter(f, scatter, x="x", y="y", deck="deck", bonus="bonus",
+                                                         yerr="se", title="trade-off", xlabel="x", ylabel="y"),
+                       title="scatter", height=2.4),
+        document.Row([document.Chart(lambda f: charts.heatmap_grid(f, [("one panel", wide)], xlabel="outcome",
+                                                                   subject="the row"), title="heatmap"),
+                      table, document.Notes(["A note that runs on for a while " * 3])], widths=[2, 1, 1], height=1.8),
+        document.Chart(lambda f: charts.value_suit_histogram(f, deck_report._counts_long(deck), jokers=deck.jokers,
+                                                             title="cards"), title="cards", height=1.6),
+    ]))
+    return pages
+
+
+def _axes_texts(ax) -> list:
+    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+    if ax.axison:  # the tick labels drawn: those of ticks inside the view
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            slack = 1e-9 * max(1.0, hi - lo)
+            texts += [label for tick in axis.get_major_ticks() if tick.get_loc() is not None
+                      and lo - slack <= tick.get_loc() <= hi + slack for label in (tick.label1, tick.label2)]
+    if ax.get_legend() is not None:
+        texts += ax.get_legend().get_texts()
+    return [t for t in texts if t.get_visible() and t.get_text()]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pages_use_no_layout_engine_and_no_text_leaves_its_place(paper):
+    """Every page is placed by hand (oddsmith.report.layout, no layout engine), and as drawn no text of a
+    block leaves the area between the header and the footer rules and inside the margins, and none of an
+    axes (tick labels, titles, axis labels, its texts) or of a figure legend lies over another axes."""
+    from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.legend import Legend
+
+    pages = _layout_test_pages()
+    if paper == "letter":  # the narrower paper in full; on the wider one the most crowded pages
+        pages = pages[1:3] + pages[-1:]
+    doc = document.Document("t", pages, seed=1)
+    every = doc.all_pages()
+    with style.report_style():
+        for number, page in enumerate(every, start=1):
+            fig = document.render_page(doc, page, number, len(every), paper)
+            assert fig.get_layout_engine() is None
+            for sub in fig.subfigs:
+                assert sub.get_layout_engine() is None
+            FigureCanvasAgg(fig).draw()
+            dpi = fig.dpi
+            w, h = fig.get_figwidth() * dpi, fig.get_figheight() * dpi
+            left, right = document.MARGIN * dpi - 1, w - document.MARGIN * dpi + 1
+            bottom = (document.MARGIN + document.FOOTER - 0.08) * dpi - 1  # the footer's rule
+            top = h - (document.MARGIN + document.HEADER - 0.06) * dpi + 1  # the header's rule, at its highest
+            axes = fig.findobj(lambda a: isinstance(a, Axes))
+            for ax in axes:
+                others = [o.get_window_extent() for o in axes if o is not ax and o.get_visible()]
+                for t in _axes_texts(ax):
+                    box = t.get_window_extent()
+                    where = (page.title, t.get_text()[:30])
+                    assert left <= box.x0 and box.x1 <= right and bottom <= box.y0 and box.y1 <= top, where
+                    assert not any(box.overlaps(o) and box.intersection(box, o).width > 1
+                                   and box.intersection(box, o).height > 1 for o in others), where
+            for leg in fig.findobj(lambda a: isinstance(a, Legend) and a.parent is not None
+                                   and not isinstance(a.parent, Axes)):
+                box = leg.get_window_extent()
+                assert left <= box.x0 and box.x1 <= right and bottom <= box.y0 and box.y1 <= top, page.title
+                for ax in axes:
+                    o = ax.get_window_extent()
+                    assert not (box.overlaps(o) and box.intersection(box, o).height > 1
+                                and box.intersection(box, o).width > 1), (page.title, "legend")

@@ -233,6 +233,9 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
                       shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
     cb.outline.set_linewidth(0.4)
+    # for the page's hand layout (oddsmith.report.layout), which knows the panels' real height: the bar
+    # as long as they are, at most COLORBAR_MAX, and COLORBAR_WIDTH thick (inches)
+    cb.ax._oddsmith_max_length, cb.ax._oddsmith_width = COLORBAR_MAX, COLORBAR_WIDTH
     if mixed:
         cb.set_ticks([0, 1], labels=["worse", "better"])
     if length >= 1.3:

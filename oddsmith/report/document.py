@@ -36,7 +36,7 @@ from matplotlib.figure import Figure, SubFigure
 from oddsmith import __version__
 from oddsmith.errors import OddsmithError
 from oddsmith.output import atomic_path, atomic_paths, check_output_path as check_output
-from oddsmith.report import style
+from oddsmith.report import layout, style
 
 #: Paper sizes in inches (width, height).
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
@@ -457,13 +457,25 @@ def _draw_terms(sub: Figure | SubFigure, terms: Terms) -> None:
         y += Terms.entry_height(term, text, width_in)
 
 
-def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
+def _draw_block(sub: Figure | SubFigure, block: Block, rect: tuple[float, float, float, float] | None = None) -> None:
+    """Draw ``block`` into ``sub`` and place its axes by hand inside ``rect`` (inches of the page; the
+    whole of ``sub`` when not given), less :data:`layout.PAD` all round (no layout engine: docs/speed.md)."""
+    if rect is None:
+        box = sub.bbox
+        dpi = sub.get_figure(root=True).dpi
+        rect = (box.x0 / dpi, box.y0 / dpi, box.x1 / dpi, box.y1 / dpi)
     if isinstance(block, Row):
         widths = block.widths or [1.0] * len(block.blocks)
         subs = sub.subfigures(1, len(block.blocks), width_ratios=widths, squeeze=False)[0]
-        for s, b in zip(subs, block.blocks):
-            _draw_block(s, b)
-    elif isinstance(block, Chart):
+        x = rect[0]
+        for s, b, wx in zip(subs, block.blocks, widths):
+            right = x + (rect[2] - rect[0]) * wx / sum(widths)
+            cell = (x, rect[1], right, rect[3])
+            layout.set_rect(s, cell)
+            _draw_block(s, b, cell)
+            x = right
+        return
+    if isinstance(block, Chart):
         block.draw(sub)
     elif isinstance(block, Table):
         _draw_table(sub, block)
@@ -473,6 +485,8 @@ def _draw_block(sub: Figure | SubFigure, block: Block) -> None:
         _draw_terms(sub, block)
     else:  # pragma: no cover - a programming error, not user input
         raise TypeError(f"unknown block {block!r}")
+    pad = layout.PAD
+    layout.place(sub, (rect[0] + pad, rect[1] + pad, rect[2] - pad, rect[3] - pad))
 
 
 def text_width_in(text: str, size: float, weight: str = "normal") -> float:
@@ -516,14 +530,14 @@ def render_page(doc: Document, page: Page, number: int, total: int, paper: str) 
     import textwrap
 
     w, h = PAPER[paper]
-    fig = Figure(figsize=(w, h), layout="constrained")
+    fig = Figure(figsize=(w, h))
     title_lines, title_size = fit_title(page.title, w - 2 * MARGIN)
     title_extra = TITLE_LINE * (len(title_lines) - 1)
     # about 0.6 em per character keeps a wrapped line inside the margins
     sub_lines = textwrap.wrap(page.subtitle, int((w - 2 * MARGIN) * 72 / (0.6 * 8))) if page.subtitle else []
     header = HEADER + 0.15 * max(0, len(sub_lines) - 1) + title_extra
-    fig.get_layout_engine().set(rect=(MARGIN / w, (MARGIN + FOOTER) / h,
-                                      1 - 2 * MARGIN / w, 1 - (2 * MARGIN + header + FOOTER) / h))
+    # the blocks' area: inside the margins, below the header and above the footer (inches)
+    x0, x1, y0, y1 = MARGIN, w - MARGIN, MARGIN + FOOTER, h - MARGIN - header
     top = 1 - MARGIN / h
     fig.text(MARGIN / w, top, "\n".join(title_lines), ha="left", va="top", fontsize=title_size, fontweight="bold",
              linespacing=1.15)
@@ -540,20 +554,13 @@ def render_page(doc: Document, page: Page, number: int, total: int, paper: str) 
         if sum(heights) < CONTENT_HEIGHT:  # short pages keep their blocks' sizes and leave space below
             heights.append(CONTENT_HEIGHT - sum(heights))
         subs = fig.subfigures(len(heights), 1, height_ratios=heights, squeeze=False)[:, 0]
-        for sub, block in zip(subs, page.blocks):
-            _draw_block(sub, block)
-    settle_layout(fig)
+        top = y1
+        for sub, block, bh in zip(subs, page.blocks, heights):
+            bottom = top - (y1 - y0) * bh / sum(heights)
+            layout.set_rect(sub, (x0, bottom, x1, top))
+            _draw_block(sub, block, (x0, bottom, x1, top))
+            top = bottom
     return fig
-
-
-def settle_layout(fig: Figure) -> None:
-    """Lay ``fig`` out once and fix that geometry: saving a figure that keeps its layout engine draws it
-    twice (a layout pass, then the drawing) and lays it out on each; fixed, it is drawn once
-    (docs/speed.md, 'Reports'). The positions are the constrained layout's, so the page looks the same."""
-    engine = fig.get_layout_engine()
-    if engine is not None:
-        engine.execute(fig)
-        fig.set_layout_engine(None)
 
 
 def _rule(fig: Figure, y: float, x0: float, x1: float):
@@ -689,8 +696,8 @@ def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int, o
 def chart_figure(chart: Chart, paper: str = "a4", width_share: float = 1.0) -> Figure:
     """A chart alone, at the size it has on a printed page (for Markdown/HTML and the README)."""
     w, _ = PAPER[paper]
-    fig = Figure(figsize=((w - 2 * MARGIN) * width_share, chart.height), layout="constrained")
-    chart.draw(fig)
+    fig = Figure(figsize=((w - 2 * MARGIN) * width_share, chart.height))
+    _draw_block(fig, chart)
     return fig
 
 

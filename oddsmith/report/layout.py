@@ -1,0 +1,407 @@
+"""Page geometry by hand: every axes of a page placed from known sizes, with no layout engine.
+
+Matplotlib's constrained layout measured every axes' decorations by laying their text out (two
+passes over every tick label, title and legend: about a third of a report's drawing, docs/speed.md,
+'Reports'). Here each block of a page gets its rectangle from the page's geometry (the document
+knows every block's height and width share), and inside it the axes are inset by the room their
+decorations need, worked out from the font sizes of the style file and the width of each string
+from the font's advance widths (read once per character and weight, no text laid out, nothing
+drawn). What is placed:
+
+* a grid of axes (``subplots``): per column the room of its tick labels and axis labels on the
+  left and right, per row the room of titles above and tick labels and axis labels below;
+* a subfigure's ``suptitle`` above the grid; a figure legend ``loc="outside ..."`` on the side
+  it names (below the grid for ``lower``, right of it for ``right``);
+* a colour bar made with ``fig.colorbar(ax=[...])``: right of the grid, centred on it, as long as the
+  grid is tall (at most the length its chart allows), with room for its ticks and label;
+* texts and annotations inside an axes that stick out of it (a label at the end of a bar) are
+  given room too.
+
+A left-aligned title that would run past its block is wrapped again to the width it has.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import textwrap
+from typing import Sequence
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.transforms import Bbox
+
+#: Room kept round every block, and between the panels of a grid (inches): the constrained layout's pads.
+PAD = 0.06
+GAP = 0.14
+#: A colour bar's distance from the panels it explains (inches).
+COLORBAR_PAD = 0.1
+#: Rounds of placing and measuring at most (the room of numeric tick labels depends on the axes' size):
+#: the first places with no room for decorations, the second with the room they need, which is
+#: usually the end (the room measured again within TOLERANCE inches).
+ROUNDS = 4
+TOLERANCE = 0.01
+#: Per-character widths ignore kerning: a little slack on every string (a fraction, plus points).
+WIDTH_SLACK = 1.03
+WIDTH_EXTRA_PT = 0.5
+
+
+# ---------------------------------------------------------------------------- text sizes
+
+def _font(family: str, weight: str):
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+
+    return get_font(findfont(FontProperties(family=family, weight=weight)))
+
+
+_ADVANCE: dict[tuple[str, str, str], float] = {}
+
+
+def _char_width(ch: str, family: str, weight: str) -> float:
+    key = (ch, family, weight)
+    width = _ADVANCE.get(key)
+    if width is None:
+        from matplotlib import ft2font
+
+        flags = getattr(getattr(ft2font, "LoadFlags", None), "NO_HINTING", None)
+        if flags is None:  # matplotlib before 3.10
+            flags = ft2font.LOAD_NO_HINTING
+        font = _font(family, weight)
+        font.set_size(100, 72)
+        try:
+            width = font.load_char(ord(ch), flags=flags).linearHoriAdvance / 65536 / 100
+        except (RuntimeError, ValueError):
+            width = 0.6
+        _ADVANCE[key] = width
+    return width
+
+
+def _weight(weight) -> str:
+    if isinstance(weight, (int, float)):
+        return "bold" if weight >= 600 else "normal"
+    return "bold" if str(weight) in ("bold", "heavy", "extra bold", "black", "semibold", "demibold",
+                                     "demi") else "normal"
+
+
+def line_width_pt(line: str, size: float, weight: str = "normal") -> float:
+    """The printed width of one line (points) in the style's font: the sum of its characters' advances,
+    and a little slack."""
+    return _line_width_pt(line, float(size), weight, mpl.rcParams["font.family"][0])
+
+
+@functools.lru_cache(maxsize=65536)
+def _line_width_pt(line: str, size: float, weight: str, family: str) -> float:
+    if not line:
+        return 0.0
+    return size * sum(_char_width(ch, family, weight) for ch in line) * WIDTH_SLACK + WIDTH_EXTRA_PT
+
+
+def text_size_pt(text: str, size: float, weight: str = "normal", linespacing: float = 1.2) -> tuple[float, float]:
+    """Width and height (points) of a possibly multi-line string, unrotated."""
+    lines = text.split("\n")
+    width = max(line_width_pt(line, size, weight) for line in lines)
+    return width, size * (1.24 + linespacing * (len(lines) - 1))
+
+
+def _text_size(t) -> tuple[float, float]:
+    ls = getattr(t, "_linespacing", 1.2)  # "normal" (matplotlib 3.11): the font's own, about 1.2
+    ls = ls if isinstance(ls, (int, float)) else 1.2
+    return text_size_pt(t.get_text(), t.get_fontsize(), _weight(t.get_fontweight()), ls)
+
+
+def _rotated(w: float, h: float, rotation: float) -> tuple[float, float]:
+    r = math.radians(rotation % 180)
+    c, s = abs(math.cos(r)), abs(math.sin(r))
+    return w * c + h * s, w * s + h * c
+
+
+def _box(x: float, y: float, w: float, h: float, ha: str, va: str) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a w x h box aligned at (x, y) by ``ha`` and ``va``."""
+    x0 = x - {"left": 0.0, "right": w}.get(ha, w / 2)
+    if va == "top":
+        y0 = y - h
+    elif va in ("bottom", "baseline"):
+        y0 = y - (0.22 * h if va == "baseline" else 0.0)
+    else:
+        y0 = y - h / 2
+    return x0, y0, x0 + w, y0 + h
+
+
+# ---------------------------------------------------------------------------- what an axes needs round it
+
+def _tick_label_boxes(ax, axis, dpi: float) -> list[tuple[float, float, float, float]]:
+    """Boxes (display pixels) of the visible tick labels of one axis, from their texts' sizes."""
+    boxes = []
+    try:
+        ticks = axis._update_ticks()
+    except Exception:  # pragma: no cover - an axis matplotlib cannot tick yet
+        return boxes
+    lo, hi = sorted(axis.get_view_interval())
+    pix = dpi / 72
+    for tick in ticks:
+        loc = tick.get_loc()
+        if loc is None or not (lo - 1e-9 * max(1.0, abs(hi - lo)) <= loc <= hi + 1e-9 * max(1.0, abs(hi - lo))):
+            continue
+        for label, side in ((tick.label1, 1), (tick.label2, 2)):
+            if not label.get_visible() or not label.get_text():
+                continue
+            w, h = _text_size(label)
+            w, h = _rotated(w, h, label.get_rotation())
+            x, y = label.get_transform().transform(label.get_position())
+            boxes.append(_box(x, y, w * pix, h * pix, label.get_horizontalalignment(),
+                              _va(label.get_verticalalignment())))
+    return boxes
+
+
+def _va(va: str) -> str:
+    return "center" if va.startswith("center") else va
+
+
+def _union(boxes: Sequence[tuple[float, float, float, float]]):
+    if not boxes:
+        return None
+    a = np.asarray(boxes)
+    return a[:, 0].min(), a[:, 1].min(), a[:, 2].max(), a[:, 3].max()
+
+
+def _axis_label_box(ax, axis, ticks_box, dpi: float):
+    """The axis label's box (display pixels), placed as matplotlib places it: beyond the tick labels."""
+    label = axis.label
+    if not label.get_visible() or not label.get_text():
+        return None
+    pix = dpi / 72
+    w, h = _text_size(label)
+    w, h = _rotated(w, h, label.get_rotation())
+    w, h = w * pix, h * pix
+    pad = axis.labelpad * pix
+    box = ax.bbox
+    side = axis.get_label_position()
+    if axis is ax.xaxis:
+        xc = (box.x0 + box.x1) / 2
+        if side == "bottom":
+            edge = min(box.y0, ticks_box[1]) if ticks_box else box.y0
+            return xc - w / 2, edge - pad - h, xc + w / 2, edge - pad
+        edge = max(box.y1, ticks_box[3]) if ticks_box else box.y1
+        return xc - w / 2, edge + pad, xc + w / 2, edge + pad + h
+    yc = (box.y0 + box.y1) / 2
+    if side == "left":
+        edge = min(box.x0, ticks_box[0]) if ticks_box else box.x0
+        return edge - pad - w, yc - h / 2, edge - pad, yc + h / 2
+    edge = max(box.x1, ticks_box[2]) if ticks_box else box.x1
+    return edge + pad, yc - h / 2, edge + pad + w, yc + h / 2
+
+
+def _title_boxes(ax, dpi: float) -> list:
+    pix = dpi / 72
+    pad = mpl.rcParams["axes.titlepad"] * pix
+    boxes = []
+    for title in (ax.title, ax._left_title, ax._right_title):
+        if not title.get_visible() or not title.get_text():
+            continue
+        w, h = _text_size(title)
+        x0, x1 = ax.bbox.x0, ax.bbox.x1
+        xa = {"left": x0, "right": x1}.get(title.get_horizontalalignment(), (x0 + x1) / 2)
+        bx = _box(xa, 0, w * pix, 0, title.get_horizontalalignment(), "bottom")
+        boxes.append((bx[0], ax.bbox.y1 + pad, bx[2], ax.bbox.y1 + pad + h * pix))
+    return boxes
+
+
+def _text_boxes(ax, dpi: float) -> list:
+    """Boxes of the texts and annotations drawn in ``ax`` that count for the layout (they may stick out)."""
+    from matplotlib.text import Annotation
+
+    pix = dpi / 72
+    boxes = []
+    for t in ax.texts:
+        if not t.get_visible() or not t.get_in_layout() or not t.get_text():
+            continue
+        if isinstance(t, Annotation):
+            if t.xycoords != "data" or t.anncoords not in ("offset points", "data"):
+                continue
+            x, y = ax.transData.transform(t.xy)
+            if t.anncoords == "offset points":
+                dx, dy = t.xyann
+                x, y = x + dx * pix, y + dy * pix
+            else:
+                x, y = ax.transData.transform(t.xyann)
+        else:
+            x, y = t.get_transform().transform(t.get_position())
+        w, h = _text_size(t)
+        w, h = _rotated(w, h, t.get_rotation())
+        boxes.append(_box(x, y, w * pix, h * pix, t.get_horizontalalignment(), _va(t.get_verticalalignment())))
+    return boxes
+
+
+def overhang(ax, dpi: float) -> tuple[float, float, float, float]:
+    """How far (inches) the decorations of ``ax`` reach past its left, bottom, right and top edges."""
+    boxes = []
+    if ax.axison:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = _tick_label_boxes(ax, axis, dpi)
+            tb = _union(ticks)
+            boxes += ticks
+            label = _axis_label_box(ax, axis, tb, dpi)
+            if label is not None:
+                boxes.append(label)
+        # the spines and tick marks themselves: a point or two
+    boxes += _title_boxes(ax, dpi)
+    boxes += _text_boxes(ax, dpi)
+    b = ax.bbox
+    u = _union(boxes)
+    if u is None:
+        return 0.0, 0.0, 0.0, 0.0
+    return tuple(max(0.0, v) / dpi for v in (b.x0 - u[0], b.y0 - u[1], u[2] - b.x1, u[3] - b.y1))
+
+
+# ---------------------------------------------------------------------------- legends and titles
+
+def legend_size_pt(legend) -> tuple[float, float]:
+    """Width and height (points) of a legend, from its entries' texts and its spacing parameters."""
+    texts = [t for t in legend.get_texts()]
+    fs = legend._fontsize
+    n = len(texts)
+    ncols = max(1, min(legend._ncols, n or 1))
+    per_col = -(-n // ncols) if n else 0
+    widths = [text_size_pt(t.get_text(), t.get_fontsize(), _weight(t.get_fontweight()))[0] for t in texts]
+    cols = [widths[c * per_col:(c + 1) * per_col] for c in range(ncols)]
+    width = sum((legend.handlelength + legend.handletextpad) * fs + max(c or [0.0]) for c in cols)
+    width += (ncols - 1) * legend.columnspacing * fs
+    row = max(fs * 1.24, legend.handleheight * fs)
+    height = per_col * row + max(per_col - 1, 0) * legend.labelspacing * fs
+    title = legend.get_title()
+    if title.get_text():
+        tw, th = _text_size(title)
+        width = max(width, tw)
+        height += th + legend.labelspacing * fs
+    pad = 2 * legend.borderpad * fs
+    return width + pad, height + pad
+
+
+def rewrap_title(ax, width_in: float) -> None:
+    """Wrap a left-aligned title of ``ax`` again so that no line is wider than ``width_in``."""
+    for title in (ax._left_title, ax.title):
+        text = title.get_text()
+        if not text:
+            continue
+        size, weight = title.get_fontsize(), _weight(title.get_fontweight())
+        if max(line_width_pt(x, size, weight) for x in text.split("\n")) <= 72 * width_in:
+            continue
+        chars = max(12, len(text))
+        while chars > 12:
+            lines = textwrap.wrap(" ".join(text.split()), chars)
+            if max(line_width_pt(x, size, weight) for x in lines) <= 72 * width_in:
+                break
+            chars -= 2
+        title.set_text("\n".join(textwrap.wrap(" ".join(text.split()), chars)))
+
+
+# ---------------------------------------------------------------------------- placing
+
+def _is_side_colorbar(ax) -> bool:
+    return hasattr(ax, "_colorbar_info") and ax.get_subplotspec() is None
+
+
+def place(sub, rect: tuple[float, float, float, float]) -> None:
+    """Place the axes, colour bar, suptitle and outside legends of ``sub`` (a Figure or SubFigure) inside
+    ``rect`` (x0, y0, x1, y1 in inches from the root figure's lower left corner)."""
+    root = sub.get_figure(root=True)
+    dpi = root.dpi
+    x0, y0, x1, y1 = rect
+    top_reserve = bottom_reserve = right_reserve = left_reserve = 0.0
+    sup = getattr(sub, "_suptitle", None)
+    if sup is not None and sup.get_text():
+        _, h = _text_size(sup)
+        sup_y = y1
+        top_reserve += h / 72 + PAD
+    legends = [leg for leg in sub.legends if getattr(leg, "_outside_loc", None)]
+    for leg in legends:
+        w, h = legend_size_pt(leg)
+        room = 2 * leg.borderaxespad * leg._fontsize
+        if leg._outside_loc in ("lower", "upper"):
+            if leg._outside_loc == "lower":
+                bottom_reserve += (h + room) / 72
+            else:
+                top_reserve += (h + room) / 72
+        elif leg._outside_loc == "left":
+            left_reserve += (w + room) / 72
+        else:
+            right_reserve += (w + room) / 72
+    axes = [a for a in sub.axes if a.get_subplotspec() is not None]
+    bars = [a for a in sub.axes if _is_side_colorbar(a)]
+    if not axes:
+        return
+    gs = axes[0].get_subplotspec().get_gridspec()
+    nrows, ncols = gs.get_geometry()
+    wr = np.asarray(gs.get_width_ratios() or [1.0] * ncols, dtype=float)
+    hr = np.asarray(gs.get_height_ratios() or [1.0] * nrows, dtype=float)
+    left, right = np.zeros(ncols), np.zeros(ncols)
+    top, bottom = np.zeros(nrows), np.zeros(nrows)
+    bar_room = [COLORBAR_PAD + 0.1 for _ in bars]
+    sub_box = sub.bbox  # display pixels of the subfigure
+    sx0, sy0 = sub_box.x0 / dpi, sub_box.y0 / dpi
+    sw, sh = max(sub_box.width / dpi, 1e-6), max(sub_box.height / dpi, 1e-6)
+
+    def rel(bx0, by0, bx1, by1):
+        return [(bx0 - sx0) / sw, (by0 - sy0) / sh, (bx1 - bx0) / sw, (by1 - by0) / sh]
+
+    for round_ in range(ROUNDS):
+        ax0 = x0 + left_reserve
+        ax1 = x1 - right_reserve - sum(bar_room)
+        ay0 = y0 + bottom_reserve
+        ay1 = y1 - top_reserve
+        width = max(ax1 - ax0 - left.sum() - right.sum() - GAP * (ncols - 1), 0.2)
+        height = max(ay1 - ay0 - top.sum() - bottom.sum() - GAP * (nrows - 1), 0.2)
+        col_w = width * wr / wr.sum()
+        row_h = height * hr / hr.sum()
+        col_x0 = ax0 + np.concatenate([[0.0], np.cumsum(left + col_w + right + GAP)[:-1]]) + left
+        row_y1 = ay1 - np.concatenate([[0.0], np.cumsum(top + row_h + bottom + GAP)[:-1]]) - top
+        for ax in axes:
+            spec = ax.get_subplotspec()
+            c0, c1 = spec.colspan.start, spec.colspan.stop - 1
+            r0, r1 = spec.rowspan.start, spec.rowspan.stop - 1
+            bx0, bx1 = col_x0[c0], col_x0[c1] + col_w[c1]
+            by1, by0 = row_y1[r0], row_y1[r1] - row_h[r1]
+            ax.set_position(rel(bx0, by0, bx1, by1))
+            if ax._left_title.get_text():  # a left title runs from the axes' left edge to the block's
+                rewrap_title(ax, x1 - right_reserve - bx0)
+        grid_right = max(col_x0[-1] + col_w[-1] + right[-1], ax0)
+        gy0 = row_y1[-1] - row_h[-1]
+        gy1 = row_y1[0]
+        for k, bar in enumerate(bars):
+            length = min(getattr(bar, "_oddsmith_max_length", gy1 - gy0), gy1 - gy0)
+            thick = getattr(bar, "_oddsmith_width", 0.11)
+            bx0 = grid_right + sum(bar_room[:k]) + COLORBAR_PAD
+            mid = (gy0 + gy1) / 2
+            bar.set_box_aspect(None)
+            bar.set_position(rel(bx0, mid - length / 2, bx0 + thick, mid + length / 2))
+        if round_ == ROUNDS - 1:
+            break
+        before = np.concatenate([left, right, top, bottom, bar_room])
+        left[:], right[:], top[:], bottom[:] = 0.0, 0.0, 0.0, 0.0
+        for ax in axes:
+            spec = ax.get_subplotspec()
+            ol, ob, or_, ot = overhang(ax, dpi)
+            left[spec.colspan.start] = max(left[spec.colspan.start], ol)
+            right[spec.colspan.stop - 1] = max(right[spec.colspan.stop - 1], or_)
+            top[spec.rowspan.start] = max(top[spec.rowspan.start], ot)
+            bottom[spec.rowspan.stop - 1] = max(bottom[spec.rowspan.stop - 1], ob)
+        for k, bar in enumerate(bars):
+            ol, ob, or_, ot = overhang(bar, dpi)
+            bar_room[k] = COLORBAR_PAD + getattr(bar, "_oddsmith_width", 0.11) + or_
+        if np.allclose(before, np.concatenate([left, right, top, bottom, bar_room]), rtol=0, atol=TOLERANCE):
+            break  # placed with the room it needs
+    if sup is not None and sup.get_text():
+        sup.set_y((sup_y - sy0) / sh)
+        sup.set_va("top")
+
+
+def set_rect(sub, rect: tuple[float, float, float, float]) -> None:
+    """Put the subfigure ``sub`` at ``rect`` (inches of the root figure)."""
+    root = sub.get_figure(root=True)
+    parent = sub._parent
+    pb = parent.bbox
+    dpi = root.dpi
+    px0, py0 = pb.x0 / dpi, pb.y0 / dpi
+    pw, ph = pb.width / dpi, pb.height / dpi
+    x0, y0, x1, y1 = rect
+    sub._redo_transform_rel_fig(bbox=Bbox.from_extents((x0 - px0) / pw, (y0 - py0) / ph,
+                                                       (x1 - px0) / pw, (y1 - py0) / ph))
