@@ -142,22 +142,22 @@ cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, doubl
     cdef int o = 1 - s, i, t
     cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
     cdef double d, bd = 1e18, lim
+    cdef double dd[MAXM]
     if mask == 0:
         d2[0] = bd
         return -1
     for t in range(g.nm[o]):
         if (mask >> t) & 1:
             d = dist2(g, s, m, o, t)
+            dd[t] = d
             if d < bd:
                 bd = d
     lim = tie2(p, bd)
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (mask >> t) & 1:
-            d = dist2(g, s, m, o, t)
-            if d <= lim:
-                d2[0] = d
-                return t
+        if (mask >> t) & 1 and dd[t] <= lim:
+            d2[0] = dd[t]
+            return t
     d2[0] = 1e18
     return -1
 
