@@ -18,9 +18,10 @@ of a Game":
   dangerous first; Dynamite, Jamming, Boilerplate, Tough, Lead-Belly, Shaken
   and Downed as the book says; the Vessel's Arcane Blast and the Dark
   Confederacy's Revenants in both modes; on the table every other casting
-  model casts Arcane Blast, Transfix, Immolate, Faith Healing, Summon (a
-  Lesser, Minor or Major Entity in model slots of its own) and Banish by a
-  stated policy (its value beats the model's best shot).
+  model casts Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse,
+  Dispel, Summon (a Lesser, Minor or Major Entity in model slots of its own)
+  and Banish by a stated policy (its value beats the model's best shot); Old
+  Wound (both modes) and Limp (on the table) are played.
 * Recovery Phase: Recovery Tests (Hard to Kill stands up Shaken; a Friend in
   Contact +1 Die on the table), then Bottle Checks at half the starting models
   or fewer (Boss on 3 dice, else the next highest Rank on 1 die; Nerves of Steel
