@@ -216,17 +216,9 @@ cdef inline int roll_test(DiceStream *st, int D, int T, int n, int reading, int 
     return s
 
 
-cdef inline int roll_fight_test(DiceStream *st, int D, int T, int n, int reading, int *high) noexcept nogil:
-    """A Fight Test ("Fight: 2"): Successes of n dice (the Test's own maximum-face re-rolls), ``high`` the single
-    highest final die."""
-    cdef int faces[MAX_DICE]
-    cdef char rr[MAX_DICE]
+cdef inline int fight_result_of(int *faces, int n, int T, int *high) noexcept nogil:
+    """A Fight Test's final dice read: its Successes, and ``high`` the single highest die (the tie-break)."""
     cdef int i, s = 0, h = 0
-    if n < 1:
-        n = 1
-    if n > MAX_DICE:
-        n = MAX_DICE
-    roll_and_reroll(st, D, T, n, reading, 0, faces, rr)
     for i in range(n):
         if faces[i] >= T:
             s += 1
@@ -234,6 +226,19 @@ cdef inline int roll_fight_test(DiceStream *st, int D, int T, int n, int reading
             h = faces[i]
     high[0] = h
     return s
+
+
+cdef inline int roll_fight_test(DiceStream *st, int D, int T, int n, int reading, int *high) noexcept nogil:
+    """A Fight Test ("Fight: 2"): Successes of n dice (the Test's own maximum-face re-rolls), ``high`` the single
+    highest final die."""
+    cdef int faces[MAX_DICE]
+    cdef char rr[MAX_DICE]
+    if n < 1:
+        n = 1
+    if n > MAX_DICE:
+        n = MAX_DICE
+    roll_and_reroll(st, D, T, n, reading, 0, faces, rr)
+    return fight_result_of(faces, n, T, high)
 
 
 cdef inline int standing(Game *g, int s, int m) noexcept nogil:

@@ -56,7 +56,7 @@ cdef inline int model_fight_test(Setup *p, Game *g, int s, int m, int n, int *hi
     highest final die."""
     cdef int faces[MAX_DICE]
     cdef char rr[MAX_DICE]
-    cdef int i, k, D = cur_die(p, g, s, m), T = p.opt[O_T], c = 0, h = 0
+    cdef int k, D = cur_die(p, g, s, m), T = p.opt[O_T]
     if not (g.ntok and g.tok[s][m]):
         return roll_fight_test(&g.st, D, T, n, p.opt[O_READING], high)
     if n < 1:
@@ -66,13 +66,7 @@ cdef inline int model_fight_test(Setup *p, Game *g, int s, int m, int n, int *hi
     roll_and_reroll(&g.st, D, T, n, p.opt[O_READING], 0, faces, rr)
     k = spend_token(g, s, m)
     token_rerolls(&g.st, D, T, n, k, faces, rr)
-    for i in range(n):
-        if faces[i] >= T:
-            c += 1
-        if faces[i] > h:
-            h = faces[i]
-    high[0] = h
-    return c
+    return fight_result_of(faces, n, T, high)
 
 
 cdef inline int model_die(Setup *p, Game *g, int s, int m) noexcept nogil:
