@@ -10,7 +10,6 @@ first, 5 bits each (2 bits Difficulty, then one bit per range band, Short, Mediu
 beats the model's best shot); ``banish``: 4 bits per enemy Entity type (bit 0: its value is positive, then the band
 bits). Nothing here rolls a die unless a Power is Cast. Every function is ``cdef inline noexcept nogil``.
 """
-from libc.math cimport sqrt
 from libc.stdint cimport uint64_t
 
 from shadows_common cimport *
@@ -46,29 +45,15 @@ cdef inline void place_entity(Setup *p, Game *g, int s, int m, int e, int toward
     """Place Entity slot e "within LOS and 3" of the Caster, and no closer than 1" to an enemy" (policy): from the
     Caster's centre straight toward the closest standing enemy ``toward``, up to 3" edge to edge, stopping where it
     would come closer than 1" to any enemy on the table (Downed ones too); then onto the table."""
-    cdef int o = 1 - s, t
-    cdef double ux, uy, d, length, wx, wy, b, c, disc, t1
+    cdef int o = 1 - s
+    cdef double ux, uy, d, length
     g.x[s][e] = g.x[s][m]
     g.y[s][e] = g.y[s][m]
     d = cdist(g, s, m, o, toward)
     ux = (g.x[o][toward] - g.x[s][m]) / d
     uy = (g.y[o][toward] - g.y[s][m]) / d
-    length = p.opt[O_SUMMON_RANGE] / 1000.0 + p.base
-    for t in range(g.nm[o]):
-        if not g.on[o][t]:
-            continue
-        wx = g.x[s][e] - g.x[o][t]
-        wy = g.y[s][e] - g.y[o][t]
-        b = ux * wx + uy * wy
-        if b >= 0:
-            continue        # the line leads away from it
-        c = wx * wx + wy * wy - p.clear2
-        disc = b * b - c
-        if disc < 0:
-            continue
-        t1 = -b - sqrt(disc)
-        if t1 < length:
-            length = t1
+    # every enemy on the table stops it, Downed ones too (the Caster stands 1" clear of them: can_summon)
+    length = clear_length(p, g, s, e, ux, uy, p.opt[O_SUMMON_RANGE] / 1000.0 + p.base, g.onmask[o])
     if length < 0:
         length = 0.0
     g.x[s][e] += ux * length

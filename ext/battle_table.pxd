@@ -80,17 +80,14 @@ cdef inline void clamp(Setup *p, Game *g, int s, int m) noexcept nogil:
         g.y[s][m] = p.hi
 
 
-cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
-                           int exempt) noexcept nogil:
-    """Move up to ``length`` along the unit vector (ux, uy), stopping where the model would come closer than 1" to
-    an enemy not Downed ("Other Models"; enemies in the bit mask ``exempt`` do not stop it); then clamp to the table.
-    A model already within 1" of an enemy may not move any closer to it."""
+cdef inline double clear_length(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
+                                int enemies) noexcept nogil:
+    """How far model m may go along the unit vector (ux, uy), at most ``length``, before it would come closer than 1"
+    to an enemy of the bit mask ``enemies`` ("Other Models"); already within 1" of one, it may not go any closer."""
     cdef int o = 1 - s, t
     cdef double wx, wy, b, c, disc, t1
-    if length <= 0:
-        return
     for t in range(g.nm[o]):
-        if not (g.upmask[o] >> t) & 1 or (exempt >> t) & 1:
+        if not (enemies >> t) & 1:
             continue
         wx = g.x[s][m] - g.x[o][t]
         wy = g.y[s][m] - g.y[o][t]
@@ -108,6 +105,16 @@ cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy
         t1 = -b - sqrt(disc)
         if t1 < length:
             length = t1
+    return length
+
+
+cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
+                           int exempt) noexcept nogil:
+    """Move up to ``length`` along the unit vector (ux, uy), stopping where the model would come closer than 1" to
+    an enemy not Downed (clear_length; enemies in the bit mask ``exempt`` do not stop it); then clamp to the table."""
+    if length <= 0:
+        return
+    length = clear_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
     g.x[s][m] += ux * length
     g.y[s][m] += uy * length
     clamp(p, g, s, m)
