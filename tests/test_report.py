@@ -487,6 +487,33 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
                               + 1  # the deck-tune frontier page (sample report only)
                               + glossary_pages(glossary.DOOMTOWN, glossary.SHADOWS))
     assert out.stat().st_size < 3_000_000
+    # every text of the sample report prints in the PDF's standard fonts: no page needs a font embedded
+    data = out.read_bytes()
+    assert b"/BaseFont /Helvetica" in data and b"/FontFile" not in data
+
+
+def test_a_page_the_standard_fonts_cannot_print_embeds_the_style_font(tmp_path):
+    """A name with a character outside the standard fonts' encoding (here Greek) prints on its page in the
+    style's TrueType font, embedded; the other pages keep the standard fonts."""
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    pages = [document.Page(title="Posse of \u03a9mega", blocks=[document.Notes(["\u03a9mega rides again"])]),
+             document.Page(title="Plain page", blocks=[document.Notes(["nothing special"])])]
+    doc = document.Document("fonts", pages, seed=1)
+    every = doc.all_pages()
+    assert [p.title for p in every[1:3]] == [p.title for p in pages]  # after the cover, which lists both
+    with style.report_style():
+        for number, page in enumerate(every[1:3], start=2):
+            with style.pdf_core_fonts():
+                fig = document.render_page(doc, page, number, len(every), "a4")
+                assert document.core_fonts_can_draw(fig) == ("\u03a9" not in page.title)
+    out = tmp_path / "fonts.pdf"
+    document.write_document(doc, out)
+    data = out.read_bytes()
+    assert b"/BaseFont /Helvetica" in data and b"DejaVuSans" in data and b"/FontFile2" in data
+    one = tmp_path / "one.pdf"
+    document.write_document(document.Document("fonts", pages[1:], seed=1), one)
+    assert b"/FontFile" not in one.read_bytes()
 
 
 def test_posse_model_pages_use_the_posse_tables(capsys):
@@ -899,27 +926,40 @@ def _axes_texts(ax) -> list:
     return [t for t in texts if t.get_visible() and t.get_text()]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_pages_use_no_layout_engine_and_no_text_leaves_its_place(paper):
+@pytest.mark.parametrize("paper, fonts", [("a4", "truetype"), ("letter", "truetype"), ("a4", "pdf standard")])
+def test_pages_use_no_layout_engine_and_no_text_leaves_its_place(paper, fonts):
     """Every page is placed by hand (oddsmith.report.layout, no layout engine), and as drawn no text of a
     block leaves the area between the header and the footer rules and inside the margins, and none of an
-    axes (tick labels, titles, axis labels, its texts) or of a figure legend lies over another axes."""
+    axes (tick labels, titles, axis labels, its texts) or of a figure legend lies over another axes. Both
+    in the style's TrueType font (PNG, SVG) and in the standard fonts of a PDF report, measured by the
+    PDF backend that draws them."""
+    import contextlib
+
     from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_pdf import FigureCanvasPdf
     from matplotlib.legend import Legend
 
     pages = _layout_test_pages()
-    if paper == "letter":  # the narrower paper in full; on the wider one the most crowded pages
+    if paper == "letter" or fonts != "truetype":  # the narrower paper, other fonts: the most crowded pages
         pages = pages[1:3] + pages[-1:]
     doc = document.Document("t", pages, seed=1)
     every = doc.all_pages()
-    with style.report_style():
+    core = style.pdf_core_fonts() if fonts != "truetype" else contextlib.nullcontext()
+    with style.report_style(), core:
         for number, page in enumerate(every, start=1):
             fig = document.render_page(doc, page, number, len(every), paper)
             assert fig.get_layout_engine() is None
             for sub in fig.subfigs:
                 assert sub.get_layout_engine() is None
-            FigureCanvasAgg(fig).draw()
+            if fonts == "truetype":
+                renderer = FigureCanvasAgg(fig).get_renderer()
+            else:
+                assert document.core_fonts_can_draw(fig), page.title
+                fig.set_dpi(72)  # a PDF's points
+                FigureCanvasPdf(fig)
+                renderer = fig._get_renderer()
+            fig.draw(renderer)
             dpi = fig.dpi
             w, h = fig.get_figwidth() * dpi, fig.get_figheight() * dpi
             left, right = document.MARGIN * dpi - 1, w - document.MARGIN * dpi + 1
@@ -927,18 +967,18 @@ def test_pages_use_no_layout_engine_and_no_text_leaves_its_place(paper):
             top = h - (document.MARGIN + document.HEADER - 0.06) * dpi + 1  # the header's rule, at its highest
             axes = fig.findobj(lambda a: isinstance(a, Axes))
             for ax in axes:
-                others = [o.get_window_extent() for o in axes if o is not ax and o.get_visible()]
+                others = [o.get_window_extent(renderer) for o in axes if o is not ax and o.get_visible()]
                 for t in _axes_texts(ax):
-                    box = t.get_window_extent()
+                    box = t.get_window_extent(renderer)
                     where = (page.title, t.get_text()[:30])
                     assert left <= box.x0 and box.x1 <= right and bottom <= box.y0 and box.y1 <= top, where
                     assert not any(box.overlaps(o) and box.intersection(box, o).width > 1
                                    and box.intersection(box, o).height > 1 for o in others), where
             for leg in fig.findobj(lambda a: isinstance(a, Legend) and a.parent is not None
                                    and not isinstance(a.parent, Axes)):
-                box = leg.get_window_extent()
+                box = leg.get_window_extent(renderer)
                 assert left <= box.x0 and box.x1 <= right and bottom <= box.y0 and box.y1 <= top, page.title
                 for ax in axes:
-                    o = ax.get_window_extent()
+                    o = ax.get_window_extent(renderer)
                     assert not (box.overlaps(o) and box.intersection(box, o).height > 1
                                 and box.intersection(box, o).width > 1), (page.title, "legend")

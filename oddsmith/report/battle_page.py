@@ -127,9 +127,9 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
     sampling = Sampling(trials, float(res.table["d_p_win_stderr"].max()) if len(res.table) else 0.0)
     view = pd.DataFrame({
         "model": top["model"], "buys": top["item"], "$": top["cost"],
-        "ΔP(win)": [f"{100 * v:+.1f} ± {100 * e:.1f} pp" for v, e in zip(top["d_p_win"], top["d_p_win_stderr"])],
+        "P(win) change": [f"{100 * v:+.1f} ± {100 * e:.1f} pp" for v, e in zip(top["d_p_win"], top["d_p_win_stderr"])],
         "per $": [f"{100 * v:+.2f} pp" for v in top["d_p_win_per_dollar"]],
-        "Δ enemy Casualties": [f"{v:+.2f} ± {e:.2f}" for v, e in zip(top["d_casualties_b"],
+        "enemy Casualties change": [f"{v:+.2f} ± {e:.2f}" for v, e in zip(top["d_casualties_b"],
                                                                      top["d_casualties_b_stderr"])],
         "over $ limit": ["yes" if o else "" for o in top["over_limit"]],
     })
@@ -141,10 +141,10 @@ def value_page(posse_name: str, vs_name: str, plan: SamplingPlan, workers: int =
     return Page(
         title=f"What each $ buys: {a.name} against {b.name}",
         subtitle=f"as it is: P(win) {pct(base['p_a_wins'])} ± {pct(base.stderr('p_a_wins'), 2)} % · every purchase "
-                 f"replayed on the same {trials:,} battles (common random numbers): ΔP(win) ±"
+                 f"replayed on the same {trials:,} battles (common random numbers): P(win) change ±"
                  f"{100 * sampling.max_stderr:.1f} pp at most · {SETTING} · Monte Carlo",
-        blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by ΔP(win) per $"),
-                      title="ΔP(win) per $", data=view, height=4.2, sampling=sampling),
+        blocks=[Chart(partial(value_bars, data=top, title=f"Best {len(top)} purchases by P(win) change per $"),
+                      title="P(win) change per $", data=view, height=4.2, sampling=sampling),
                 Table(view, title="Best purchases (± one paired standard error, from the per-battle differences)",
                       sampling=sampling, font_size=6.5),
                 Notes([f"Chart {charts.WHISKERS}; the table: ± one standard error.",

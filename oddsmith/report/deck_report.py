@@ -331,7 +331,7 @@ def shootout_page(inputs: DeckInputs, deck, grid: dict[tuple[int, int], shootout
                  f"{params} · {plan.trials:,} trials per simulated cell, seed {plan.seed}",
         blocks=[
             Chart(partial(charts.heatmap_grid,
-                          panels=[(f"{label}: P(kept shootout hand ≥ rank) (%)", matrix)],
+                          panels=[(f"{label}: P(kept shootout hand of this rank or better) (%)", matrix)],
                           xlabel="hand rank or better", ylabel="", colorbar_label="P(rank or better) (%)",
                           subject=label),
                   title=f"{label}: shootout hand by stud and draw bonus", data=_grid_table(grid),
@@ -405,7 +405,7 @@ def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, r
         title="The trade-off: lowball against shootout strength",
         subtitle=f"x: P(win Gamblin') {reference} (exact) · y: P(kept shootout hand is a Full House or better) · "
                  f"policy {POLICY}, {DISCARD} discard · {plan.trials:,} trials per simulated point "
-                 f"(stud ≤ 2 without draw: exact), seed {plan.seed}; {charts.WHISKERS}",
+                 f"(stud 0-2 without draw: exact), seed {plan.seed}; {charts.WHISKERS}",
         blocks=[
             Chart(partial(charts.tradeoff_scatter, data=frame, x="lowball_p_win", y="p_full_house_or_better",
                           deck="deck", bonus="bonus", yerr="p_full_house_or_better_stderr",

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, Union
 
+import matplotlib as mpl
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure, SubFigure
@@ -494,6 +495,8 @@ def text_width_in(text: str, size: float, weight: str = "normal") -> float:
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
+    if mpl.rcParams["pdf.use14corefonts"]:  # the PDF's standard fonts: their metrics, as the page is placed
+        return layout.line_width_pt(text, size, weight) / 72
     width, _, _ = TextToPath().get_text_width_height_descent(text, FontProperties(size=size, weight=weight),
                                                               ismath=False)
     return width / 72
@@ -677,9 +680,22 @@ def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Sequence[int], 
     with PdfPages(path, metadata=_pdf_metadata(doc, list(pages))) as pdf:
         for k, i in enumerate(which, start=1):
             interrupts.check()
-            fig = render_page(doc, pages[i], i + 1, len(pages), paper)
-            pdf.savefig(fig)
+            with style.pdf_core_fonts():
+                fig = render_page(doc, pages[i], i + 1, len(pages), paper)
+                if core_fonts_can_draw(fig):
+                    pdf.savefig(fig)
+                    fig = None
+            if fig is not None:  # a character the standard fonts lack (a name in Greek, say): embed the style's
+                pdf.savefig(render_page(doc, pages[i], i + 1, len(pages), paper))
             _done(on_page, k, len(which))
+
+
+def core_fonts_can_draw(fig: Figure) -> bool:
+    """Whether every text of the page ``fig`` (made under :func:`style.pdf_core_fonts`) prints in the
+    standard fonts: its titles, texts, table cells, legends, and the tick labels the layout has made."""
+    from matplotlib.text import Text
+
+    return all(style.core_fonts_can_draw(t.get_text()) for t in fig.findobj(lambda a: isinstance(a, Text)))
 
 
 def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int, on_page=None) -> list[Path]:

@@ -38,7 +38,7 @@ COLOUR_CONVENTION = [
     "casualties suffered are dark blue, on every page.",
     "Where a table mixes good and bad outcomes (Hit and Jams on the shooting sheets, Saved and Casualty on the "
     "save sheets), each column is coloured by what it means for that side and shaded on its own range: "
-    "brightest in the row best for that side, darkest in the worst; the colour bar reads worse → better "
+    "brightest in the row best for that side, darkest in the worst; the colour bar reads from worse to better "
     "instead of a percentage.",
     "Grey shades (white to dark grey) show how likely an outcome is when it is neither good nor bad as such, "
     "e.g. the distribution of casualties in a round.",
@@ -75,7 +75,7 @@ DOOMTOWN_TERMS = (
     Term("hand rank", "The poker rank of a five-card hand, numbered from 1 (High Card) through Pair, Two Pair, "
          "Three of a Kind (3 Kind), Straight, Flush, Full House (Full H.), Four of a Kind (4 Kind), Straight "
          "Flush (Str. Fl.) and Five of a Kind (5 Kind) to 11, Dead Man's Hand (DMH)."),
-    Term("P(rank ≥ r), Pair+ … 5 Kind+", "The chance that the kept hand is of rank r or better (\"Full H.+\": a "
+    Term("P(rank r or better), Pair+ … 5 Kind+", "The chance that the kept hand is of rank r or better (\"Full H.+\": a "
          "Full House or any higher hand)."),
     Term("mean rank", "The average rank number (1 = High Card … 11 = Dead Man's Hand) of the kept hand: one "
          "figure for how strong a deck's hands are. In lowball a lower mean rank is better."),
@@ -154,9 +154,9 @@ SHADOWS_TERMS = (
          "Points (VP)\")."),
     Term("A wins, draw, B wins", "How a battle ends: the other posse Bottled Out or was wiped out, or had fewer "
          "Victory Points after the last Turn. The three add up to 100 %."),
-    Term("value per $, ΔP(win) per $", "What one purchase (a Skill, Weapon or Gear for one model) changes: the "
+    Term("value per $, P(win) change per $", "What one purchase (a Skill, Weapon or Gear for one model) changes: the "
          "posse's P(win) with it minus without it, in pp, divided by its price in $ (Rulebook \"Item Price "
-         "List\", \"Add Skills\"). Δ enemy Casualties is the change in the enemies it puts out of the game."),
+         "List\", \"Add Skills\"). The enemy Casualties change is the change in the enemies it puts out of the game."),
     Term("over $ limit", "The posse with this purchase would cost more than the Dollar Limit: valued anyway, "
          "since the question is what the next dollar buys."),
     Term("common random numbers, paired standard error", "Every purchase replays the same battles as the posse "

@@ -35,6 +35,44 @@ def report_style() -> Iterator[None]:
         yield
 
 
+#: A PDF report's text in Helvetica, one of the 14 standard fonts every PDF reader has: nothing laid out by
+#: FreeType, nothing embedded, about half the cost of drawing a page (docs/speed.md, 'Reports'). Their
+#: encoding is Windows-1252, so a tick's minus is the hyphen. Pages are placed with these fonts' own widths
+#: (oddsmith.report.layout reads their metrics files).
+PDF_CORE_FONTS = {"pdf.use14corefonts": True, "font.family": ["Helvetica"], "axes.unicode_minus": False}
+CORE_ENCODING = "cp1252"
+
+
+@contextlib.contextmanager
+def pdf_core_fonts() -> Iterator[None]:
+    """Draw PDF pages in the standard fonts (:data:`PDF_CORE_FONTS`) for the duration."""
+    import logging
+
+    log = logging.getLogger("matplotlib.font_manager")
+    log.addFilter(_medium_is_normal)
+    try:
+        with mpl.rc_context(PDF_CORE_FONTS):
+            yield
+    finally:
+        log.removeFilter(_medium_is_normal)
+
+
+def _medium_is_normal(record) -> bool:
+    """Drop matplotlib's warning that Helvetica's regular face is "Medium" where "normal" was asked: the
+    standard fonts' metrics name it so; it is the face asked for."""
+    return not (str(record.msg).startswith("findfont: Failed to find font weight")
+                and record.args and record.args[1:] in (("Helvetica", "medium"), (["Helvetica"], "medium")))
+
+
+def core_fonts_can_draw(text: str) -> bool:
+    """Whether every character of ``text`` is in the standard fonts' encoding (else it prints as "?")."""
+    try:
+        text.encode(CORE_ENCODING)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _cycle(key: str) -> list:
     return list(mpl.rcParams["axes.prop_cycle"].by_key()[key])
 
