@@ -492,6 +492,24 @@ def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys
     assert b"/BaseFont /Helvetica" in data and b"/FontFile" not in data
 
 
+def test_lines_with_quotes_keep_their_spacing_in_the_standard_fonts():
+    """A quote or an apostrophe does not push its line of a notes block down onto the next (matplotlib reads the
+    standard fonts' glyph boxes as widths and heights: oddsmith.report.style mends them)."""
+    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+    from matplotlib.figure import Figure
+
+    with style.report_style(), style.pdf_core_fonts():
+        fig = Figure(figsize=(6, 2))
+        fig.set_dpi(72)
+        FigureCanvasPdf(fig)
+        text = fig.text(0, 1, "Jp one\nJp \"two\" isn't\nJp three\nJp four", va="top", fontsize=7.5,
+                        linespacing=1.35)
+        _, lines, _ = text._get_layout(fig._get_renderer())
+    ys = [y for _, _, (_, y) in lines]
+    gaps = [a - b for a, b in zip(ys, ys[1:])]
+    assert max(gaps) - min(gaps) < 0.2, gaps
+
+
 def test_a_page_the_standard_fonts_cannot_print_embeds_the_style_font(tmp_path):
     """A name with a character outside the standard fonts' encoding (here Greek) prints on its page in the
     style's TrueType font, embedded; the other pages keep the standard fonts."""

@@ -47,6 +47,7 @@ from __future__ import annotations
 import enum
 import os
 import re
+import weakref
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -132,6 +133,11 @@ class DeckState(str, enum.Enum):
     full = "full"
 
 
+#: :attr:`Deck.deck_state` of each deck asked (decks are compared by identity; kept outside the deck so that
+#: a pickled deck, which the report's cache key hashes, is the same whether it was asked or not).
+_DECK_STATES: "weakref.WeakKeyDictionary[Deck, str]" = weakref.WeakKeyDictionary()
+
+
 @notebook_view
 @dataclass(frozen=True, eq=False)
 class Deck:
@@ -215,6 +221,12 @@ class Deck:
     def deck_state(self) -> str:
         """Which deck this is, in words: ``after set-up (starting gang in play: ...)``,
         ``full deck (starting gang kept in the draw deck: ...)`` or ``full deck (no starting gang listed)``."""
+        said = _DECK_STATES.get(self)  # worked out once: every result of a report names its deck
+        if said is None:
+            said = _DECK_STATES[self] = self._say_deck_state()
+        return said
+
+    def _say_deck_state(self) -> str:
         gang = self.starting_gang()
         names = "; ".join(str(t) if t else str(c) for t, c in zip(gang["title"], gang["card"]))
         if gang.empty:

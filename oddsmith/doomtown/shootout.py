@@ -252,10 +252,17 @@ class ShootoutOdds:
 
     def p_at_least(self, rank: int) -> float:
         """P(kept rank >= ``rank``)."""
-        return float(self.ranks.loc[self.ranks["rank"] == int(rank), "at_least"].iloc[0])
+        return self._by_rank("at_least")[int(rank)]
 
     def p_at_least_stderr(self, rank: int) -> float:
-        return float(self.ranks.loc[self.ranks["rank"] == int(rank), "at_least_stderr"].iloc[0])
+        return self._by_rank("at_least_stderr")[int(rank)]
+
+    def _by_rank(self, column: str) -> dict[int, float]:
+        """``column`` of :attr:`ranks` by rank, read once (a report asks for each figure many times)."""
+        cache = self.__dict__.setdefault("_rank_columns", {})
+        if column not in cache:
+            cache[column] = {int(r): float(v) for r, v in zip(self.ranks["rank"], self.ranks[column])}
+        return cache[column]
 
     @property
     def p_full_house_or_better(self) -> float:

@@ -24,7 +24,7 @@ import pandas as pd
 from matplotlib.colors import Normalize
 from matplotlib.ticker import PercentFormatter
 
-from oddsmith.report import style
+from oddsmith.report import layout, style
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
@@ -47,7 +47,7 @@ def set_title(ax, fig, title: str, *, share: float = 1.0) -> None:
     if not title:
         return
     width_pt = 72 * _fig_width(fig) * share * 0.92
-    ax.set_title("\n".join(textwrap.wrap(title, max(20, int(width_pt / (0.62 * 9))))))
+    ax.set_title("\n".join(textwrap.wrap(title, max(20, int(width_pt / (0.62 * 9 * layout.char_scale()))))))
 
 
 def _label_size(n_cells_across: int, width_in: float) -> float:
@@ -239,7 +239,8 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     if mixed:
         cb.set_ticks([0, 1], labels=["worse", "better"])
     if length >= 1.3:
-        wrapped = "\n".join(textwrap.fill(line, max(12, int(length * 72 / (0.6 * 8)))) for line in text.split("\n"))
+        per_line = max(12, int(length * 72 / (0.6 * 8 * layout.char_scale())))
+        wrapped = "\n".join(textwrap.fill(line, per_line) for line in text.split("\n"))
         cb.set_label(wrapped)
     else:  # too short to write along: beside it, level
         wrapped = "\n".join(textwrap.fill(line, 18) for line in text.split("\n"))

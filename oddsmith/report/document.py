@@ -363,7 +363,7 @@ def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
         import textwrap
 
         width_pt = 72 * sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub) * 0.9
-        ax.set_title("\n".join(textwrap.wrap(table.title, int(width_pt / (0.62 * 9)))))
+        ax.set_title("\n".join(textwrap.wrap(table.title, int(width_pt / (0.62 * 9 * layout.char_scale())))))
     cells = [[str(v) for v in row] for row in df.itertuples(index=False)]
     header = [str(c) for c in df.columns]
     # Fit the text to the page: about 0.55 em per character plus padding per column.
@@ -428,7 +428,7 @@ def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
     import textwrap
 
     width_in = sub.get_figure(root=True).get_figwidth() * _sub_width_fraction(sub)
-    per_line = max(30, int((width_in - 0.1) * 72 / (0.6 * 7.5)))
+    per_line = max(30, int((width_in - 0.1) * 72 / (0.6 * 7.5 * layout.char_scale())))
     text = "\n".join(textwrap.fill(line, per_line) for line in notes.lines)
     ax.text(0, 1, text, va="top", ha="left", fontsize=7.5, transform=ax.transAxes, linespacing=1.35,
             in_layout=False)  # the block's height is made for the text: the layout need not measure it
@@ -537,7 +537,8 @@ def render_page(doc: Document, page: Page, number: int, total: int, paper: str) 
     title_lines, title_size = fit_title(page.title, w - 2 * MARGIN)
     title_extra = TITLE_LINE * (len(title_lines) - 1)
     # about 0.6 em per character keeps a wrapped line inside the margins
-    sub_lines = textwrap.wrap(page.subtitle, int((w - 2 * MARGIN) * 72 / (0.6 * 8))) if page.subtitle else []
+    sub_lines = (textwrap.wrap(page.subtitle, int((w - 2 * MARGIN) * 72 / (0.6 * 8 * layout.char_scale())))
+                 if page.subtitle else [])
     header = HEADER + 0.15 * max(0, len(sub_lines) - 1) + title_extra
     # the blocks' area: inside the margins, below the header and above the footer (inches)
     x0, x1, y0, y1 = MARGIN, w - MARGIN, MARGIN + FOOTER, h - MARGIN - header
@@ -692,10 +693,38 @@ def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Sequence[int], 
 
 def core_fonts_can_draw(fig: Figure) -> bool:
     """Whether every text of the page ``fig`` (made under :func:`style.pdf_core_fonts`) prints in the
-    standard fonts: its titles, texts, table cells, legends, and the tick labels the layout has made."""
-    from matplotlib.text import Text
+    standard fonts: its titles, texts, table cells, legends, and every tick label it can draw (the
+    categories of a category axis, the labels of fixed ticks), before any is drawn."""
+    return all(style.core_fonts_can_draw(t) for t in _page_strings(fig))
 
-    return all(style.core_fonts_can_draw(t.get_text()) for t in fig.findobj(lambda a: isinstance(a, Text)))
+
+def _page_strings(fig: Figure) -> Iterator[str]:
+    from matplotlib.category import UnitData
+    from matplotlib.ticker import FixedFormatter
+
+    def legend(leg) -> Iterator[str]:
+        if leg is not None:
+            yield leg.get_title().get_text()
+            yield from (t.get_text() for t in leg.get_texts())
+
+    figures = [fig]
+    while figures:
+        f = figures.pop()
+        figures += f.subfigs
+        yield from (t.get_text() for t in f.texts)
+        for leg in f.legends:
+            yield from legend(leg)
+    for ax in fig.get_axes():
+        yield from (t.get_text() for t in (ax.title, ax._left_title, ax._right_title, *ax.texts))
+        yield from legend(ax.get_legend())
+        for axis in (ax.xaxis, ax.yaxis):
+            yield axis.label.get_text()
+            yield from (t.label1.get_text() for t in axis.majorTicks)
+            if isinstance(axis.units, UnitData):
+                yield from (str(k) for k in axis.units._mapping)
+            formatter = axis.get_major_formatter()
+            if isinstance(formatter, FixedFormatter):
+                yield from (str(x) for x in formatter.seq)
 
 
 def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int, on_page=None) -> list[Path]:

@@ -74,7 +74,7 @@ _ADVANCE: dict[tuple[str, str, str], float] = {}
 def _char_width(ch: str, family: str, weight: str) -> float:
     key = (ch, family, weight)
     width = _ADVANCE.get(key)
-    if width is None and mpl.rcParams["pdf.use14corefonts"]:
+    if width is None and _is_core(family):
         width = _ADVANCE[key] = _core_font(family, weight).get_str_bbox_and_descent(ch)[2] / 1000
     if width is None:
         from matplotlib import ft2font
@@ -90,6 +90,29 @@ def _char_width(ch: str, family: str, weight: str) -> float:
             width = 0.6
         _ADVANCE[key] = width
     return width
+
+
+def _is_core(family: str) -> bool:
+    """Whether ``family`` is one of the PDF's standard fonts, drawn as such (oddsmith.report.style)."""
+    from oddsmith.report.style import PDF_CORE_FONTS
+
+    return bool(mpl.rcParams["pdf.use14corefonts"]) and family in PDF_CORE_FONTS["font.family"]
+
+
+#: Text to compare the widths of two fonts by: the letters of running English, the digits, the usual marks.
+WIDTH_SAMPLE = "the quick brown fox jumps over the lazy dog THE QUICK BROWN FOX 0123456789 (%), ±."
+
+
+def char_scale() -> float:
+    """How wide the font in use sets text against the style's TrueType font (1.0 when it is that font): wraps
+    made by counting characters (about 0.6 em each in DejaVu Sans) take this many times as many inches."""
+    family = mpl.rcParams["font.family"][0]
+    if not _is_core(family):
+        return 1.0
+    from oddsmith.report.style import MEASURED_FAMILY
+
+    return _line_width_pt(WIDTH_SAMPLE, 10.0, "normal", family) / _line_width_pt(WIDTH_SAMPLE, 10.0, "normal",
+                                                                                   MEASURED_FAMILY)
 
 
 def _weight(weight) -> str:

@@ -9,6 +9,7 @@ hatches by position so that no chart carries settings of its own.
 from __future__ import annotations
 
 import contextlib
+import functools
 from importlib import resources
 from typing import Iterator
 
@@ -41,6 +42,8 @@ def report_style() -> Iterator[None]:
 #: (oddsmith.report.layout reads their metrics files).
 PDF_CORE_FONTS = {"pdf.use14corefonts": True, "font.family": ["Helvetica"], "axes.unicode_minus": False}
 CORE_ENCODING = "cp1252"
+#: The style file's TrueType font, set by ``font.family`` in oddsmith.mplstyle.
+MEASURED_FAMILY = "DejaVu Sans"
 
 
 @contextlib.contextmanager
@@ -52,9 +55,34 @@ def pdf_core_fonts() -> Iterator[None]:
     log.addFilter(_medium_is_normal)
     try:
         with mpl.rc_context(PDF_CORE_FONTS):
+            _mend_core_font_heights()
             yield
     finally:
         log.removeFilter(_medium_is_normal)
+
+
+@functools.cache
+def _mend_core_font_heights() -> None:
+    """Matplotlib (3.11) reads a standard font's glyph box, given as (llx, lly, urx, ury), as (x, y, width,
+    height): a quote or an apostrophe, whose box starts high, counts about twice as tall as it is, and in a
+    text of several lines pushes its line down onto the next. Rewrite each glyph box of the faces the PDF
+    backend draws with in the form it reads, once per process, and only while it misreads them (checked on
+    the double quote, 255 units tall)."""
+    try:
+        from matplotlib.backends._backend_pdf_ps import _cached_get_afm_from_fname
+        from matplotlib.backends.backend_pdf import RendererPdf
+        from matplotlib.font_manager import FontProperties, findfont
+    except ImportError:  # pragma: no cover - another matplotlib: the layout test says whether it misreads
+        return
+    for weight in ("normal", "bold"):
+        prop = FontProperties(family=PDF_CORE_FONTS["font.family"], weight=weight)
+        afm = _cached_get_afm_from_fname(findfont(prop, fontext="afm", directory=RendererPdf._afm_font_dir))
+        boxes = getattr(afm, "_metrics_by_name", None)
+        if not boxes or afm.get_str_bbox_and_descent('"')[3] < 500:
+            continue
+        for name, metrics in list(boxes.items()):
+            llx, lly, urx, ury = metrics.bbox
+            boxes[name] = metrics._replace(bbox=[llx, lly, urx - llx, ury - lly])
 
 
 def _medium_is_normal(record) -> bool:
