@@ -1000,3 +1000,16 @@ def test_pages_use_no_layout_engine_and_no_text_leaves_its_place(paper, fonts):
                     o = ax.get_window_extent(renderer)
                     assert not (box.overlaps(o) and box.intersection(box, o).height > 1
                                 and box.intersection(box, o).width > 1), (page.title, "legend")
+
+
+def test_fewer_collections_restores_the_collector():
+    """A report runs the garbage collector seldom and over new objects only (build.fewer_collections), and gives
+    back the settings it found, whatever happens inside."""
+    import gc
+
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError):
+        with build.fewer_collections():
+            assert gc.get_threshold()[0] == build.REPORT_GC_THRESHOLD and gc.get_freeze_count() > 0
+            raise RuntimeError("inside")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
