@@ -1,4 +1,6 @@
-"""Every test's result cache lives in a temporary folder, never in the user's ~/.cache/oddsmith."""
+"""Every test's result cache lives in a temporary folder, never in the user's ~/.cache/oddsmith; the garbage
+collector runs seldom (what a report does: oddsmith.report.build.fewer_collections)."""
+import gc
 import os
 
 import pytest
@@ -13,3 +15,13 @@ def _private_result_cache(tmp_path_factory):
         os.environ.pop("ODDSMITH_CACHE_DIR", None)
     else:
         os.environ["ODDSMITH_CACHE_DIR"] = old
+
+
+def pytest_sessionstart(session):
+    # The tests draw pages and play games by the million objects: collect every 50,000 allocations, never over
+    # what the imports and the collection made (as a report does); docs/development.md
+    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+
+
+def pytest_collection_finish(session):
+    gc.freeze()

@@ -171,14 +171,15 @@ def fewer_collections():
     about a fifth less CPU to draw the pages (docs/speed.md, 'Reports')."""
     import gc
 
-    threshold = gc.get_threshold()
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
     gc.freeze()
     gc.set_threshold(REPORT_GC_THRESHOLD, *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if not frozen:  # a caller that froze objects itself keeps them frozen (unfreeze cannot tell them apart)
+            gc.unfreeze()
 
 
 def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None, vs: str | None,
