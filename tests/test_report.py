@@ -1015,10 +1015,12 @@ def test_fewer_collections_restores_the_collector():
                 assert gc.get_threshold()[0] == build.REPORT_GC_THRESHOLD and gc.get_freeze_count() > 0
                 raise RuntimeError("inside")
         assert gc.get_threshold() == before and gc.get_freeze_count() == 0
-        gc.freeze()  # a caller that froze objects keeps them frozen
+        gc.freeze()  # a caller that froze objects keeps them frozen, and nothing more is frozen
         frozen = gc.get_freeze_count()
         with build.fewer_collections():
-            pass
-        assert gc.get_freeze_count() >= frozen > 0
+            garbage = [[]]
+            garbage[0].append(garbage)
+            assert gc.get_freeze_count() == frozen > 0
+        assert gc.get_freeze_count() == frozen
     finally:
         gc.freeze()

@@ -172,13 +172,14 @@ def fewer_collections():
     import gc
 
     threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
-    gc.freeze()
+    if not frozen:  # a caller that freezes objects itself decides what is frozen (unfreeze cannot tell them
+        gc.freeze()  # apart, and freezing its garbage would keep it for good)
     gc.set_threshold(REPORT_GC_THRESHOLD, *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        if not frozen:  # a caller that froze objects itself keeps them frozen (unfreeze cannot tell them apart)
+        if not frozen:
             gc.unfreeze()
 
 
