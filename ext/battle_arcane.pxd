@@ -126,6 +126,18 @@ cdef inline int shot_band(Setup *p, Game *g, int s, int m) noexcept nogil:
     return 3
 
 
+cdef inline int beats_shot_now(Setup *p, Game *g, int s, int m, int bands, int fired, int again,
+                               int *band) noexcept nogil:
+    """A Power's value beats the model's best shot now: ``bands`` holds 3 bits (Short, Medium, Long) saying at which
+    band of the closest candidate for its best Weapon it does; true also when a Shoot Action would not shoot. The
+    band is worked out once per Action (``band``: -1 until then; 3: no shot)."""
+    if bands == 7:
+        return 1
+    if band[0] < 0:
+        band[0] = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired, again) else 3
+    return band[0] == 3 or (bands >> band[0]) & 1
+
+
 cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
     """One Action of a casting model spent on a Power, if its policy has one with a Target now (DID_CAST), else
     DID_NOTHING without a die rolled (the plan's Action follows). Each Power's 7 bits: its code (4 bits), and 3 bits saying
@@ -139,11 +151,8 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
         code = nib & 15
         if code == 0:
             return DID_NOTHING
-        if (nib >> 4) != 7:
-            if band < 0:
-                band = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired[0], again[0]) else 3
-            if band < 3 and not ((nib >> (4 + band)) & 1):
-                continue
+        if not beats_shot_now(p, g, s, m, nib >> 4, fired[0], again[0], &band):
+            continue
         t = power_target(p, g, s, m, code)
         if t >= 0:
             break

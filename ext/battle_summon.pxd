@@ -83,18 +83,11 @@ cdef inline void entity_enters(Setup *p, Game *g, int s, int m, int e, int towar
     update_contacts(p, g, s, e)
 
 
-cdef inline int lazy_band(Setup *p, Game *g, int s, int m, int fired, int again, int *band) noexcept nogil:
-    """The band of the closest candidate for the model's best Weapon (3: a Shoot Action would not shoot), once."""
-    if band[0] < 0:
-        band[0] = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired, again) else 3
-    return band[0]
-
-
 cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int again, int *band) noexcept nogil:
     """The Difficulty the policy Summons at now (0: none): the first of its ranked Difficulties whose Entity type is
     not in play and whose value beats the shot now (or there is no shot). Only with no Summoned model of its own in
     play, so no Summoned model is ever removed to make room."""
-    cdef int col = p.mp[s][m][M_SUMMON], k, nib, d, b
+    cdef int col = p.mp[s][m][M_SUMMON], k, nib, d
     if col == 0 or summoned_of(g, s, m) >= 0:
         return 0
     for k in range(3):
@@ -104,18 +97,15 @@ cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int ag
             return 0
         if g.nm[s] == MAXM and g.on[s][ENT0 + d - 1]:
             continue
-        if (nib >> 2) != 7:
-            b = lazy_band(p, g, s, m, fired, again, band)
-            if b < 3 and not ((nib >> (2 + b)) & 1):
-                continue
-        return d
+        if beats_shot_now(p, g, s, m, nib >> 2, fired, again, band):
+            return d
     return 0
 
 
 cdef inline int banish_target(Setup *p, Game *g, int s, int m, int fired, int again, int *band) noexcept nogil:
     """Banish's Target (-1: none): a standing enemy Entity within 6", the Major first, whose type's value is positive
     and beats the shot now (or there is no shot)."""
-    cdef int o = 1 - s, k, e, bits, b
+    cdef int o = 1 - s, k, e, bits
     cdef double r2 = within2(p, p.opt[O_BANISH_RANGE])
     if g.nm[o] != MAXM:
         return -1
@@ -124,11 +114,8 @@ cdef inline int banish_target(Setup *p, Game *g, int s, int m, int fired, int ag
         bits = (p.mp[s][m][M_BANISH] >> (4 * k)) & 15
         if not (bits & 1) or not standing(g, o, e) or dist2(g, s, m, o, e) > r2:
             continue
-        if (bits >> 1) != 7:
-            b = lazy_band(p, g, s, m, fired, again, band)
-            if b < 3 and not ((bits >> (1 + b)) & 1):
-                continue
-        return e
+        if beats_shot_now(p, g, s, m, bits >> 1, fired, again, band):
+            return e
     return -1
 
 

@@ -143,22 +143,14 @@ cdef inline double tie2(Setup *p, double bd) noexcept nogil:
     return r * r
 
 
-cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, double *d2) noexcept nogil:
-    """The closest enemy not Downed (``downed``: the closest Downed one), ties (tie2) by Activation order; -1 if none;
-    ``d2`` its squared centre distance."""
-    cdef int o = 1 - s, i, t
-    cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
-    cdef double d, bd = 1e18, lim
-    cdef double dd[MAXM]
-    if mask == 0:
-        d2[0] = bd
-        return -1
+cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double *d2) noexcept nogil:
+    """Of side o's models in the bit mask ``mask`` (squared centre distances ``dd``), the first in Activation order
+    whose distance ties (tie2) with the least; -1 if the mask is empty. ``d2``: its squared distance (1e18: none)."""
+    cdef int i, t
+    cdef double bd = 1e18, lim
     for t in range(g.nm[o]):
-        if (mask >> t) & 1:
-            d = dist2(g, s, m, o, t)
-            dd[t] = d
-            if d < bd:
-                bd = d
+        if (mask >> t) & 1 and dd[t] < bd:
+            bd = dd[t]
     lim = tie2(p, bd)
     for i in range(g.nm[o]):
         t = p.order[o][i]
@@ -167,6 +159,21 @@ cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, doubl
             return t
     d2[0] = 1e18
     return -1
+
+
+cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, double *d2) noexcept nogil:
+    """The closest enemy not Downed (``downed``: the closest Downed one), ties (tie2) by Activation order; -1 if none;
+    ``d2`` its squared centre distance."""
+    cdef int o = 1 - s, t
+    cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
+    cdef double dd[MAXM]
+    if mask == 0:
+        d2[0] = 1e18
+        return -1
+    for t in range(g.nm[o]):
+        if (mask >> t) & 1:
+            dd[t] = dist2(g, s, m, o, t)
+    return first_closest(p, g, o, mask, dd, d2)
 
 
 # ---------------------------------------------------------------------------
@@ -190,22 +197,15 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
 cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
     """The closest enemy that may be Shot at within ``reach2`` (ties, tie2: Activation order); -1 if none. The closest
     of all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
-    cdef int o = 1 - s, i, t, best = -1
-    cdef double d = 0, bd = 1e18, lim
+    cdef int o = 1 - s, t, best = -1, mask = 0
+    cdef double bd = 1e18
     cdef double dd[MAXM]
     if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
         if g.upmask[o]:
             for t in range(g.nm[o]):
-                dd[t] = d if candidate(p, g, s, m, t, 1e18, &d) else -1.0
-                if dd[t] >= 0 and d < bd:
-                    bd = d
-            lim = tie2(p, bd)
-            for i in range(g.nm[o]):
-                t = p.order[o][i]
-                if 0 <= dd[t] <= lim:   # the first of the closest in Activation order (tie2)
-                    best = t
-                    bd = dd[t]
-                    break
+                if candidate(p, g, s, m, t, 1e18, &dd[t]):
+                    mask |= 1 << t
+            best = first_closest(p, g, o, mask, dd, &bd)
         g.nc_valid = 1
         g.nc_s = s
         g.nc_m = m
@@ -606,8 +606,9 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     this side is fighting; Shoot when in range and (this is the Activation's last Action or the enemy is within D*);
     clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
     (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
-    cdef int o = 1 - s, t, i, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, bd = 1e18, lim, step, mv = p.mp[s][m][M_MOVE] / 1000.0
+    cdef int o = 1 - s, t, reach = 0, downed = g.onmask[o] & ~g.upmask[o]
+    cdef double d2, step, mv = p.mp[s][m][M_MOVE] / 1000.0
+    cdef double dd[MAXM]
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
     if g.cmask[s][m] & g.onmask[o]:
@@ -616,17 +617,12 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
         # the closest Downed enemy within reach that no standing model of this side is fighting (ties, tie2: order)
         for t in range(g.nm[o]):
             if (downed >> t) & 1 and not engaged(p, g, o, t):
-                d2 = dist2(g, s, m, o, t)
-                if d2 <= p.reach2[s][m] and d2 < bd:
-                    bd = d2
-        if bd < 1e18:
-            lim = tie2(p, bd)
-            for i in range(g.nm[o]):
-                t = p.order[o][i]
-                if (downed >> t) & 1 and not engaged(p, g, o, t):
-                    d2 = dist2(g, s, m, o, t)
-                    if d2 <= p.reach2[s][m] and d2 <= lim:
-                        return charge(p, g, s, m, t)
+                dd[t] = dist2(g, s, m, o, t)
+                if dd[t] <= p.reach2[s][m]:
+                    reach |= 1 << t
+        t = first_closest(p, g, o, reach, dd, &d2)
+        if t >= 0:
+            return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
     if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)

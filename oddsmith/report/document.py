@@ -695,7 +695,7 @@ def core_fonts_can_draw(fig: Figure) -> bool:
     """Whether every text of the page ``fig`` (made under :func:`style.pdf_core_fonts`) prints in the
     standard fonts: its titles, texts, table cells, legends, and every tick label it can draw (the
     categories of a category axis, the labels of fixed ticks), before any is drawn."""
-    return all(style.core_fonts_can_draw(t) for t in _page_strings(fig))
+    return all(style.in_core_encoding(t) for t in _page_strings(fig))
 
 
 def _page_strings(fig: Figure) -> Iterator[str]:

@@ -53,21 +53,6 @@ def _font(family: str, weight: str):
     return get_font(findfont(FontProperties(family=family, weight=weight)))
 
 
-@functools.lru_cache(maxsize=None)
-def _core_font(family: str, weight: str):
-    """The metrics of one of the PDF standard fonts (oddsmith.report.style.pdf_core_fonts), as the PDF
-    backend finds them."""
-    from pathlib import Path
-
-    from matplotlib._afm import AFM
-    from matplotlib.font_manager import FontProperties, findfont
-
-    folder = Path(mpl.get_data_path()) / "fonts" / "pdfcorefonts"
-    with open(findfont(FontProperties(family=family, weight=weight), fontext="afm", directory=str(folder)),
-              "rb") as fh:
-        return AFM(fh)
-
-
 _ADVANCE: dict[tuple[str, str, str], float] = {}
 
 
@@ -75,7 +60,9 @@ def _char_width(ch: str, family: str, weight: str) -> float:
     key = (ch, family, weight)
     width = _ADVANCE.get(key)
     if width is None and _is_core(family):
-        width = _ADVANCE[key] = _core_font(family, weight).get_str_bbox_and_descent(ch)[2] / 1000
+        from oddsmith.report.style import core_font_metrics
+
+        width = _ADVANCE[key] = core_font_metrics(family, weight).get_str_bbox_and_descent(ch)[2] / 1000
     if width is None:
         from matplotlib import ft2font
 

@@ -61,6 +61,16 @@ def pdf_core_fonts() -> Iterator[None]:
         log.removeFilter(_medium_is_normal)
 
 
+def core_font_metrics(family: str, weight: str):
+    """The metrics (AFM) of a standard font, the very object the PDF backend measures and draws with."""
+    from matplotlib.backends._backend_pdf_ps import _cached_get_afm_from_fname
+    from matplotlib.backends.backend_pdf import RendererPdf
+    from matplotlib.font_manager import FontProperties, findfont
+
+    prop = FontProperties(family=family, weight=weight)
+    return _cached_get_afm_from_fname(findfont(prop, fontext="afm", directory=RendererPdf._afm_font_dir))
+
+
 @functools.cache
 def _mend_core_font_heights() -> None:
     """Matplotlib (3.11) reads a standard font's glyph box, given as (llx, lly, urx, ury), as (x, y, width,
@@ -68,15 +78,8 @@ def _mend_core_font_heights() -> None:
     text of several lines pushes its line down onto the next. Rewrite each glyph box of the faces the PDF
     backend draws with in the form it reads, once per process, and only while it misreads them (checked on
     the double quote, 255 units tall)."""
-    try:
-        from matplotlib.backends._backend_pdf_ps import _cached_get_afm_from_fname
-        from matplotlib.backends.backend_pdf import RendererPdf
-        from matplotlib.font_manager import FontProperties, findfont
-    except ImportError:  # pragma: no cover - another matplotlib: the layout test says whether it misreads
-        return
     for weight in ("normal", "bold"):
-        prop = FontProperties(family=PDF_CORE_FONTS["font.family"], weight=weight)
-        afm = _cached_get_afm_from_fname(findfont(prop, fontext="afm", directory=RendererPdf._afm_font_dir))
+        afm = core_font_metrics(PDF_CORE_FONTS["font.family"][0], weight)
         boxes = getattr(afm, "_metrics_by_name", None)
         if not boxes or afm.get_str_bbox_and_descent('"')[3] < 500:
             continue
@@ -92,7 +95,7 @@ def _medium_is_normal(record) -> bool:
                 and record.args and record.args[1:] in (("Helvetica", "medium"), (["Helvetica"], "medium")))
 
 
-def core_fonts_can_draw(text: str) -> bool:
+def in_core_encoding(text: str) -> bool:
     """Whether every character of ``text`` is in the standard fonts' encoding (else it prints as "?")."""
     try:
         text.encode(CORE_ENCODING)

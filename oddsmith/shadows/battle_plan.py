@@ -503,10 +503,6 @@ def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
     return tuple(out)
 
 
-ENTITY_RANK = {R.Rank.NOVICE.die: R.Rank.NOVICE, R.Rank.VETERAN.die: R.Rank.VETERAN, R.Rank.HERO.die: R.Rank.HERO}
-"""Reading (KERNEL-NOTES): a Summoned Entity plays as the Rank whose Grit Die it has (D6 Novice, D8 Veteran, D10
-Hero): its Shaken die, and the Victory Points it is worth "to the model that caused it to become a Casualty, as
-normal" (1, 2, 3)."""
 CASUALTY_STEPS = 3.0
 """Damage steps of a Casualty (Shaken 1, Downed 2, Casualty 3), the unit of the Powers' values."""
 
@@ -524,7 +520,7 @@ def entity_model(difficulty: int) -> SummonedEntity:
     """The Entity a Summon at ``difficulty`` brings (1 Lesser, 2 Minor, 3 Major): Move 4", its Grit Die, Fearsome."""
     e = R.SUMMONED_ENTITIES[R.SUMMON_DIFFICULTY[difficulty]]
     assert e.move == R.MOVE_INCHES
-    return SummonedEntity(e.name, ENTITY_RANK[e.grit], skills=tuple(R.skill(s_) for s_ in e.skills))
+    return SummonedEntity(e.name, e.rank, skills=tuple(R.skill(s_) for s_ in e.skills))
 
 
 def entity_worth(difficulty: int) -> float:
@@ -550,8 +546,9 @@ def summon_values(model: P.PosseModel) -> tuple[tuple[int, float], ...]:
 
 
 def p_higher(die: int, other: int) -> float:
-    """P(one D``die`` rolls higher than one D``other``), exact."""
-    return sum(1 for a in range(1, die + 1) for b in range(1, other + 1) if a > b) / (die * other)
+    """P(Banish's roll-off removes the Target: the Caster's D``die`` against the Entity's D``other``,
+    rules ``banish_removes``), exact."""
+    return sum(1 for a in range(1, die + 1) for b in range(1, other + 1) if R.banish_removes(a, b)) / (die * other)
 
 
 def banish_values(model: P.PosseModel) -> tuple[float, ...]:
@@ -639,7 +636,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["trigger_happy"]] = int(any(s_.extra_shot_same_weapon for s_ in skills) and not gunslinger)
     row[col["gunslinger"]] = int(gunslinger)
     row[col["danger"]] = int(round(mp.danger * 1e6))
-    row[col["vp"]] = 0 if mp.revenant else m.rank.victory_points   # an Entity's: its Rank's (ENTITY_RANK)
+    row[col["vp"]] = 0 if mp.revenant else m.rank.victory_points   # an Entity's: its Rank's (rules Entity.rank)
     row[col["dynamite"]] = mp.dynamite
     row[col["jam_rerolls"]] = int(any(s_.rerolls and "Jamming" in s_.rerolls for s_ in skills))
     row[col["style"]] = STYLES.index(mp.style)
@@ -708,7 +705,7 @@ def _side_arrays(side: SidePlan, models: np.ndarray, weapons: np.ndarray, order:
             order[s, n + k] = n + k
     for k, ent in enumerate(side.entities):  # the Summoned Entity slots (battle_summon.pxd), off the table at first
         e = _K.ENTITY_SLOT + k
-        _model_row(ent, models[s, e], weapons[s, e])
+        models[s, e], weapons[s, e] = _rows_of(ent)
         order[s, e] = e
 
 

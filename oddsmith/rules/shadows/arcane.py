@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from oddsmith.rules.shadows._lookup import lookup
-from oddsmith.rules.shadows.dice import CastingModifier, is_success
+from oddsmith.rules.shadows.dice import CastingModifier, Rank, is_success
 
 # ---------------------------------------------------------------------------
 # Arcane Powers ("Arcane Powers", "Casting Powers", "Arcane Power Summary")
@@ -92,6 +92,13 @@ class Entity:
     special: str
     skills: tuple[str, ...] = ()
     entity_class: str | None = None
+
+    @property
+    def rank(self) -> Rank | None:
+        """Reading (KERNEL-NOTES Q31-Q32): an Entity plays as the Rank whose Grit Die it has (D6 Novice, D8 Veteran,
+        D10 Hero): its Shaken die, and the Victory Points it is worth "to the model that caused it to become a
+        Casualty, as normal"."""
+        return next((r for r in Rank if r.die == self.grit), None)
 
 
 SUMMONED_ENTITIES: dict[str, Entity] = {e.name: e for e in (
