@@ -14,7 +14,8 @@ import reference_table as RT
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
-from test_shadows_table import Dice, FakePlan, check_agreement, model, p_win_diff, table, table_options
+from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, table,
+                                table_options)
 
 
 def arcanist_posse(sample: str, powers: list[str], name: str | None = None) -> P.Posse:
@@ -209,7 +210,7 @@ def test_arcane_kernel_agrees_with_reference_quick(case):
     if case == "quick":
         check_agreement(arcane_cases()[0], 800, 60_000, 1800)
     else:
-        check_agreement(arcane_cases()[case], 2_000, 60_000, 1700 + case)
+        check_agreement(arcane_cases()[case], SLOW_REFERENCE_GAMES, 60_000, 1700 + case)
 
 
 def test_arcanist_with_powers_beats_the_same_posse_without():

@@ -342,7 +342,7 @@ def test_kernel_agrees_with_reference_with_gear_quick(case):
     if case == "quick":
         T.check_agreement(gear_cases()[1], 800, 60_000, 1800)
     else:
-        T.check_agreement(gear_cases()[case], 2_000, 60_000, 1700 + case)
+        T.check_agreement(gear_cases()[case], T.SLOW_REFERENCE_GAMES, 60_000, 1700 + case)
 
 
 # ---------------------------------------------------------------------------

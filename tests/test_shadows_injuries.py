@@ -119,7 +119,7 @@ def test_kernel_agrees_with_reference_with_injuries(case):
     if case == "quick":
         T.check_agreement(injury_cases()[0], 800, 60_000, 2100)
     else:
-        T.check_agreement(injury_cases()[case], 2_000, 60_000, 2000 + case)
+        T.check_agreement(injury_cases()[case], T.SLOW_REFERENCE_GAMES, 60_000, 2000 + case)
 
 
 def test_limping_brawlers_fight_less_and_old_wounds_lose_more():

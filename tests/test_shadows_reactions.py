@@ -184,7 +184,7 @@ def test_kernel_agrees_with_reference_on_reactions(case):
     if case == "quick":
         TT.check_agreement(reaction_cases()[3], 800, 60_000, 1400)
     else:
-        TT.check_agreement(reaction_cases()[case], 2_000, 60_000, 1300 + case)
+        TT.check_agreement(reaction_cases()[case], TT.SLOW_REFERENCE_GAMES, 60_000, 1300 + case)
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse
-from test_shadows_table import Dice, FakePlan, FakeSide, check_agreement, model, p_win_diff, saves_of, table_options
+from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, FakeSide, check_agreement, model, p_win_diff,
+                                saves_of, table_options)
 
 ALL = (True, True, True)
 
@@ -214,14 +215,14 @@ def test_summon_kernel_agrees_with_reference_quick():
     """A Banisher with Arcane Blast (four Dice at an Entity) against two Summoners, four Turns: 700 reference games
     (about 28 ms each) keep it near 20 s of one core; the sample Summoners of tests/test_shadows_arcane.py and the
     Dark Confederacy case of tests/test_shadows_table.py play Summon in the quick set too, and the slow set below
-    has two more cases at 2,000 games."""
+    has two more cases at 1,500 games."""
     check_agreement(summon_cases()[2], 700, 30_000, 2702)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", range(2))
 def test_summon_kernel_agrees_with_reference(case):
-    check_agreement(summon_cases()[case], 2_000, 60_000, 2700 + case)
+    check_agreement(summon_cases()[case], SLOW_REFERENCE_GAMES, 60_000, 2700 + case)
 
 
 def test_a_summoner_helps_its_side():

@@ -10,7 +10,8 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse, caster
-from test_shadows_table import Dice, FakePlan, check_agreement, model, p_win_diff, table, table_options
+from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, table,
+                                table_options)
 
 BLESS, CURSE, NONE = R.Blessing.BLESS, R.Blessing.CURSE, R.Blessing.NONE
 
@@ -134,7 +135,7 @@ def test_tokens_kernel_agrees_with_reference(case):
     if case == "quick":
         check_agreement(token_cases()[1], 600, 40_000, 2700)
     else:
-        check_agreement(token_cases()[case], 2_000, 60_000, 2710 + case)
+        check_agreement(token_cases()[case], SLOW_REFERENCE_GAMES, 60_000, 2710 + case)
 
 
 def test_a_cursing_arcanist_wins_more_than_the_same_not_casting():
