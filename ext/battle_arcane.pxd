@@ -9,6 +9,12 @@ tries, before each Action of its plan, the first of them that has a Target ("Cas
 instead of a Move or Shoot Action, not in Contact with an enemy). Nothing here rolls a die unless a Power is Cast;
 models with ``casts`` 0 cost one column test per Action. The Congregation's Vessel keeps its own Arcane Blast
 (battle_table.arcane_blast, section 9). Every function is ``cdef inline noexcept nogil``.
+
+Concentrate ("Concentrate"): the ``concentrate`` column holds 3 band bits per Power of ``casts`` (bits 3k..3k+2), per
+ranked Summon Difficulty (12 + 3k) and per enemy Entity type for Banish (21 + 3k): at that band of the closest
+candidate, Concentrating and then Casting beats Casting and then the best shot. On the Activation's first Action with
+another to follow (``conc`` CONC_MAY), the Power chosen now is not Cast: the Action is a Concentrate, and a Cast on the
+very next Action rolls O_CONCENTRATE_DICE more (CONC_BONUS).
 """
 from libc.stdint cimport uint64_t
 
@@ -23,6 +29,13 @@ cdef enum:
     PW_IMMOLATE = 3
     PW_HEAL = 4
     CAST_DONE = 256    # a bit of the Activation's ``fired`` mask (Weapons use bits 0..MAXW-1): it has Cast
+    ACTED = 512        # ... it has begun an Action this Activation
+    CONCENTRATED = 1024   # ... its last Action was a Concentrate
+    CONC_NONE = 0      # this Action neither may Concentrate nor gains from it
+    CONC_MAY = 1       # the Activation's first Action, another to follow: it may Concentrate
+    CONC_BONUS = 2     # the Action after a Concentrate: a Cast rolls +1 Die
+    CONC_SUMMON = 12   # the first bit of the ranked Summon Difficulties in the ``concentrate`` column
+    CONC_BANISH = 21   # ... of the enemy Entity types for Banish
 
 
 cdef inline double within2(Setup *p, int inches) noexcept nogil:
@@ -31,11 +44,13 @@ cdef inline double within2(Setup *p, int inches) noexcept nogil:
     return r * r
 
 
-cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty) noexcept nogil:
-    """A 3 Dice Casting Test ("Casting Powers"): 1 if Successes reach the Difficulty; no Successes and a 1 showing
-    is a Miscast, the Caster Shaken (Downed if already Shaken)."""
+cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty, int conc, int mod) noexcept nogil:
+    """A 3 Dice Casting Test ("Casting Powers"), +1 Die after a Concentrate (``conc`` CONC_BONUS), ``mod`` Dice more
+    (a unique Summoning's -1): 1 if Successes reach the Difficulty; no Successes and a 1 showing is a Miscast, the
+    Caster Shaken (Downed if already Shaken)."""
     cdef int succ, one
-    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE], 0, &one)
+    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE] + (p.opt[O_CONCENTRATE_DICE] if conc == CONC_BONUS else 0)
+                      + mod, 0, &one)
     if succ == 0 and one:
         hurt(p, g, s, m, DMG_SHAKEN, -1)
         return 0
@@ -138,11 +153,32 @@ cdef inline int beats_shot_now(Setup *p, Game *g, int s, int m, int bands, int f
     return band[0] == 3 or (bands >> band[0]) & 1
 
 
-cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
+cdef inline int concentrates(Setup *p, Game *g, int s, int m, int conc, int bits, int fired, int again,
+                             int *band) noexcept nogil:
+    """Policy: this Action is a Concentrate instead of the Cast chosen now (``bits``: its 3 band bits of the
+    ``concentrate`` column): only as the Activation's first Action with another to follow, where Concentrating beats
+    the shot the other Action would make at the band now; with no shot now, the other Action is a Move toward one,
+    taken to be worth a shot at Long Range."""
+    if conc != CONC_MAY or bits == 0:
+        return 0
+    if band[0] < 0:
+        band[0] = shot_band(p, g, s, m) if can_shoot(p, g, s, m, fired, again) else 3
+    return (bits >> (band[0] if band[0] < 3 else 2)) & 1
+
+
+cdef inline int concentrate(Game *g, int s, int m, int *fired) noexcept nogil:
+    """A Concentrate Action ("Concentrate"): no die; the next Action's Casting Test gains +1 Die."""
+    g.acts[s][m] += 1
+    fired[0] |= CONCENTRATED
+    return DID_CONCENTRATE
+
+
+cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *again, int conc) noexcept nogil:
     """One Action of a casting model spent on a Power, if its policy has one with a Target now (DID_CAST), else
     DID_NOTHING without a die rolled (the plan's Action follows). Each Power's 7 bits: its code (4 bits), and 3 bits saying
     at which band (Short, Medium, Long) of the closest candidate its value beats the model's best shot; a Power is
-    cast when a Shoot Action would not shoot now, or when it beats the shot at the current band."""
+    cast when a Shoot Action would not shoot now, or when it beats the shot at the current band. ``conc``: see
+    Concentrate above."""
     cdef int k, nib, code = 0, t = -1, o = 1 - s, ranks = p.mp[s][m][M_CASTS], succ, one, band = -1
     if not standing(g, s, m) or (fired[0] & CAST_DONE) or n_contact(p, g, s, m, 0):
         return DID_NOTHING
@@ -158,32 +194,34 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
             break
     if t < 0:
         return DID_NOTHING
+    if concentrates(p, g, s, m, conc, (p.mp[s][m][M_CONCENTRATE] >> (3 * k)) & 7, fired[0], again[0], &band):
+        return concentrate(g, s, m, fired)
     # the same stretch of dice as the plan's Action would have had (battle_table.table_action)
     dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
     g.acts[s][m] += 1
     fired[0] |= CAST_DONE
     if code == PW_BLAST:
-        if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY]):
+        if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY], conc, 0):
             # an unmodified 3 Dice Shooting Test, no Jam, Save and Damage as a shot
             succ = model_test(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
                               &one)   # "Roll four Dice if the Target is an Entity"
             if succ > 0:
                 land_shot(p, g, s, m, o, t, succ, 0)
     elif code == PW_TRANSFIX:
-        if casting_test(p, g, s, m, p.opt[O_TRANSFIX_DIFFICULTY]):
+        if casting_test(p, g, s, m, p.opt[O_TRANSFIX_DIFFICULTY], conc, 0):
             succ = model_test(p, g, o, t, p.opt[O_TRANSFIX_DICE], p.mp[o][t][M_NERVE_RR], &one)
             if succ == 0:
                 g.done[o][t] = 1   # "immediately receive a Done Token"
     elif code == PW_IMMOLATE:
-        if casting_test(p, g, s, m, p.opt[O_IMMOLATE_DIFFICULTY]):
+        if casting_test(p, g, s, m, p.opt[O_IMMOLATE_DIFFICULTY], conc, 0):
             immolate(p, g, s, m)
     elif code == PW_HEAL:
-        if casting_test(p, g, s, m, p.opt[O_HEALING_DIFFICULTY]):
+        if casting_test(p, g, s, m, p.opt[O_HEALING_DIFFICULTY], conc, 0):
             if g.downed[s][t]:
                 g.downed[s][t] = 0   # "stands up if Down"
             else:
                 g.shaken[s][t] = 0   # "if Shaken it removes this Token"
             refresh_masks(g, s)
-    elif casting_test(p, g, s, m, token_difficulty(p, code)):
+    elif casting_test(p, g, s, m, token_difficulty(p, code), conc, 0):
         token_cast(p, g, s, m, code, t)   # Bless, Curse, Dispel (battle_tokens.pxd)
     return DID_CAST

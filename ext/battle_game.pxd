@@ -25,7 +25,7 @@ cdef enum:
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
-    M_SUMMON, M_BANISH, NMC
+    M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -45,7 +45,7 @@ cdef enum:
     O_TRANSFIX_RANGE, O_TRANSFIX_DIFFICULTY, O_TRANSFIX_DICE, O_IMMOLATE_RANGE, O_IMMOLATE_DIFFICULTY, O_IMMOLATE_SAVE,
     O_REACTION_DICE, O_HEALING_DIFFICULTY,
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
-    O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, NOPT
+    O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -87,6 +87,7 @@ cdef enum:
     DID_CLEAR = 6
     DID_CAST = 7
     DID_LOOKOUT = 8     # went on Lookout (battle_reactions.pxd)
+    DID_CONCENTRATE = 9  # Concentrated for the next Action's Cast (battle_arcane.pxd)
 
 # Output counters
 cdef enum:
@@ -368,6 +369,8 @@ cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     """A missed shot that rolled a 1: the Jamming Check on the Weapon's Jam Die, Gunsmith re-rolling a Failure
     ("Jamming"). Returns 1 (and marks the Weapon Jammed) when it Jams."""
     cdef int jd = p.wp[s][m][w][W_JAM]
+    if jd == 0:
+        return 0   # Jam Die 0: a Weapon that never Jams (a Seraphim's Blessed Pistols)
     if roll_die(&g.st, jd) < p.opt[O_T] and (p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, jd) < p.opt[O_T]):
         g.jam[s][m] |= 1 << w
         return 1

@@ -83,11 +83,14 @@ cdef inline void entity_enters(Setup *p, Game *g, int s, int m, int e, int towar
     update_contacts(p, g, s, e)
 
 
-cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int again, int *band) noexcept nogil:
-    """The Difficulty the policy Summons at now (0: none): the first of its ranked Difficulties whose Entity type is
-    not in play and whose value beats the shot now (or there is no shot). Only with no Summoned model of its own in
-    play, so no Summoned model is ever removed to make room."""
-    cdef int col = p.mp[s][m][M_SUMMON], k, nib, d
+cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int again, int *band, int *rank,
+                              int conc) noexcept nogil:
+    """The Difficulty the policy Summons at now (0: none; ``rank``: its place among the ranked ones): the first of its
+    ranked Difficulties whose Entity type is not in play, whose Casting Test can succeed (a unique Major Entity's
+    Dice reach its Difficulty only after a Concentrate, declared now or just before) and whose value beats the shot
+    now (or there is no shot). Only with no Summoned model of its own in play, so no Summoned model is ever removed
+    to make room."""
+    cdef int col = p.mp[s][m][M_SUMMON], k, nib, d, dice
     if col == 0 or summoned_of(g, s, m) >= 0:
         return 0
     for k in range(3):
@@ -97,7 +100,11 @@ cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int ag
             return 0
         if g.nm[s] == MAXM and g.on[s][ENT0 + d - 1]:
             continue
+        dice = p.opt[O_CASTING_DICE] + (p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0)
+        if dice + (p.opt[O_CONCENTRATE_DICE] if conc != CONC_NONE else 0) < d:
+            continue
         if beats_shot_now(p, g, s, m, nib >> 2, fired, again, band):
+            rank[0] = k
             return d
     return 0
 
@@ -119,30 +126,35 @@ cdef inline int banish_target(Setup *p, Game *g, int s, int m, int fired, int ag
     return -1
 
 
-cdef inline int summon_action(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
-    """One Action of a model that knows Summon or Banish spent Casting one (DID_CAST), else DID_NOTHING without a die
-    rolled (the other Powers and the plan's Action follow). Summon first: with a standing enemy to face, no enemy
-    within 1" of the Caster, and a Difficulty to choose; else Banish at a Target."""
-    cdef int d = 0, e = -1, o = 1 - s, toward = -1, band = -1
+cdef inline int summon_action(Setup *p, Game *g, int s, int m, int *fired, int *again, int conc) noexcept nogil:
+    """One Action of a model that knows Summon or Banish spent Casting one (DID_CAST) or Concentrating for it
+    (DID_CONCENTRATE, battle_arcane.concentrates), else DID_NOTHING without a die rolled (the other Powers and the
+    plan's Action follow). Summon first: with a standing enemy to face, no enemy within 1" of the Caster, and a
+    Difficulty to choose; else Banish at a Target."""
+    cdef int d = 0, e = -1, o = 1 - s, toward = -1, band = -1, k = 0, bits
     cdef double d2
     if not standing(g, s, m) or (fired[0] & CAST_DONE) or n_contact(p, g, s, m, 0):
         return DID_NOTHING
     if p.mp[s][m][M_SUMMON]:
         toward = closest_enemy(p, g, s, m, 0, &d2)
         if toward >= 0 and caster_clear(p, g, s, m):
-            d = summon_choice(p, g, s, m, fired[0], again[0], &band)
+            d = summon_choice(p, g, s, m, fired[0], again[0], &band, &k, conc)
     if d == 0 and p.mp[s][m][M_BANISH]:
         e = banish_target(p, g, s, m, fired[0], again[0], &band)
     if d == 0 and e < 0:
         return DID_NOTHING
+    bits = p.mp[s][m][M_CONCENTRATE] >> (CONC_SUMMON + 3 * k if d else CONC_BANISH + 3 * (e - ENT0))
+    if concentrates(p, g, s, m, conc, bits & 7, fired[0], again[0], &band):
+        return concentrate(g, s, m, fired)
     # the same stretch of dice as the plan's Action would have had (battle_arcane.cast_action)
     dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
     g.acts[s][m] += 1
     fired[0] |= CAST_DONE
     if d:
-        if casting_test(p, g, s, m, d):
+        # a unique Summoning of this type: "the Casting Test suffers a -1 Die Modifier"
+        if casting_test(p, g, s, m, d, conc, p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0):
             entity_enters(p, g, s, m, ENT0 + d - 1, toward)
-    elif casting_test(p, g, s, m, p.opt[O_BANISH_DIFFICULTY]):
+    elif casting_test(p, g, s, m, p.opt[O_BANISH_DIFFICULTY], conc, 0):
         # "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same. If
         # the Caster rolls higher, the Target is immediately removed from play": not a Casualty, no VP
         if roll_die(&g.st, cur_die(p, g, s, m)) > roll_die(&g.st, cur_die(p, g, o, e)):

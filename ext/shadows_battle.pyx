@@ -41,7 +41,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
-                 "summon", "banish")
+                 "summon", "banish", "concentrate", "unique_summoning")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -57,7 +57,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "transfix_range", "transfix_difficulty", "transfix_dice", "immolate_range", "immolate_difficulty",
                   "immolate_save", "reaction_dice", "healing_difficulty",
                   "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
-                  "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice")
+                  "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
+                  "concentrate_dice", "unique_summoning_dice")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -177,15 +178,25 @@ cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
 cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                     int *again) noexcept nogil:
     """One Action of model m: on the table by its plan (battle_table.table_action), else a Shoot Action. On the
-    table a Passive model on Lookout may React first (battle_reactions.react), and DID_LOOKOUT puts m on Lookout."""
-    cdef int did
+    table a Passive model on Lookout may React first (battle_reactions.react), and DID_LOOKOUT puts m on Lookout.
+    Concentrate: the first Action of the Activation with another to follow may be one; the next gains from it."""
+    cdef int did, conc = CONC_NONE
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
+        if fired[0] & CONCENTRATED:
+            conc = CONC_BONUS   # "If their second Action is to Cast": this Action only
+        elif not (fired[0] & ACTED) and not last:
+            conc = CONC_MAY
+        fired[0] = (fired[0] & ~CONCENTRATED) | ACTED
         if g.nlook[1 - s]:
             react(p, g, s, m)   # Reactions to the declared Action come first (battle_reactions.pxd)
-        if (p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]) and summon_action(p, g, s, m, fired, again) == DID_CAST:
-            return DID_CAST   # Summon and Banish (battle_summon.pxd)
-        if p.mp[s][m][M_CASTS] and cast_action(p, g, s, m, fired, again) == DID_CAST:   # Arcane Powers (battle_arcane.pxd)
-            return DID_CAST
+        if p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]:   # Summon and Banish (battle_summon.pxd)
+            did = summon_action(p, g, s, m, fired, again, conc)
+            if did != DID_NOTHING:
+                return did
+        if p.mp[s][m][M_CASTS]:   # Arcane Powers (battle_arcane.pxd)
+            did = cast_action(p, g, s, m, fired, again, conc)
+            if did != DID_NOTHING:
+                return did
         did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
         if did == DID_LOOKOUT:
             go_lookout(g, s, m)
@@ -726,7 +737,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
                 if p.wp[s][m][w][W_USABLE] and not (1 <= p.wp[s][m][w][W_DICE] <= MAX_DICE
-                                                    and 2 <= p.wp[s][m][w][W_JAM] <= MAX_FACES
+                                                    and (p.wp[s][m][w][W_JAM] == 0
+                                                         or 2 <= p.wp[s][m][w][W_JAM] <= MAX_FACES)
                                                     and 1 <= p.wp[s][m][w][W_SHOTS] <= 4):
                     raise ValueError("mc_battle: bad weapon row")
                 if p.opt[O_MOVEMENT] == MOVE_TABLE and p.wp[s][m][w][W_USABLE]:
@@ -908,9 +920,10 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
                     break
 
 
-PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot")
+PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo")
 """table_probe's steps: one table Action (arg: 1 last Action, 2 a Solo's second, 4 * what the first did), a Fight
-Action (arg: 1 Charging), a Charge at enemy ``arg``, a Disengage, a Shoot Action."""
+Action (arg: 1 Charging), a Charge at enemy ``arg``, a Disengage, a Shoot Action, a Solo Activation's two Actions
+(Powers included)."""
 
 
 def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int32_t[:, :, :, ::1] weapons,
@@ -922,7 +935,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
     model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
     Casualties; a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``."""
-    if not (0 <= kind < 5 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
+    if not (0 <= kind < 6 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
             and out.shape[2] == 4 and did.shape[0] == 10 and last.shape[0] == 2 and last.shape[1] == MAXM
@@ -977,9 +990,12 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 r = charge(&p, &g, side, model, arg)
             elif kind == 3:
                 r = disengage(&p, &g, side, model)
-            else:
+            elif kind == 4:
                 shoot_table(&p, &g, side, model, &fired, &again)
                 r = DID_SHOOT
+            else:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second's
+                r = act(&p, &g, side, model, 0, 0, DID_NOTHING, &fired, &again)
+                r = act(&p, &g, side, model, 1, 1, r, &fired, &again)
             if r == DID_LOOKOUT:   # did[8] counts Fights: a Lookout (nothing resolved yet) is counted as nothing done
                 go_lookout(&g, side, model)
                 r = DID_NOTHING

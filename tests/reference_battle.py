@@ -201,6 +201,9 @@ class Game:
     def jams(self, shooter: Model, jam_die: int) -> bool:
         """A missed shot that shows a 1: the Jamming Check on the Weapon's Jam Die, Gunsmith re-rolling a Failure
         ("Jamming Checks"). True if the Weapon Jams."""
+        profile = getattr(shooter.pm, "profile", None)
+        if profile is not None and profile.never_jams:
+            return False  # a Seraphim's "Blessed Pistols (Pistols with Silver Bullets that never Jam)"
         jam = not R.is_success(self.rng.randint(1, jam_die))
         if jam and shooter.has("Gunsmith"):
             jam = not R.is_success(self.rng.randint(1, jam_die))

@@ -80,7 +80,8 @@ class TModel(RB.Model):
         # Limp (Injury Table): "If on foot, the model can only make one Move Action per Activation" (no Horses here)
         self.limps = R.Injury.LIMP in plan.model.injuries
         self.moved = False  # made a Move Action this Activation
-        self.summoned: str | None = None  # a Summoned Entity: its type ("Lesser Entity", ...)
+        self.summoned: str | None = None  # a Summoned Entity: its name ("Lesser Entity", ..., "Seraphim")
+        self.profile: R.Entity | None = None
         self.owner: TModel | None = None  # its Summoner
 
     def has(self, skill: str) -> bool:
@@ -123,6 +124,7 @@ class TableGame(RB.Game):
             for plan in getattr(side, "entities", ()):
                 e = self.new_model(s, len(self.sides[s]), plan)
                 e.summoned = plan.summoned
+                e.profile = plan.model.profile  # the Entity's profile: common, or a unique Summoning
                 e.on_table = False
                 self.sides[s].append(e)
                 self.order[s].append(e.index)
@@ -574,10 +576,12 @@ class TableGame(RB.Game):
         return True
 
     # -- Arcane Powers of casting models (docs/shadows-battles.md section 12) ---------------------------------
-    def casting_test(self, m: TModel, difficulty: int) -> bool:
+    def casting_test(self, m: TModel, difficulty: int, conc: str | None = None, mod: int = 0) -> bool:
         """"Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": True if Cast;
-        "no Successes and at least one Die is a 1": a Miscast, Shaken (Downed if already Shaken)."""
-        faces = self.test(m, R.CASTING_DICE)
+        "no Successes and at least one Die is a 1": a Miscast, Shaken (Downed if already Shaken). After a
+        Concentrate (``conc`` "bonus"): "they gain a +1 Die Modifier to their Casting Test"; ``mod``: a unique
+        Summoning's "-1 Die Modifier"."""
+        faces = self.test(m, R.CASTING_DICE + (R.CONCENTRATE_DICE if conc == "bonus" else 0) + mod)
         if RB.successes(faces) >= difficulty:
             return True
         if R.is_miscast(faces):
@@ -628,7 +632,18 @@ class TableGame(RB.Game):
             return None
         return None
 
-    def cast(self, m: TModel, fired: set, again: list) -> bool:
+    @staticmethod
+    def concentrates(m: TModel, conc: str | None, key: tuple, band: int | None, fired: set) -> bool:
+        """Policy ("Concentrate"): on the Activation's first Action with another to follow (``conc`` "may"), declare
+        a Concentrate instead of the cast chosen now (``key``) where Concentrating and then Casting beats the shot
+        the other Action would make at this band (the plan's ``concentrate``); with no shot now (``band`` None) the
+        other Action is a Move toward one, worth a shot at Long Range."""
+        if conc != "may" or key not in m.plan.concentrate[2 if band is None else band]:
+            return False
+        fired.add("concentrated")
+        return True
+
+    def cast(self, m: TModel, fired: set, again: list, conc: str | None = None) -> bool:
         """"Once per Activation, a model may attempt to Cast a Power instead of making a Move or Shoot Action, if it
         is not in Contact with an enemy model" ("Casting Powers"): the first Power of the policy's list with a
         Target. "Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": Cast; "no
@@ -650,8 +665,10 @@ class TableGame(RB.Game):
                 break
         else:
             return False
+        if self.concentrates(m, conc, (name, 0), band, fired):
+            return True
         fired.add("cast")
-        if not self.casting_test(m, R.arcane_power(name).difficulty):
+        if not self.casting_test(m, R.arcane_power(name).difficulty, conc):
             return True
         if name == "Arcane Blast":
             # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9""; four Dice at an Entity
@@ -690,9 +707,9 @@ class TableGame(RB.Game):
         return [m for m in self.sides[s] if m.summoned]
 
     def entity(self, s: int, difficulty: int) -> TModel | None:
-        """The Entity a Summon at ``difficulty`` brings for side s ("Difficulty 1 Summons a Lesser Entity, ...")."""
-        name = R.SUMMON_DIFFICULTY[difficulty]
-        return next((e for e in self.entities(s) if e.summoned == name), None)
+        """The Entity a Summon at ``difficulty`` brings for side s ("Difficulty 1 Summons a Lesser Entity, ..."; a unique
+        Summoning "count[s] as either Lesser, Minor or Major")."""
+        return next((e for e in self.entities(s) if e.profile.difficulty == difficulty), None)
 
     def activatable(self, s: int) -> list[TModel]:
         """The posse, and its Summoned Entities: they Activate as models of the posse (they "do not add a card")."""
@@ -745,7 +762,7 @@ class TableGame(RB.Game):
         t_max = max(t_max, 0.0)
         e.x, e.y = clamp(m.x + ux * t_max), clamp(m.y + uy * t_max)
 
-    def summon_or_banish(self, m: TModel, fired: set, again: list) -> bool:
+    def summon_or_banish(self, m: TModel, fired: set, again: list, conc: str | None = None) -> bool:
         """Policy (docs/shadows-battles.md section 12): Summon, with no Summoned model of its own in play, a standing
         enemy to face and no enemy within 1", at the first of its ranked Difficulties whose Entity type is not in play
         and whose value beats the shot now; else Banish the first standing enemy Entity within 6" (Major first) whose
@@ -760,13 +777,18 @@ class TableGame(RB.Game):
             band = next((i for i, bs in enumerate(edges) if near is not None and gap(m, near) <= bs.edge_inches + EPS),
                         None)
         s = m.side
-        difficulty, target, toward = None, None, None
+        difficulty, target, toward, kind = None, None, None, None
         if m.plan.summon and not any(e.on_table and e.owner is m for e in self.entities(s)):
             toward = self.closest(m, [e for e in self.enemies(m) if e.standing])
             keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES
             if toward is not None and all(dist(m, e) >= keep - 1e-9 for e in self.enemies(m)):
                 for d, over in m.plan.summon:
                     if self.entity(s, d).on_table or (band is not None and not over[band]):
+                        continue
+                    # "Successes equal to or over the Power's listed Difficulty": a unique Major Entity's 2 Dice
+                    # reach Difficulty 3 only after a Concentrate (declared now, or just before)
+                    dice = R.CASTING_DICE + (R.UNIQUE_SUMMONING_DICE if self.entity(s, d).profile.summoned_by else 0)
+                    if not R.can_cast(dice + (R.CONCENTRATE_DICE if conc else 0), d):
                         continue
                     difficulty = d
                     break
@@ -780,19 +802,23 @@ class TableGame(RB.Game):
                     continue
                 if band is not None and not bits[1 + band]:
                     continue
-                target = e
+                target, kind = e, k + 1
                 break
         if difficulty is None and target is None:
             return False
+        key = ("Summon", difficulty) if difficulty is not None else ("Banish", kind)
+        if self.concentrates(m, conc, key, band, fired):
+            return True
         fired.add("cast")
         if difficulty is not None:
-            # "Choose a Difficulty before rolling to Cast"
-            if self.casting_test(m, difficulty):
+            # "Choose a Difficulty before rolling to Cast"; a unique Summoning: "the Casting Test suffers a -1 Die"
+            unique = self.entity(s, difficulty).profile.summoned_by is not None
+            if self.casting_test(m, difficulty, conc, R.UNIQUE_SUMMONING_DICE if unique else 0):
                 e = self.entity(s, difficulty)
                 self.bring_into_play(m, e)
                 self.place_entity(m, e, toward)
             return True
-        if self.casting_test(m, R.arcane_power("Banish").difficulty):
+        if self.casting_test(m, R.arcane_power("Banish").difficulty, conc):
             # "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same"
             mine = self.rng.randint(1, m.grit_die())
             theirs = self.rng.randint(1, target.grit_die())
@@ -817,14 +843,20 @@ class TableGame(RB.Game):
 
     def one_action(self, m: TModel, fired: set, again: list, late: bool, after_move: bool,
                    second: bool = False) -> str | None:
+        # Concentrate: "as the first Action of their Activation. If their second Action is to Cast, they gain a +1
+        # Die" (``late``: no Action follows this one)
+        conc = "bonus" if "concentrated" in fired else ("may" if "acted" not in fired and not late else None)
+        fired.discard("concentrated")
+        fired.add("acted")
         if not m.standing:
             return None
         # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included); Summon and
         # Banish before the other Powers (battle_summon.summon_action)
-        if (getattr(m.plan, "summon", ()) or getattr(m.plan, "banish", ())) and self.summon_or_banish(m, fired, again):
-            return "cast"
-        if m.plan.casts and self.cast(m, fired, again):
-            return "cast"
+        if (getattr(m.plan, "summon", ()) or getattr(m.plan, "banish", ())) and self.summon_or_banish(m, fired, again,
+                                                                                                      conc):
+            return "concentrate" if "concentrated" in fired else "cast"
+        if m.plan.casts and self.cast(m, fired, again, conc):
+            return "concentrate" if "concentrated" in fired else "cast"
         if m.limps and m.moved:
             return self.limp_action(m, fired, again)
         if (m.whiskey or m.snake_oil) and self.gear_action(m):

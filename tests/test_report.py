@@ -767,6 +767,13 @@ def test_cache_entries_are_checked_before_they_are_trusted(tmp_path, monkeypatch
     monkeypatch.setenv("ODDSMITH_CACHE_DIR", str(tmp_path / "c"))
     key = cache.key_digest("t", 1, "seed 5")
     assert key != cache.key_digest("t", 1, "seed 6")
+    # other code (a rebuilt kernel, an edited module in a development install) never meets this entry
+    fingerprint = cache.code_fingerprint()
+    assert len(fingerprint) == 64 and cache.code_fingerprint() == fingerprint
+    with monkeypatch.context() as patch:
+        patch.setattr(cache, "code_fingerprint", lambda: "0" * 64)
+        assert cache.key_digest("t", 1, "seed 5") != key
+    assert cache.key_digest("t", 1, "seed 5") == key
     assert cache.load(key) is None
     assert cache.store(key, b"payload")
     assert cache.load(key) == b"payload"

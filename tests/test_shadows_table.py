@@ -84,6 +84,7 @@ class FakePlan:
     revenant: bool = False
     casts: tuple = ()
     casts_over_shot: tuple = ((), (), ())
+    concentrate: tuple = (frozenset(), frozenset(), frozenset())
 
 
 @dataclass

@@ -233,7 +233,11 @@ class ModelPlan:
     """Banish against an enemy Lesser, Minor and Major Entity: (value positive, beats the best shot at Short, Medium,
     Long Range); () if the model does not know Banish."""
     summoned: str | None = None
-    """The Summoned Entity this plan plays (its type's name), None for a posse model."""
+    """The Summoned Entity this plan plays (its name: "Lesser Entity", ..., "Seraphim"), None for a posse model."""
+    concentrate: tuple[frozenset[tuple[str, int]], ...] = (frozenset(), frozenset(), frozenset())
+    """Concentrate (docs/shadows-battles.md section 12): for Short, Medium and Long Range, the casts for which
+    Concentrating and then Casting beats Casting and then the best shot at that band: (Power, 0) for a Power of
+    ``casts``, ("Summon", Difficulty), ("Banish", the enemy Entity's Difficulty)."""
 
     @property
     def can_shoot(self) -> bool:
@@ -319,7 +323,9 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     carried = _carried(model)
     scope_on = _telescopic(model, tuple(w for w, _ in carried))
     silver = R.gear("Silver Bullets").save_modifier_vs_supernatural if model.silver_bullets else 0
-    silver_all = bool(model.role and model.role.silver_bullets)
+    # a Crusader's Silver Bullets load every Weapon, and so do a Seraphim's "Blessed Pistols"
+    blessed = isinstance(model, SummonedEntity) and model.profile is not None and model.profile.never_jams
+    silver_all = bool(model.role and model.role.silver_bullets) or blessed
     shooter = P.shooter_of(model)
     plans: list[WeaponPlan] = []
     for w, why in carried:
@@ -349,7 +355,8 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
             save = w.save_modifier(band)
             far = inches is not None and inches > R.DUST_STORM_VISIBILITY
             value = _shot_value(shooter, w, band, enemy_cover) * shots
-        plans.append(WeaponPlan(w.name, band, inches, dice, int(w.jam_die), shots, save, 0,
+        # jam die 0: the Weapon never Jams (a Seraphim's Blessed Pistols)
+        plans.append(WeaponPlan(w.name, band, inches, dice, 0 if blessed else int(w.jam_die), shots, save, 0,
                                 w.weapon_class is R.WeaponClass.PISTOL, far, value, None, bands))
     # best first; Silver Bullets bought as Gear load the best Weapon, a Crusader's load them all
     order = sorted(range(len(plans)), key=lambda i: (not plans[i].usable, -plans[i].value, i))
@@ -380,17 +387,57 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     casts = tuple(n for n, _ in ranked)[:CAST_SLOTS]
     known = known_powers(model) if table and not model.is_vessel else ()
     summons = summon_values(model) if "Summon" in known else ()
+    # a Summon only a Concentrate makes possible (a unique Major Entity) is valued, and always made, after one
+    needs = {d for d, _ in summons if needs_concentrate(model, d)}
+    if needs:
+        focused = dict(summon_values(model, concentrate=True))
+        summons = tuple((d, focused[d] if d in needs else v) for d, v in summons)
     banishes = banish_values(model) if "Banish" in known else ()
     # the best shot: of its best Weapon at each band for a gun model; 0 for a brawl model (it Charges, not shoots)
     best = [max((_shot_value(shooter, w, b, False) * w.shots_per_action for w, why in carried if why is None),
                 default=0.0) for b in _BANDS] if (casts or summons or banishes) and style == "gun" else [0.0] * 3
     over = tuple(tuple(n for n, v in ranked if v > best[i]) for i in range(3))
+    # best first; a unique Summoning the posse file names comes first (the player's choice: the yardstick alone ranks
+    # a Veteran's Minor Entity, 3.21, above its Seraphim, 1.84 after a Concentrate)
+    named = {e.difficulty for e in model.unique_summonings}
     summon = tuple((d, tuple(v > best[i] for i in range(3)))
-                   for d, v in sorted(((d, v) for d, v in summons if v > 0), key=lambda dv: (-dv[1], dv[0])))
+                   for d, v in sorted(((d, v) for d, v in summons if v > 0),
+                                      key=lambda dv: (dv[0] not in named, -dv[1], dv[0])))
     banish = tuple((v > 0, *(v > best[i] for i in range(3))) for v in banishes)
     lookout = style == "gun" and bool(usable) and any(reaction_skill(s_) for s_ in model.all_skills)
+    gains = concentrate_gains(model, casts, summon, bool(banishes)) if style == "gun" else {}
+    forced = frozenset(("Summon", d) for d, _ in summon if d in needs)
+    concentrate = tuple(frozenset(key for key, gain in gains.items() if gain > best[i] > 0) | forced for i in range(3))
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
-                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish)
+                     gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish,
+                     concentrate=concentrate)
+
+
+def _concentrate_label(key: tuple[str, int]) -> str:
+    name, d = key
+    return name if name not in ("Summon", "Banish") else (
+        f"Summon at Difficulty {d}" if name == "Summon" else f"Banish of a {R.SUMMON_DIFFICULTY[d]}")
+
+
+def concentrate_gains(model: P.PosseModel, casts: tuple[str, ...], summon: tuple, banish: bool) -> dict:
+    """Policy ("Concentrate"): what a Concentrate Action adds to each cast the model may make, in Damage steps: the
+    cast's value with the +1 Die less its value without (the Miscast's change included). Keys as
+    :attr:`ModelPlan.concentrate`. A gun-style caster Concentrates where this beats the shot its other Action would
+    make (with no shot now, a Move toward one, taken to be worth a shot at Long Range); a brawl-style one does not
+    (its other Action closes and Charges, which the shot yardstick counts 0). A Summon only a Concentrate makes
+    possible is always Concentrated for (:func:`needs_concentrate`)."""
+    gains = {}
+    plain = dict(power_values(model))
+    focused = dict(power_values(model, concentrate=True))
+    for name in casts:
+        gains[(name, 0)] = focused[name] - plain[name]
+    plain_s, focused_s = dict(summon_values(model)), dict(summon_values(model, concentrate=True))
+    for d, _over in summon:
+        gains[("Summon", d)] = focused_s[d] - plain_s[d]
+    if banish:
+        for k, (v, vc) in enumerate(zip(banish_values(model), banish_values(model, concentrate=True))):
+            gains[("Banish", k + 1)] = vc - v
+    return gains
 
 
 def reaction_skill(skill: R.Skill) -> bool:
@@ -417,9 +464,10 @@ VALUE_TARGET = R.Rank.VETERAN
 
 
 @functools.lru_cache(maxsize=64)
-def cast_chance(rank: R.Rank, power: str) -> tuple[float, float]:
-    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test by a model of ``rank``, exact (engine.cast)."""
-    odds = E.cast(rank, power, fractions=False)
+def cast_chance(rank: R.Rank, power: str, concentrate: bool = False) -> tuple[float, float]:
+    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test by a model of ``rank`` (after a Concentrate: 4
+    Dice), exact (engine.cast)."""
+    odds = E.cast(rank, power, concentrate=concentrate, fractions=False)
     return odds["cast"], odds["miscast"]
 
 
@@ -465,25 +513,26 @@ def known_powers(model: P.PosseModel) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def power_values(model: P.PosseModel) -> tuple[tuple[str, float | None], ...]:
+def power_values(model: P.PosseModel, concentrate: bool = False) -> tuple[tuple[str, float | None], ...]:
     """Each known Power's expected effect in Damage steps, the unit of a shot's value (None: not modelled). Policy:
     P(Cast) x the effect - P(Miscast) x 1 (the Caster Shaken); the effect of Arcane Blast is its 3 Dice shot's steps
     at a Veteran, of Transfix P(a Veteran fails a 1 Die Nerve Test) x an Activation (:func:`activation_value`), of
     Immolate one Veteran's 5+ Save, of Faith Healing 2 (a Downed friend stands), of Bless and Curse their token's
     change of one shot (:func:`token_effects`), of Dispel the smaller of the two (it removes either token); Summon
-    at its best Difficulty (:func:`summon_values`), Banish at its best Entity type (:func:`banish_values`)."""
+    at its best Difficulty (:func:`summon_values`), Banish at its best Entity type (:func:`banish_values`).
+    ``concentrate``: Cast after a Concentrate (+1 Die)."""
     out = []
     for name in known_powers(model):
         if name == "Summon":
-            out.append((name, max(v for _d, v in summon_values(model))))
+            out.append((name, max(v for _d, v in summon_values(model, concentrate))))
             continue
         if name == "Banish":
-            out.append((name, max(banish_values(model))))
+            out.append((name, max(banish_values(model, concentrate))))
             continue
         if name not in CAST_POWERS:
             out.append((name, None))
             continue
-        pc, pm = cast_chance(model.rank, name)
+        pc, pm = cast_chance(model.rank, name, concentrate)
         if name == "Arcane Blast":
             effect = blast_steps(model.rank.die)
         elif name == "Transfix":
@@ -507,41 +556,80 @@ CASUALTY_STEPS = 3.0
 """Damage steps of a Casualty (Shaken 1, Downed 2, Casualty 3), the unit of the Powers' values."""
 
 
+@dataclass(frozen=True)
 class SummonedEntity(P.PosseModel):
-    """A Summoned Entity as a posse model ("Common Summoned Models Table"): a Supernatural Creature ("Where an effect
-    pertains to a Supernatural model, it also applies to an Entity": Silver Bullets), no Weapons (it Fights)."""
+    """A Summoned Entity as a posse model ("Common Summoned Models Table", "Unique Summonings"): a Supernatural
+    Creature ("Where an effect pertains to a Supernatural model, it also applies to an Entity": Silver Bullets), its
+    profile's Move, Skills and Weapons (the common Entities have none: they Fight)."""
+
+    profile: R.Entity | None = None
 
     @property
     def supernatural(self) -> bool:
         return True
 
+    @property
+    def move_inches(self) -> float:
+        return float(self.profile.move) if self.profile is not None else float(R.MOVE_INCHES)
 
-def entity_model(difficulty: int) -> SummonedEntity:
-    """The Entity a Summon at ``difficulty`` brings (1 Lesser, 2 Minor, 3 Major): Move 4", its Grit Die, Fearsome."""
-    e = R.SUMMONED_ENTITIES[R.SUMMON_DIFFICULTY[difficulty]]
-    assert e.move == R.MOVE_INCHES
-    return SummonedEntity(e.name, e.rank, skills=tuple(R.skill(s_) for s_ in e.skills))
+    @property
+    def silver_bullets(self) -> bool:
+        return self.profile is not None and self.profile.silver_bullets
 
 
-def entity_worth(difficulty: int) -> float:
+def entity_profile(difficulty: int, unique: R.Entity | None = None) -> R.Entity:
+    """The Entity a Summon at ``difficulty`` brings (1 Lesser, 2 Minor, 3 Major), or the unique Summoning of that
+    type named instead."""
+    if unique is not None:
+        assert unique.difficulty == difficulty
+        return unique
+    return R.SUMMONED_ENTITIES[R.SUMMON_DIFFICULTY[difficulty]]
+
+
+def entity_model(difficulty: int, unique: R.Entity | None = None) -> SummonedEntity:
+    """The Entity a Summon at ``difficulty`` brings as a model: its Grit Die's Rank, Move, Skills (Fearsome...) and
+    Weapons (a Seraphim's two Pistols)."""
+    e = entity_profile(difficulty, unique)
+    return SummonedEntity(e.name, e.rank, weapons=tuple(R.weapon(w) for w in e.weapons),
+                          skills=tuple(R.skill(s_) for s_ in e.skills), profile=e)
+
+
+def entity_worth(difficulty: int, unique: R.Entity | None = None) -> float:
     """Policy: an Entity on the table is worth its Victory Points in Casualties (3 Damage steps each: Lesser 3, Minor 6,
-    Major 9), what the enemy would have to take from the table to be rid of it."""
-    return CASUALTY_STEPS * entity_model(difficulty).rank.victory_points
+    Major 9; a Swamp Baka, D8, 6), what the enemy would have to take from the table to be rid of it."""
+    return CASUALTY_STEPS * entity_model(difficulty, unique).rank.victory_points
+
+
+def needs_concentrate(model: P.PosseModel, difficulty: int) -> bool:
+    """Summon at ``difficulty`` cannot succeed on the model's Casting Dice without a Concentrate (rules ``can_cast``):
+    a unique Summoning's -1 Die at Difficulty 3."""
+    dice = R.CASTING_DICE + (R.UNIQUE_SUMMONING_DICE if unique_of(model, difficulty) else 0)
+    return not R.can_cast(dice, difficulty) and R.can_cast(dice + R.CONCENTRATE_DICE, difficulty)
+
+
+def unique_of(model: P.PosseModel, difficulty: int) -> R.Entity | None:
+    """The unique Summoning ``model`` Summons in place of the common Entity of ``difficulty``'s type, if any."""
+    return next((e for e in model.unique_summonings if e.difficulty == difficulty), None)
 
 
 @functools.lru_cache(maxsize=64)
-def cast_chance_at(rank: R.Rank, power: str, difficulty: int) -> tuple[float, float]:
-    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test at ``difficulty`` (Summon: 1-3), exact."""
-    odds = E.cast(rank, power, difficulty=difficulty, fractions=False)
+def cast_chance_at(rank: R.Rank, power: str, difficulty: int, concentrate: bool = False,
+                   unique: bool = False) -> tuple[float, float]:
+    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test at ``difficulty`` (Summon: 1-3; after a Concentrate
+    +1 Die; a unique Summoning -1 Die), exact."""
+    odds = E.cast(rank, power, difficulty=difficulty, concentrate=concentrate, unique_summoning=unique,
+                  fractions=False)
     return odds["cast"], odds["miscast"]
 
 
-def summon_values(model: P.PosseModel) -> tuple[tuple[int, float], ...]:
-    """(Difficulty, value) of Summon at each Difficulty: P(Cast) x :func:`entity_worth` - P(Miscast) x 1."""
+def summon_values(model: P.PosseModel, concentrate: bool = False) -> tuple[tuple[int, float], ...]:
+    """(Difficulty, value) of Summon at each Difficulty: P(Cast) x :func:`entity_worth` - P(Miscast) x 1
+    (``concentrate``: after a Concentrate; the model's unique Summoning of a type at -1 Die)."""
     out = []
     for d in R.arcane_power("Summon").difficulties:
-        pc, pm = cast_chance_at(model.rank, "Summon", d)
-        out.append((d, pc * entity_worth(d) - pm))
+        unique = unique_of(model, d)
+        pc, pm = cast_chance_at(model.rank, "Summon", d, concentrate, unique is not None)
+        out.append((d, pc * entity_worth(d, unique) - pm))
     return tuple(out)
 
 
@@ -551,19 +639,34 @@ def p_higher(die: int, other: int) -> float:
     return sum(1 for a in range(1, die + 1) for b in range(1, other + 1) if R.banish_removes(a, b)) / (die * other)
 
 
-def banish_values(model: P.PosseModel) -> tuple[float, ...]:
+def banish_values(model: P.PosseModel, concentrate: bool = False) -> tuple[float, ...]:
     """Banish's value against an enemy Lesser, Minor and Major Entity: P(Cast) x P(the Caster's Grit Die rolls higher
-    than the Entity's) x :func:`entity_worth` - P(Miscast) x 1."""
-    pc, pm = cast_chance_at(model.rank, "Banish", R.arcane_power("Banish").difficulty)
+    than the Entity's) x :func:`entity_worth` - P(Miscast) x 1 (``concentrate``: after a Concentrate)."""
+    pc, pm = cast_chance_at(model.rank, "Banish", R.arcane_power("Banish").difficulty, concentrate)
     return tuple(pc * p_higher(model.rank.die, entity_model(d).rank.die) * entity_worth(d) - pm
                  for d in R.arcane_power("Summon").difficulties)
 
 
-def entity_plans(distance: Distance, enemy_cover: bool, table: bool) -> tuple[ModelPlan, ...]:
-    """The Lesser, Minor and Major Entity as the battle plays them: the brawl plan (close and Charge)."""
-    return tuple(replace(plan_model(entity_model(d), False, distance, enemy_cover, table=table, plan="brawl"),
-                         summoned=entity_model(d).name, lookout=False)
-                 for d in R.arcane_power("Summon").difficulties)
+def entity_plans(distance: Distance, enemy_cover: bool, table: bool, uniques: dict[int, R.Entity] | None = None,
+                 plan: str = "brawl") -> tuple[ModelPlan, ...]:
+    """The side's Lesser, Minor and Major Entity (``uniques``: a unique Summoning in place of a type) as the battle
+    plays them: an unarmed one the brawl plan (close and Charge), an armed one (a Seraphim) its side's ``plan``."""
+    out = []
+    for d in R.arcane_power("Summon").difficulties:
+        e = entity_model(d, (uniques or {}).get(d))
+        mp = plan_model(e, False, distance, enemy_cover, table=table, plan=plan if e.weapons else "brawl")
+        out.append(replace(mp, summoned=e.name, lookout=False))
+    return tuple(out)
+
+
+def _without_types(mp: ModelPlan, types: set[int]) -> ModelPlan:
+    """A Summoner's plan without the Entity types its side plays as another Summoner's unique Summonings ("Can be
+    Summoned by ... Arcanists only")."""
+    if not types or not mp.summon:
+        return mp
+    keep = tuple((d, over) for d, over in mp.summon if d not in types)
+    conc = tuple(frozenset(k for k in keys if not (k[0] == "Summon" and k[1] in types)) for keys in mp.concentrate)
+    return replace(mp, summon=keep, concentrate=conc)
 
 
 def revenant_model() -> P.PosseModel:
@@ -593,7 +696,11 @@ def plan_side(posse: P.Posse, distance: Distance, cover: bool, enemy_cover: bool
         rev = replace(plan_model(revenant_model(), False, distance, enemy_cover, table=table, plan=plan),
                       revenant=True, lookout=False)
     models = tuple(plan_model(m, m is boss, distance, enemy_cover, table=table, plan=plan) for m in posse.models)
-    ents = entity_plans(distance, enemy_cover, table) if any(mp.summon for mp in models) else ()
+    # a type played as a unique Summoning is Summoned by its Arcanist alone ("Unique Summonings")
+    uniques = {e.difficulty: e for m in posse.models for e in m.unique_summonings}
+    models = tuple(_without_types(mp, set(uniques) - {e.difficulty for e in mp.model.unique_summonings})
+                   for mp in models)
+    ents = entity_plans(distance, enemy_cover, table, uniques, plan) if any(mp.summon for mp in models) else ()
     return SidePlan(posse, models, cover, plan, rev, ents)
 
 
@@ -665,6 +772,9 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["summon"]] = sum((d + sum(4 << b for b in range(3) if over[b])) << (5 * k)
                              for k, (d, over) in enumerate(mp.summon))
     row[col["banish"]] = sum(sum(1 << j for j in range(4) if bits[j]) << (4 * k) for k, bits in enumerate(mp.banish))
+    row[col["concentrate"]] = concentrate_column(mp)
+    row[col["unique_summoning"]] = int(isinstance(m, SummonedEntity) and m.profile is not None
+                                       and m.profile.summoned_by is not None)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -681,6 +791,19 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
             w[wcol[f"{b}_dice"]] = bs.dice
             w[wcol[f"{b}_dice_cover"]] = bs.dice_cover
             w[wcol[f"{b}_save"]] = bs.save_mod
+
+
+CONCENTRATE_SUMMON_BIT, CONCENTRATE_BANISH_BIT = 12, 21
+"""Where the ``concentrate`` column's Summon and Banish bits start (battle_arcane.pxd: CONC_SUMMON, CONC_BANISH)."""
+
+
+def concentrate_column(mp: ModelPlan) -> int:
+    """The kernel's ``concentrate`` column: 3 band bits per Power of ``casts``, per ranked Summon Difficulty and per
+    enemy Entity type for Banish (battle_arcane.pxd)."""
+    keys = [(3 * k, (name, 0)) for k, name in enumerate(mp.casts)]
+    keys += [(CONCENTRATE_SUMMON_BIT + 3 * k, ("Summon", d)) for k, (d, _over) in enumerate(mp.summon)]
+    keys += [(CONCENTRATE_BANISH_BIT + 3 * k, ("Banish", k + 1)) for k in range(len(mp.banish))]
+    return sum(1 << (at + b) for at, key in keys for b in range(3) if key in mp.concentrate[b])
 
 
 @functools.lru_cache(maxsize=1024)
@@ -744,20 +867,33 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                 notes.append(f"{tag}: {mp.model.name} casts " + (", ".join(mp.casts) + when if mp.casts else none)
                              + f" (Power values in Damage steps {vals or 'none'}; {shot})")
                 if mp.summon:
+                    uniques = "".join(f"; Difficulty {e.difficulty}: the {e.name}, at {R.UNIQUE_SUMMONING_DICE} Die"
+                                      for e in mp.model.unique_summonings)
                     notes.append(f"{tag}: {mp.model.name} Summons first, with no Summoned model of its own in play, at "
                                  f"Difficulty " + ", ".join(str(d) for d, _ in mp.summon) + " (best first, the first "
-                                 f"whose Entity type is not in play)")
+                                 f"whose Entity type is not in play{uniques})")
                 if mp.banish:
                     notes.append(f"{tag}: {mp.model.name} Banishes an enemy Entity within "
                                  f"{R.arcane_power('Banish').range_inches}\" (value vs Lesser, Minor, Major: "
                                  + ", ".join(f"{v:.3f}" for v in banish_values(mp.model)) + ")")
+                if any(mp.concentrate):
+                    notes.append(f"{tag}: {mp.model.name} Concentrates as its Activation's first Action, and Casts on "
+                                 f"the second with +{R.CONCENTRATE_DICE} Die, for "
+                                 + "; ".join(f"{_concentrate_label(k)} (at " + ", ".join(
+                                     b.value.title() for b, keys in zip(_BANDS, mp.concentrate) if k in keys)
+                                     + " Range)" for k in sorted(set().union(*mp.concentrate)))
+                                 + "; with no shot now, as at Long Range")
                 for n, v in mp.cast_values:
                     if v is None:
                         notes.append(f"{tag}: {mp.model.name}'s {n} is {NOT_CAST[n]}")
         if side.entities:
-            notes.append(f"{tag}: a Summoner brings a Lesser, Minor or Major Entity (D6, D8, D10; Fearsome, Supernatural, "
-                         f"no Weapons: the brawl plan; worth 1, 2, 3 VP) onto the table; Summoned models do not count "
-                         f"for cards, the Bottle Check or the Casualty figures")
+            ents = ", ".join(f"{'an' if ep.summoned[0] in 'AEIOU' else 'a'} {ep.summoned} (D{ep.model.rank.die}, "
+                             f"{ep.model.rank.victory_points} VP, {ep.style} plan)" for ep in side.entities)
+            notes.append(f"{tag}: a Summoner brings {ents} onto the table (Fearsome, Supernatural); Summoned models do "
+                         f"not count for cards, the Bottle Check or the Casualty figures")
+            for ep in side.entities:
+                if ep.model.profile.not_played:
+                    notes.append(f"{tag}: not played for the {ep.summoned}: {ep.model.profile.not_played}")
         if side.revenant is not None:
             notes.append(f"{tag}: {R.REVENANTS} Revenants join (Novice, Pistol, Fearsome, Hard to Kill, no VP); they "
                          f"Activate with their Boss and leave if the Boss falls")
@@ -831,6 +967,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "summon_range": _inches(R.arcane_power("Summon").range_inches),
         "banish_range": _inches(R.arcane_power("Banish").range_inches),
         "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
+        "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

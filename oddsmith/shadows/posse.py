@@ -28,7 +28,8 @@ Python 3.10 the ``tomli`` package is used if installed)::
     horse = "Horse"
     skills = ["Deadeye"]
     role = "Crusader"                # a Faction's unique model type
-    # hired_gun = "Preacher", arcanist = true, powers = [...], injuries = ["One-Eyed"], boss = true
+    # hired_gun = "Preacher", arcanist = true, powers = [...], unique_summonings = ["Seraphim"],
+    # injuries = ["One-Eyed"], boss = true
 
 :func:`validate` lists every broken rule (model, rule key, book section);
 :func:`check_posse` raises :class:`~oddsmith.errors.OddsmithError` with the
@@ -89,6 +90,9 @@ class PosseModel:
     house_weapons: tuple[R.Weapon, ...] = ()
     """The posse file's ``[house_weapons]`` (the same on every model of a posse): house Shooting stats for the
     Weapons the book gives none (:func:`oddsmith.rules.shadows.house_weapon`)."""
+    unique_summonings: tuple[R.Entity, ...] = ()
+    """An Arcanist's ``unique_summonings``: the unique Entities ("Unique Summonings") it Summons, at -1 Die, in place
+    of the common Entity of the same type (Lesser, Minor, Major)."""
 
     @property
     def where(self) -> str:
@@ -261,7 +265,7 @@ class Posse:
 
 _POSSE_KEYS = {"name", "faction", "method", "dollar_limit", "max_models", "native_american", "dracula"}
 _MODEL_KEYS = {"name", "rank", "weapons", "gear", "horse", "skills", "role", "hired_gun", "boss", "arcanist", "powers",
-               "injuries", "exp"}
+               "unique_summonings", "injuries", "exp"}
 _TOP_KEYS = {"posse", "prices", "house_weapons", "model"}
 
 
@@ -332,6 +336,8 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
         skills = tuple(_resolve(R.skill, s, mw) for s in _names(raw.get("skills"), f"{mw}: skills"))
         role = _resolve(R.faction_role, _expect(raw["role"], str, f"{mw}: role"), mw) if "role" in raw else None
         powers = tuple(_resolve(R.arcane_power, p, mw) for p in _names(raw.get("powers"), f"{mw}: powers"))
+        uniques = tuple(_resolve(R.unique_summoning, u, mw)
+                        for u in _names(raw.get("unique_summonings"), f"{mw}: unique_summonings"))
         injuries = tuple(_resolve(R.lasting_injury, j, mw) for j in _names(raw.get("injuries"), f"{mw}: injuries"))
         exp = _expect(raw.get("exp", 0), int, f"{mw}: exp")
         if exp < 0:
@@ -340,7 +346,7 @@ def posse_from_dict(data: dict[str, Any], source: str = "<posse>") -> Posse:
             name=mname, rank=model_rank, weapons=weapons, gear=gear_items, horse=horse_item, skills=skills, role=role,
             hired_gun=hired, boss=_expect(raw.get("boss", False), bool, f"{mw}: boss"),
             arcanist=_expect(raw.get("arcanist", False), bool, f"{mw}: arcanist"), powers=powers, injuries=injuries,
-            exp=exp, index=i, house_weapons=tuple(house.values())))
+            exp=exp, index=i, house_weapons=tuple(house.values()), unique_summonings=uniques))
     return Posse(name=name, models=tuple(models), faction=faction, method=method, dollar_limit=dollar_limit,
                  max_models=max_models, native_american=native, dracula=dracula, prices=prices, source=source,
                  house_weapons=house)
@@ -743,6 +749,17 @@ def validate(posse: Posse) -> list[Violation]:
                 bad(m.where, "faction-roles", f"a {m.role.name} must take {m.role.required_power} as one of its Powers")
         elif m.powers:
             bad(m.where, "arcanist-powers", "lists Powers but is not an Arcanist (set arcanist = true and give it a Grimoire)")
+        if m.unique_summonings:
+            if not m.is_arcanist or "Summon" not in [p.name for p in m.powers]:
+                bad(m.where, "unique-summoning", "lists unique Summonings but is not an Arcanist who knows Summon")
+            for e in m.unique_summonings:
+                if e.summoned_by != posse.faction.value:
+                    bad(m.where, "unique-summoning", f"the {e.name} can be Summoned by {e.summoned_by} Arcanists only")
+            types = [e.entity_class for e in m.unique_summonings]
+            for t in set(types):
+                if types.count(t) > 1:
+                    bad(m.where, "unique-summoning", f"lists {types.count(t)} unique Summonings that count as a {t} "
+                        f"Entity; a posse may only have one of each type of Entity at a time")
 
     # --- Factions ---------------------------------------------------------------------------
     fac = posse.faction

@@ -250,6 +250,7 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
     ARCANIST_STARTING_POWERS,
     ArcanePower,
     CASTING_DICE,
+    CONCENTRATE_DICE,
     Entity,
     IMMOLATE_REACTION_DICE,
     IMMOLATE_SAVE,
@@ -261,7 +262,9 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
     UNIQUE_SUMMONING_DICE,
     arcane_power,
     banish_removes,
+    can_cast,
     is_miscast,
+    unique_summoning,
 )
 from oddsmith.rules.shadows.factions import (  # noqa: F401
     BEAR_FORM_WIN_SAVE_MODIFIER,

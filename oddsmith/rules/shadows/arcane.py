@@ -19,6 +19,9 @@ ARCANIST_STARTING_POWERS = 3
 ARCANIST_MAX_POWERS = 6
 ARCANISTS_PER_POSSE = 1
 ARCANIST_INFAMY = 1
+CONCENTRATE_DICE = CastingModifier.CONCENTRATE.dice
+"""Concentrate: "A Caster may declare a special Concentrate Action as the first Action of their Activation. If their
+second Action is to Cast, they gain a +1 Die Modifier to their Casting Test" (that Activation only)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,21 @@ class Entity:
     special: str
     skills: tuple[str, ...] = ()
     entity_class: str | None = None
+    summoned_by: str | None = None
+    """Unique Summonings: the Faction (its name, ``Faction.value``) whose Arcanists alone may Summon it."""
+    weapons: tuple[str, ...] = ()
+    silver_bullets: bool = False
+    never_jams: bool = False
+    """The Seraphim's "two Blessed Pistols (Pistols with Silver Bullets that never Jam)"."""
+    flying: bool = False
+    not_played: str | None = None
+    """What of its profile the table battle does not play (docs/shadows-battles.md section 12), None: all of it."""
+
+    @property
+    def difficulty(self) -> int | None:
+        """The Summon Difficulty of its type: "Difficulty 1 Summons a Lesser Entity, 2 Summons a Minor Entity, and 3
+        Summons a Major Entity"; unique Summonings "count as either Lesser, Minor or Major Entities"."""
+        return {"Lesser": 1, "Minor": 2, "Major": 3}.get(self.entity_class or "")
 
     @property
     def rank(self) -> Rank | None:
@@ -110,14 +128,33 @@ SUMMON_DIFFICULTY: dict[int, str] = {1: "Lesser Entity", 2: "Minor Entity", 3: "
 
 UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
     Entity("Behemoth", 40, 4, 10, "Major Entity. Flying, Fearsome. Breath attack: a 4\" Fire Corridor. Crossroads Cult only.",
-           ("Fearsome",), "Major"),
-    Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser"),
+           ("Fearsome",), "Major", "The Crossroads Cult", flying=True,
+           not_played="its breath attack (a 4\" Fire Corridor: fire corridors are not played) and Flying (the table is "
+                      "flat and clear); its 40mm base (every model is a 25mm disc)"),
+    Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser",
+           "The Crossroads Cult"),
     Entity("Seraphim", 25, 6, 10, "Major Entity. Flying. Gunslinger. Fearsome. Two Blessed Pistols (Silver Bullets, never Jam). "
-           "Twilight Order only.", ("Gunslinger", "Fearsome"), "Major"),
+           "Twilight Order only.", ("Gunslinger", "Fearsome"), "Major", "The Twilight Order", ("Pistol", "Pistol"),
+           silver_bullets=True, never_jams=True, flying=True, not_played="Flying (the table is flat and clear)"),
     Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
-           "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major"),
+           "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major", "The Congregation",
+           not_played="its tendrils (the Lasso is not played) and its 40mm base (every model is a 25mm disc); rough "
+                      "ground: the table has none"),
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
+"""Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""
+
+
+def can_cast(dice: int, difficulty: int) -> bool:
+    """A Casting Test of ``dice`` Dice can reach ``difficulty`` Successes at all: each die scores at most one Success
+    ("Successes equal to or over the Power's listed Difficulty"), so a unique Major Entity (Difficulty 3 at -1 Die)
+    is Summoned only after a Concentrate."""
+    return dice >= difficulty
+
+
+def unique_summoning(name: str) -> Entity:
+    """A unique Summoning by name (Behemoth, Hellhound, Seraphim, Swamp Baka)."""
+    return lookup("unique Summoning", str(name), UNIQUE_SUMMONINGS)
 ARCANE_BLAST_ENTITY_DICE = 4
 """Arcane Blast: "Roll four Dice if the Target is an Entity"."""
 SUMMONED_PER_SUMMONER = 1

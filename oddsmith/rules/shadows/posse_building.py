@@ -101,6 +101,8 @@ POSSE_RULES: dict[str, PosseRule] = {r.key: r for r in (
     PosseRule("one-arcanist", "a Posse has only one Arcanist (plus Maverick Arcanists and Faction models with Powers)",
               "Arcane Powers"),
     PosseRule("arcanist-powers", "an Arcanist chooses three different Powers (at most six)", "Arcane Powers"),
+    PosseRule("unique-summoning", "a unique Summoning is Summoned by an Arcanist of its Faction who knows Summon, "
+              "one per Entity type", "Unique Summonings"),
     PosseRule("faction-roles", "a Faction's unique models follow its Faction Benefit (how many, who may take the role)",
               "The Factions"),
     PosseRule("unique-gear", "Marked Cards: one per Posse; Vial of Nitro: one per model and no Horse; Telescopic Sight: on a "
