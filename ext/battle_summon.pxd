@@ -100,8 +100,8 @@ cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int ag
             return 0
         if g.nm[s] == MAXM and g.on[s][ENT0 + d - 1]:
             continue
-        dice = p.opt[O_CASTING_DICE] + (p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0)
-        if dice + (p.opt[O_CONCENTRATE_DICE] if conc != CONC_NONE else 0) < d:
+        dice = casting_dice(p, g, s, m, conc, p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0)
+        if dice < d:
             continue
         if beats_shot_now(p, g, s, m, nib >> 2, fired, again, band):
             rank[0] = k

@@ -41,7 +41,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
-                 "summon", "banish", "concentrate", "unique_summoning")
+                 "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -58,7 +58,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "immolate_save", "reaction_dice", "healing_difficulty",
                   "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
-                  "concentrate_dice", "unique_summoning_dice")
+                  "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",

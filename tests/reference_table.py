@@ -576,12 +576,30 @@ class TableGame(RB.Game):
         return True
 
     # -- Arcane Powers of casting models (docs/shadows-battles.md section 12) ---------------------------------
+    def casting_bonus(self, m: TModel) -> int:
+        """Dice the Caster's Casting Tests gain: "If an existing Arcanist is given a Grimoire, it benefits from a +1
+        Die Modifier ... Further Grimoires have no effect" (the Grimoire that made it an Arcanist is destroyed; a
+        Magister or a Master Necromancer is one without); the Magister: "If [the Harbinger is] not Downed and [is]
+        within 6" of their Posse's Magister, then the Magister gets a +1 Die Modifier on all their Casting Tests"."""
+        pm = m.pm
+        bonus = 0
+        free = bool(pm.role and pm.role.arcanist) or bool(pm.hired_gun and pm.hired_gun.arcanist)
+        grimoires = sum(1 for g in pm.gear if g.name == "Grimoire")
+        if pm.is_arcanist and grimoires - (0 if free else 1) >= 1:
+            bonus += 1
+        if pm.role is not None and pm.role.name == "Magister":
+            if any(f.pm.role is not None and f.pm.role.name == "Harbinger of the Abyss" and f.on_table and not f.downed
+                   and gap(m, f) <= 6 + EPS for f in self.sides[m.side] if f is not m):
+                bonus += 1
+        return bonus
+
     def casting_test(self, m: TModel, difficulty: int, conc: str | None = None, mod: int = 0) -> bool:
         """"Make a 3 Dice Casting Test ... Successes equal to or over the Power's listed Difficulty": True if Cast;
         "no Successes and at least one Die is a 1": a Miscast, Shaken (Downed if already Shaken). After a
         Concentrate (``conc`` "bonus"): "they gain a +1 Die Modifier to their Casting Test"; ``mod``: a unique
         Summoning's "-1 Die Modifier"."""
-        faces = self.test(m, R.CASTING_DICE + (R.CONCENTRATE_DICE if conc == "bonus" else 0) + mod)
+        faces = self.test(m, R.CASTING_DICE + (R.CONCENTRATE_DICE if conc == "bonus" else 0) + mod
+                          + self.casting_bonus(m))
         if RB.successes(faces) >= difficulty:
             return True
         if R.is_miscast(faces):
@@ -787,7 +805,8 @@ class TableGame(RB.Game):
                         continue
                     # "Successes equal to or over the Power's listed Difficulty": a unique Major Entity's 2 Dice
                     # reach Difficulty 3 only after a Concentrate (declared now, or just before)
-                    dice = R.CASTING_DICE + (R.UNIQUE_SUMMONING_DICE if self.entity(s, d).profile.summoned_by else 0)
+                    dice = (R.CASTING_DICE + self.casting_bonus(m)
+                            + (R.UNIQUE_SUMMONING_DICE if self.entity(s, d).profile.summoned_by else 0))
                     if not R.can_cast(dice + (R.CONCENTRATE_DICE if conc else 0), d):
                         continue
                     difficulty = d

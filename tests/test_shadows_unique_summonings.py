@@ -203,6 +203,7 @@ def test_reference_unique_summon_rolls_one_die_fewer_and_the_seraphim_never_jams
     hound = g.entity(0, 1)
     assert hound.summoned == "Hellhound" and hound.profile.summoned_by
     magister.x, magister.y = 10.0, 10.0
+    g.sides[0][1].x, g.sides[0][1].y = 1.0, 30.0  # the Harbinger far away: no +1 Die
     for i, e in enumerate(g.sides[1]):
         e.x, e.y = 30.0, 10.0 + 1.2 * i
     g.rng = Dice([5, 2])  # 2 Dice (3 - 1): one Success, Difficulty 1: Cast

@@ -132,9 +132,9 @@ NOT_MODELLED = (
     "never rolled with two posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (no "
-    "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the +1 Die of a second Grimoire and "
-    "of the Harbinger; of the unique Summonings (played when the posse file names them) Flying, the Behemoth's "
-    "breath Fire Corridor, the Swamp Baka's Lasso and the 40mm bases",
+    "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
+    "Event); of the unique Summonings (played when the posse file names them) Flying, the Behemoth's breath Fire "
+    "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "the Major Entity's 40mm base: every model is a 25mm disc",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",

@@ -464,10 +464,11 @@ VALUE_TARGET = R.Rank.VETERAN
 
 
 @functools.lru_cache(maxsize=64)
-def cast_chance(rank: R.Rank, power: str, concentrate: bool = False) -> tuple[float, float]:
-    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test by a model of ``rank`` (after a Concentrate: 4
-    Dice), exact (engine.cast)."""
-    odds = E.cast(rank, power, concentrate=concentrate, fractions=False)
+def cast_chance(rank: R.Rank, power: str, concentrate: bool = False, grimoire: bool = False) -> tuple[float, float]:
+    """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test by a model of ``rank`` (after a Concentrate, and
+    with a Grimoire given to an Arcanist: +1 Die each), exact (engine.cast). Policy: the Harbinger's +1 Die, which
+    depends on where it stands, is not counted in the values."""
+    odds = E.cast(rank, power, concentrate=concentrate, grimoire=grimoire, fractions=False)
     return odds["cast"], odds["miscast"]
 
 
@@ -532,7 +533,7 @@ def power_values(model: P.PosseModel, concentrate: bool = False) -> tuple[tuple[
         if name not in CAST_POWERS:
             out.append((name, None))
             continue
-        pc, pm = cast_chance(model.rank, name, concentrate)
+        pc, pm = cast_chance(model.rank, name, concentrate, model.grimoire_dice > 0)
         if name == "Arcane Blast":
             effect = blast_steps(model.rank.die)
         elif name == "Transfix":
@@ -603,7 +604,7 @@ def entity_worth(difficulty: int, unique: R.Entity | None = None) -> float:
 def needs_concentrate(model: P.PosseModel, difficulty: int) -> bool:
     """Summon at ``difficulty`` cannot succeed on the model's Casting Dice without a Concentrate (rules ``can_cast``):
     a unique Summoning's -1 Die at Difficulty 3."""
-    dice = R.CASTING_DICE + (R.UNIQUE_SUMMONING_DICE if unique_of(model, difficulty) else 0)
+    dice = R.CASTING_DICE + model.grimoire_dice + (R.UNIQUE_SUMMONING_DICE if unique_of(model, difficulty) else 0)
     return not R.can_cast(dice, difficulty) and R.can_cast(dice + R.CONCENTRATE_DICE, difficulty)
 
 
@@ -614,11 +615,11 @@ def unique_of(model: P.PosseModel, difficulty: int) -> R.Entity | None:
 
 @functools.lru_cache(maxsize=64)
 def cast_chance_at(rank: R.Rank, power: str, difficulty: int, concentrate: bool = False,
-                   unique: bool = False) -> tuple[float, float]:
+                   unique: bool = False, grimoire: bool = False) -> tuple[float, float]:
     """(P(Cast), P(Miscast)) of the Power's 3 Dice Casting Test at ``difficulty`` (Summon: 1-3; after a Concentrate
-    +1 Die; a unique Summoning -1 Die), exact."""
+    +1 Die; a unique Summoning -1 Die; a Grimoire given to an Arcanist +1 Die), exact."""
     odds = E.cast(rank, power, difficulty=difficulty, concentrate=concentrate, unique_summoning=unique,
-                  fractions=False)
+                  grimoire=grimoire, fractions=False)
     return odds["cast"], odds["miscast"]
 
 
@@ -628,7 +629,7 @@ def summon_values(model: P.PosseModel, concentrate: bool = False) -> tuple[tuple
     out = []
     for d in R.arcane_power("Summon").difficulties:
         unique = unique_of(model, d)
-        pc, pm = cast_chance_at(model.rank, "Summon", d, concentrate, unique is not None)
+        pc, pm = cast_chance_at(model.rank, "Summon", d, concentrate, unique is not None, model.grimoire_dice > 0)
         out.append((d, pc * entity_worth(d, unique) - pm))
     return tuple(out)
 
@@ -642,7 +643,8 @@ def p_higher(die: int, other: int) -> float:
 def banish_values(model: P.PosseModel, concentrate: bool = False) -> tuple[float, ...]:
     """Banish's value against an enemy Lesser, Minor and Major Entity: P(Cast) x P(the Caster's Grit Die rolls higher
     than the Entity's) x :func:`entity_worth` - P(Miscast) x 1 (``concentrate``: after a Concentrate)."""
-    pc, pm = cast_chance_at(model.rank, "Banish", R.arcane_power("Banish").difficulty, concentrate)
+    pc, pm = cast_chance_at(model.rank, "Banish", R.arcane_power("Banish").difficulty, concentrate, False,
+                            model.grimoire_dice > 0)
     return tuple(pc * p_higher(model.rank.die, entity_model(d).rank.die) * entity_worth(d) - pm
                  for d in R.arcane_power("Summon").difficulties)
 
@@ -775,6 +777,9 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["concentrate"]] = concentrate_column(mp)
     row[col["unique_summoning"]] = int(isinstance(m, SummonedEntity) and m.profile is not None
                                        and m.profile.summoned_by is not None)
+    row[col["grimoire_dice"]] = m.grimoire_dice
+    row[col["magister"]] = int(m.role is not None and m.role.name == R.MAGISTER)
+    row[col["harbinger"]] = int(m.role is not None and m.role.name == R.HARBINGER)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -968,6 +973,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "banish_range": _inches(R.arcane_power("Banish").range_inches),
         "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
         "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
+        "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

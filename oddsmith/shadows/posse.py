@@ -219,6 +219,14 @@ class PosseModel:
         return self.arcanist or bool(self.role and self.role.arcanist) or bool(self.hired_gun and self.hired_gun.arcanist)
 
     @property
+    def grimoire_dice(self) -> int:
+        """Dice its Casting Tests gain from a Grimoire given to it as an Arcanist (rules ``grimoire_dice``): the
+        first Grimoire of a model made an Arcanist by one is destroyed in the process."""
+        free = bool(self.role and self.role.arcanist) or bool(self.hired_gun and self.hired_gun.arcanist)
+        given = sum(1 for g in self.gear if g.name == "Grimoire")
+        return R.grimoire_dice(given, self.is_arcanist, self.is_arcanist and not free)
+
+    @property
     def infamy(self) -> int:
         """Personal worth ("Infamy Phase"): Rank + 1 per Skill it has (bought or granted) + 1 for an Arcanist."""
         return R.model_infamy(self.rank, len(self.all_skills), self.is_arcanist)

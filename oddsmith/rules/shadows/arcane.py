@@ -145,6 +145,19 @@ UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
 """Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""
 
 
+GRIMOIRE_CASTING_DICE = CastingModifier.GRIMOIRE.dice
+
+
+def grimoire_dice(grimoires: int, arcanist: bool, made_by_grimoire: bool) -> int:
+    """Grimoire ("Supernatural Gear Summary"): "If an existing Arcanist is given a Grimoire, it benefits from a +1 Die
+    Modifier when attempting to Cast a Power ... Further Grimoires have no effect"; the Grimoire that made a model an
+    Arcanist is destroyed, and a model that is not a "true" Arcanist gains nothing. ``grimoires``: those the model
+    is given; ``made_by_grimoire``: its first one made it an Arcanist (not a Magister's or a Necromancer's role)."""
+    if not arcanist:
+        return 0
+    return GRIMOIRE_CASTING_DICE if grimoires - int(made_by_grimoire) >= 1 else 0
+
+
 def can_cast(dice: int, difficulty: int) -> bool:
     """A Casting Test of ``dice`` Dice can reach ``difficulty`` Successes at all: each die scores at most one Success
     ("Successes equal to or over the Power's listed Difficulty"), so a unique Major Entity (Difficulty 3 at -1 Die)

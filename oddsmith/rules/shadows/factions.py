@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.arcane import Entity
-from oddsmith.rules.shadows.dice import FightModifier, halved_die_distribution
+from oddsmith.rules.shadows.dice import CastingModifier, FightModifier, halved_die_distribution
 from oddsmith.rules.shadows.shooting import SaveModifier
 
 # ---------------------------------------------------------------------------
@@ -135,6 +135,14 @@ WOLF_FORM_ATTACK_DICE = FightModifier.WOLF_FORM.dice
 BEAR_FORM_WIN_SAVE_MODIFIER = SaveModifier.BEAR_FORM.modifier
 NATIVE_AMERICAN_ONLY_FACTIONS = (Faction.SKINWALKER_TRIBES,)
 NOT_NATIVE_AMERICAN_FACTIONS = (Faction.CROSSROADS_CULT,)
+
+
+MAGISTER = "Magister"
+HARBINGER = "Harbinger of the Abyss"
+HARBINGER_RANGE_INCHES = 6
+HARBINGER_CASTING_DICE = CastingModifier.HARBINGER.dice
+"""The Harbinger of the Abyss: "If they are not Downed and are within 6" of their Posse's Magister, then the Magister
+gets a +1 Die Modifier on all their Casting Tests"."""
 
 
 def faction_role(name: str | FactionRole) -> FactionRole:
