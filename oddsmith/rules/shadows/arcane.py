@@ -143,9 +143,28 @@ UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
 """Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""
-
-
 GRIMOIRE_CASTING_DICE = CastingModifier.GRIMOIRE.dice
+"""Grimoire ("Supernatural Gear Summary"): an existing Arcanist given a Grimoire "benefits from a +1 Die Modifier when
+attempting to Cast a Power" (:func:`grimoire_dice`)."""
+ARCANE_BLAST_ENTITY_DICE = 4
+"""Arcane Blast: "Roll four Dice if the Target is an Entity"."""
+SUMMONED_PER_SUMMONER = 1
+"""Summoned Models: "only one Summoned model in play per Summoner at any time, and may only have one of each type of
+Entity at a time"; "If the same Summoner brings a new model into play that would not otherwise be allowed, an existing
+Summoned model (of your choice) is immediately removed from the table"."""
+BANISH_GRIT_DICE = 1
+"""Banish: "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same. If
+the Caster rolls higher, the Target is immediately removed from play" (ties: no effect)."""
+
+
+def banish_removes(caster_roll: int, entity_roll: int) -> bool:
+    """Banish: the Target is removed only if the Caster rolls higher."""
+    return caster_roll > entity_roll
+
+
+def unique_summoning(name: str) -> Entity:
+    """A unique Summoning by name (Behemoth, Hellhound, Seraphim, Swamp Baka)."""
+    return lookup("unique Summoning", str(name), UNIQUE_SUMMONINGS)
 
 
 def grimoire_dice(grimoires: int, arcanist: bool, made_by_grimoire: bool) -> int:
@@ -163,22 +182,3 @@ def can_cast(dice: int, difficulty: int) -> bool:
     ("Successes equal to or over the Power's listed Difficulty"), so a unique Major Entity (Difficulty 3 at -1 Die)
     is Summoned only after a Concentrate."""
     return dice >= difficulty
-
-
-def unique_summoning(name: str) -> Entity:
-    """A unique Summoning by name (Behemoth, Hellhound, Seraphim, Swamp Baka)."""
-    return lookup("unique Summoning", str(name), UNIQUE_SUMMONINGS)
-ARCANE_BLAST_ENTITY_DICE = 4
-"""Arcane Blast: "Roll four Dice if the Target is an Entity"."""
-SUMMONED_PER_SUMMONER = 1
-"""Summoned Models: "only one Summoned model in play per Summoner at any time, and may only have one of each type of
-Entity at a time"; "If the same Summoner brings a new model into play that would not otherwise be allowed, an existing
-Summoned model (of your choice) is immediately removed from the table"."""
-BANISH_GRIT_DICE = 1
-"""Banish: "Roll one Grit Die on behalf of the Caster — a visible Target enemy Entity model within 6" does the same. If
-the Caster rolls higher, the Target is immediately removed from play" (ties: no effect)."""
-
-
-def banish_removes(caster_roll: int, entity_roll: int) -> bool:
-    """Banish: the Target is removed only if the Caster rolls higher."""
-    return caster_roll > entity_roll
