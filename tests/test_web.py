@@ -277,6 +277,8 @@ def test_printable_view_and_pdf_reuse_the_report_pages(client, tmp_path, monkeyp
     pdf = client.get(q + "&format=pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert pdf.content.count(b"/Type /Page\n") + pdf.content.count(b"/Type /Page ") >= 3
+    # the report's pages in the standard fonts: nothing embedded
+    assert b"/BaseFont /Helvetica" in pdf.content and b"/FontFile" not in pdf.content
     assert list(tmp_path.iterdir()) == []
 
 

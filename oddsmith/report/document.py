@@ -681,14 +681,19 @@ def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Sequence[int], 
     with PdfPages(path, metadata=_pdf_metadata(doc, list(pages))) as pdf:
         for k, i in enumerate(which, start=1):
             interrupts.check()
-            with style.pdf_core_fonts():
-                fig = render_page(doc, pages[i], i + 1, len(pages), paper)
-                if core_fonts_can_draw(fig):
-                    pdf.savefig(fig)
-                    fig = None
-            if fig is not None:  # a character the standard fonts lack (a name in Greek, say): embed the style's
-                pdf.savefig(render_page(doc, pages[i], i + 1, len(pages), paper))
+            save_pdf_page(pdf, doc, pages[i], i + 1, len(pages), paper)
             _done(on_page, k, len(which))
+
+
+def save_pdf_page(pdf: PdfPages, doc: Document, page: Page, number: int, total: int, paper: str) -> None:
+    """Draw page ``number`` of ``total`` into ``pdf`` in the standard fonts, or, when one of its texts needs a
+    character they lack (a name in Greek, say), again in the style's font, embedded."""
+    with style.pdf_core_fonts():
+        fig = render_page(doc, page, number, total, paper)
+        if core_fonts_can_draw(fig):
+            pdf.savefig(fig)
+            return
+    pdf.savefig(render_page(doc, page, number, total, paper))
 
 
 def core_fonts_can_draw(fig: Figure) -> bool:

@@ -188,12 +188,12 @@ def pdf_bytes(title: str, pages: list, seed: int | None) -> bytes:
     from matplotlib.backends.backend_pdf import PdfPages
 
     from oddsmith.report import style
-    from oddsmith.report.document import Document, render_page
+    from oddsmith.report.document import Document, save_pdf_page
 
     doc = Document(title=title, pages=list(pages), seed=seed, cover=False, glossary=False)
     buf = io.BytesIO()
     with _DRAW_LOCK, style.report_style():
         with PdfPages(buf, metadata={"Title": title, "Creator": "oddsmith"}) as pdf:
             for i, page in enumerate(pages, start=1):
-                pdf.savefig(render_page(doc, page, i, len(pages), "a4"))
+                save_pdf_page(pdf, doc, page, i, len(pages), "a4")  # the standard fonts, as the report's pages
     return buf.getvalue()
