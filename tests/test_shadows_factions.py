@@ -220,3 +220,20 @@ def test_shoot_with_a_posse_uses_its_house_rifle(tmp_path, capsys):
     rc, _, err = run(capsys, "shadows", "shoot", "--shooter", "hero", "--target", "veteran", "--weapon", "carbine",
                      "--posse", str(path), "-f", "json")
     assert rc == 0, err  # a book Weapon is the book's, posse or not
+
+
+def test_broodkin_move_six_inches_and_skinwalkers_stay_in_human_form():
+    """"This makes them Supernatural and Move 6"" (the Broodkin); a Skinwalker "must begin each game in Human Form"
+    and the battle does not change its Form, so it Moves 4" (its Wolf Form's 6" is not played)."""
+    from oddsmith.shadows import battle as B
+
+    coven = P.sample_posse("red-hand-coven")
+    brood = [m for m in coven.models if m.role and m.role.name == "Broodkin"]
+    assert len(brood) == 2 and all(m.move_inches == 6 for m in brood)
+    assert all(m.move_inches == R.MOVE_INCHES for m in coven.models if m.role is None)
+    wolf = next(m for m in P.sample_posse("skinwalker-tribes").models if m.role and m.role.name == "Skinwalker (Wolf)")
+    assert wolf.role.move == 6 and wolf.role.beast_form and wolf.move_inches == R.MOVE_INCHES
+    st = B.prepare(coven, P.sample_posse(None), B.battle_options())
+    col = list(B._K.MODEL_COLUMNS).index("move")
+    assert [st.models[0, i, col] for i in range(len(coven.models))] == [
+        6000 if m in brood else 4000 for m in coven.models]

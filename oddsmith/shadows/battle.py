@@ -136,6 +136,9 @@ NOT_MODELLED = (
     "Event); of the unique Summonings (played when the posse file names them) Flying, the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "the Major Entity's 40mm base: every model is a 25mm disc",
+    "the Skinwalkers' Beast Forms (a Skinwalker stays in Human Form: when to spend a Move Action changing is a policy "
+    "of its own) and the Broodkin's Feed (a Shaken Broodkin in Contact with a Downed model Fights it as any model "
+    "does)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "

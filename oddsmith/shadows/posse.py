@@ -179,9 +179,11 @@ class PosseModel:
 
     @functools.cached_property
     def move_inches(self) -> float:
-        """Move rate on foot ("Move": 4"), less Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's
-        armour too); Horses are not ridden in a battle here (docs/shadows-battles.md)."""
-        return R.MOVE_INCHES - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
+        """Move rate on foot ("Move": 4"; a Broodkin's 6": "This makes them Supernatural and Move 6""), less
+        Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's armour too); Horses are not ridden in a
+        battle here, and a Skinwalker stays in Human Form (docs/shadows-battles.md)."""
+        base = self.role.move if self.role and self.role.move and not self.role.beast_form else R.MOVE_INCHES
+        return base - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
 
     @functools.cached_property
     def silver_bullets(self) -> bool:

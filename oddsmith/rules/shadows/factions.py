@@ -87,6 +87,10 @@ class FactionRole:
     gear: tuple[str, ...] = ()
     powers: tuple[str, ...] = ()
     move: int | None = None
+    """Its Move rate ("Move 6""); with ``beast_form``, in its Beast Form only."""
+    beast_form: bool = False
+    """A Skinwalker: it "may assume its Beast Form ... by using an entire Move Action" and "must begin each game in
+    Human Form"."""
     silver_bullets: bool = False
     loses_weapons_and_gear: bool = False
     may_not_advance: bool = False
@@ -102,10 +106,11 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
                 supernatural=True, skills=("Hard to Kill",), powers=("Transfix",), move=6),
     FactionRole("Skinwalker (Wolf)", Faction.SKINWALKER_TRIBES, None, 2,
                 "Skinwalker with Wolf Beast Form: Supernatural; in Beast Form Fearsome, 40mm base, Moves 6\", +2 Dice in a Fight "
-                "when on the Attack, no Weapons or Gear.", supernatural=True, move=6),
+                "when on the Attack, no Weapons or Gear.", supernatural=True, move=6, beast_form=True),
     FactionRole("Skinwalker (Bear)", Faction.SKINWALKER_TRIBES, None, 2,
                 "Skinwalker with Bear Beast Form: Supernatural; in Beast Form Fearsome, 40mm base; winning a Fight gives the "
-                "loser -1 Save; winning by 2+ against a smaller base makes failed-Save Damage one worse.", supernatural=True),
+                "loser -1 Save; winning by 2+ against a smaller base makes failed-Save Damage one worse.", supernatural=True,
+                beast_form=True),
     FactionRole("Magister", Faction.CROSSROADS_CULT, 1, 1,
                 "The Boss becomes an Arcanist for free; one of its three Powers must be Summon.",
                 boss_only=True, arcanist=True, required_power="Summon"),
