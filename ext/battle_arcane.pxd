@@ -58,21 +58,20 @@ cdef inline int harbinger_near(Setup *p, Game *g, int s, int m) noexcept nogil:
     return 0
 
 
-cdef inline int casting_dice(Setup *p, Game *g, int s, int m, int conc, int mod) noexcept nogil:
-    """The Casting Test's Dice: 3, +1 after a Concentrate (``conc`` CONC_BONUS, or CONC_MAY for the Cast it is
-    declared for), +1 for a Grimoire given to an Arcanist, +1 for the Magister with its Harbinger near, ``mod`` more
-    (a unique Summoning's -1)."""
-    return (p.opt[O_CASTING_DICE] + (p.opt[O_CONCENTRATE_DICE] if conc != CONC_NONE else 0) + p.mp[s][m][M_GRIMOIRE]
-            + (p.opt[O_HARBINGER_DICE] if harbinger_near(p, g, s, m) else 0) + mod)
+cdef inline int casting_dice(Setup *p, Game *g, int s, int m, int mod) noexcept nogil:
+    """The Casting Test's Dice: 3, +1 for a Grimoire given to an Arcanist, +1 for the Magister with its Harbinger
+    near, and ``mod`` more (+1 after a Concentrate, a unique Summoning's -1)."""
+    return (p.opt[O_CASTING_DICE] + p.mp[s][m][M_GRIMOIRE] + (p.opt[O_HARBINGER_DICE] if harbinger_near(p, g, s, m)
+                                                              else 0) + mod)
 
 
 cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty, int conc, int mod) noexcept nogil:
-    """A Casting Test ("Casting Powers") on :func:`casting_dice` (``conc``: CONC_BONUS after a Concentrate): 1 if
-    Successes reach the Difficulty; no Successes and a 1 showing is a Miscast, the Caster Shaken (Downed if already
-    Shaken)."""
+    """A Casting Test ("Casting Powers") on :func:`casting_dice`, +1 after a Concentrate (``conc`` CONC_BONUS),
+    ``mod`` more: 1 if Successes reach the Difficulty; no Successes and a 1 showing is a Miscast, the Caster Shaken
+    (Downed if already Shaken)."""
     cdef int succ, one
-    succ = model_test(p, g, s, m, casting_dice(p, g, s, m, CONC_BONUS if conc == CONC_BONUS else CONC_NONE, mod), 0,
-                      &one)
+    succ = model_test(p, g, s, m, casting_dice(p, g, s, m, mod + (p.opt[O_CONCENTRATE_DICE] if conc == CONC_BONUS
+                                                                  else 0)), 0, &one)
     if succ == 0 and one:
         hurt(p, g, s, m, DMG_SHAKEN, -1)
         return 0

@@ -93,6 +93,8 @@ cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int ag
     cdef int col = p.mp[s][m][M_SUMMON], k, nib, d, dice
     if col == 0 or summoned_of(g, s, m) >= 0:
         return 0
+    # the Dice a Cast now would roll (a Concentrate declared now or just before counts: CONC_MAY or CONC_BONUS)
+    dice = casting_dice(p, g, s, m, p.opt[O_CONCENTRATE_DICE] if conc != CONC_NONE else 0)
     for k in range(3):
         nib = (col >> (5 * k)) & 31
         d = nib & 3
@@ -100,8 +102,7 @@ cdef inline int summon_choice(Setup *p, Game *g, int s, int m, int fired, int ag
             return 0
         if g.nm[s] == MAXM and g.on[s][ENT0 + d - 1]:
             continue
-        dice = casting_dice(p, g, s, m, conc, p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0)
-        if dice < d:
+        if dice + (p.opt[O_UNIQUE_DICE] if p.mp[s][ENT0 + d - 1][M_UNIQUE] else 0) < d:
             continue
         if beats_shot_now(p, g, s, m, nib >> 2, fired, again, band):
             rank[0] = k
