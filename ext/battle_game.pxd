@@ -25,7 +25,8 @@ cdef enum:
     M_PREACHER, M_TRIGGER, M_GUNSLINGER, M_DANGER, M_VP, M_DYNAMITE, M_JAM_RR, M_STYLE, M_DESIRED, M_FIGHT_DICE,
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
-    M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER, NMC
+    M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER,
+    M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -89,6 +90,7 @@ cdef enum:
     DID_CAST = 7
     DID_LOOKOUT = 8     # went on Lookout (battle_reactions.pxd)
     DID_CONCENTRATE = 9  # Concentrated for the next Action's Cast (battle_arcane.pxd)
+    DID_FEED = 10       # a Broodkin Fed (battle_table.feed)
 
 # Output counters
 cdef enum:
@@ -122,6 +124,7 @@ ctypedef struct Setup:
     double band2[NSIDE][MAXM][MAXW][3]   # squared centre distance of each band's far edge
     double desired2[NSIDE][MAXM]         # squared centre distance at D*
     double reach2[NSIDE][MAXM]           # squared centre distance a Charge reaches: the model's Move
+    double beast_reach2[NSIDE][MAXM]     # the same in its Beast Form (a Skinwalker's, M_BEAST_MOVE)
     double lo                    # the table's edge for a model's centre (half a base in)
     double hi
     uint64_t cover_thr           # a Line of Fire is in Cover when a 32-bit draw is below this (2**32: always)
@@ -178,6 +181,7 @@ ctypedef struct Game:
     int tok[NSIDE][MAXM]         # a Bless or Curse token on the model (MODE_BLESS, MODE_CURSE; battle_tokens.pxd)
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
+    int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
     int owner[NSIDE][MAXM]       # an Entity slot's Summoner (battle_summon.pxd); -1: none. A side's g.nm is MAXM once
                                  # it has Summoned (slots between its Revenants and ENT0 stay off the table)
 
@@ -321,6 +325,8 @@ cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noex
         caster_out(g, o, t)   # Downed or a Casualty: its Powers end
     if g.look[o][t]:
         lookout_lost(g, o, t)
+    if g.beast[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
+        g.beast[o][t] = 0   # "If Downed, it reverts to Human Form immediately" (a Casualty too)
     if code == DMG_CASUALTY:
         g.on[o][t] = 0
         g.cas[o][t] = 1
@@ -358,7 +364,7 @@ cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) 
 
 cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:
     """A hit with ``succ`` Successes: Boilerplate cancels one, then the Target's Save ("Target Makes Save if Hit")."""
-    cdef int e = succ - p.mp[o][t][M_CANCEL]
+    cdef int e = succ - (0 if g.beast[o][t] else p.mp[o][t][M_CANCEL])   # no Gear in a Beast Form: no Boilerplate
     if e <= 0:
         return
     if e >= MAX_TABLE:
@@ -415,4 +421,31 @@ cdef inline int bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
 
 
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
-    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR])
+    """Weapon w may fire: usable, not Jammed, not beyond a Dust Storm's 12", and the model not in a Beast Form ("cannot
+    use any Weapons or Gear")."""
+    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR]) \
+        and not g.beast[s][m]
+
+
+# ---------------------------------------------------------------------------
+# A Skinwalker's Beast Form ("The Skinwalker Tribes"; docs/shadows-battles.md section 9)
+# ---------------------------------------------------------------------------
+
+cdef inline int fearsome(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Fearsome: the Skill, or a Beast Form ("It gains Fearsome")."""
+    return p.mp[s][m][M_FEARSOME] or g.beast[s][m]
+
+
+cdef inline double move_of(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Its Move in inches, in the Form it is in."""
+    return (p.mp[s][m][M_BEAST_MOVE] if g.beast[s][m] else p.mp[s][m][M_MOVE]) / 1000.0
+
+
+cdef inline double reach2_of(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The squared centre distance its Charge reaches, in the Form it is in."""
+    return p.beast_reach2[s][m] if g.beast[s][m] else p.reach2[s][m]
+
+
+cdef inline int base_mm_of(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Its base in mm, in the Form it is in (a Beast Form's 40mm; the bear-hug compares bases)."""
+    return p.mp[s][m][M_BEAST_BASE_MM] if g.beast[s][m] else p.mp[s][m][M_BASE_MM]

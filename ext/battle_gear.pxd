@@ -46,7 +46,7 @@ cdef inline void whiskey_at_charge(Setup *p, Game *g, int s, int m, int t, doubl
     itself, no Nerve Test against a Fearsome model taken this Activation, not drunk already this Turn): it drank on the
     way, as part of the Charge's Move, when the Target was within the Charge's reach less Whiskey's 1"."""
     cdef int o = 1 - s
-    if g.drunk[s][m] == g.turn or not standing(g, o, t) or not p.mp[o][t][M_FEARSOME] or p.mp[s][m][M_FEARSOME] \
+    if g.drunk[s][m] == g.turn or not standing(g, o, t) or not fearsome(p, g, o, t) or fearsome(p, g, s, m) \
             or (g.fear[s][m] >> 1) == g.act_id:
         return
     if d <= p.base + (p.mp[s][m][M_MOVE] - p.opt[O_WHISKEY_MOVE]) / 1000.0 + 1e-6:   # "within" up to rounding

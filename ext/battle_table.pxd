@@ -391,6 +391,8 @@ cdef inline int pistol_pair(Setup *p, Game *g, int s, int m, int fired, int *b) 
 cdef inline int can_shoot(Setup *p, Game *g, int s, int m, int fired, int again) noexcept nogil:
     """A Shoot Action would shoot: Dynamite with a candidate within 8", a Gunslinger's pair, or a Weapon."""
     cdef int b, twice
+    if g.beast[s][m]:
+        return 0   # a Beast Form "cannot use any Weapons or Gear" (Dynamite included)
     if g.dyn[s][m] > 0 and closest_candidate(p, g, s, m, p.dyn2) >= 0:
         return 1
     if pistol_pair(p, g, s, m, fired, &b) >= 0:
@@ -450,18 +452,19 @@ cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
 cdef inline int fight_dice(Setup *p, Game *g, int x, int i, int j, int charging) noexcept nogil:
     """Dice of model i (side x)'s Fight Test against model j: 3, +1 Charging, Mean / Weakened, Close Work +1 per
     unjammed Pistol (at most 2), the Derringer once per game (not with Close Work's +2), -1 per unengaged enemy in
-    Contact besides j ("Outnumbered"; 'Ornery ignores it). At least 1 Die is left to the caller."""
+    Contact besides j ("Outnumbered"; 'Ornery ignores it); in a Beast Form no Weapon or Gear (no Close Work, no
+    Derringer). At least 1 Die is left to the caller."""
     cdef int y = 1 - x, n = p.opt[O_FIGHT_DICE] + p.mp[x][i][M_FIGHT_DICE], cw = 0, w, k, q, alone
     if charging:
         n += p.opt[O_CHARGE_DICE]
-    if p.mp[x][i][M_CLOSE_WORK]:
+    if p.mp[x][i][M_CLOSE_WORK] and not g.beast[x][i]:
         for w in range(MAXW):
             if p.wp[x][i][w][W_PISTOL] and p.wp[x][i][w][W_USABLE] and not ((g.jam[x][i] >> w) & 1):
                 cw += 1
         if cw > p.opt[O_CLOSE_WORK_MAX]:
             cw = p.opt[O_CLOSE_WORK_MAX]
         n += cw
-    if g.derringer[x][i] and cw < p.opt[O_CLOSE_WORK_MAX]:
+    if g.derringer[x][i] and cw < p.opt[O_CLOSE_WORK_MAX] and not g.beast[x][i]:
         g.derringer[x][i] = 0
         n += p.opt[O_DERRINGER_DICE]
     if not p.mp[x][i][M_ORNERY]:
@@ -477,11 +480,29 @@ cdef inline int fight_dice(Setup *p, Game *g, int x, int i, int j, int charging)
     return n
 
 
+cdef inline void fight_won(Setup *p, Game *g, int s, int m, int o, int d, int margin, int mod) noexcept nogil:
+    """Model m (side s) won a Fight against d (side o) by ``margin``: d Saves as against a shot of that many Successes,
+    with ``mod`` (Bull-Rush) and the winner's Fight Save Modifier: the Woodsman's Axe, or in a Beast Form the Bear's
+    -1 and its bear-hug (won by 2 or more against a smaller base: a failed Save's Damage one worse)."""
+    cdef int code
+    if g.beast[s][m]:
+        mod += p.mp[s][m][M_BEAST_SAVE]
+    else:
+        mod += p.mp[s][m][M_FIGHT_SAVE]
+    code = save_roll(p, g, o, d, p.stab[margin], mod)
+    if code != DMG_NONE and code < DMG_CASUALTY and g.beast[s][m] and p.mp[s][m][M_BEAST_HUG] \
+            and margin >= p.mp[s][m][M_BEAST_HUG] and base_mm_of(p, g, o, d) < base_mm_of(p, g, s, m):
+        code += 1   # "it treats the Damage result as one worse"
+    if hurt(p, g, o, d, code, s):
+        g.fight_cas[o] += d < ENT0   # a Summoned Entity is not counted (KERNEL-NOTES)
+
+
 cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int charging) noexcept nogil:
     """A Fight Action of model m (section 5): the Defender is the Charge's standing Target, else the standing enemy in
     Contact with the lowest Grit Die now rolled (ties: lower index); with none standing a Downed enemy in Contact is
     removed as a Casualty. Both roll their Fight Tests; the loser Saves against the margin as against a shot's
-    Successes (Bull-Rush, the Woodsman's Axe -1). Returns DID_FIGHT, or DID_NOTHING with no enemy in Contact."""
+    Successes (Bull-Rush, the Woodsman's Axe -1); a Beast Form's Fight (fight_won). Returns DID_FIGHT, or DID_NOTHING
+    with no enemy in Contact."""
     cdef int o = 1 - s, t, d = -1, bd = 99, da, dd, sa, sd, ha, hd, margin, win, mod, succ, one
     if target >= 0 and standing(g, o, target) and touching(p, g, s, m, o, target):
         d = target
@@ -509,13 +530,15 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
         return DID_FIGHT
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
-    if p.mp[o][d][M_FEARSOME] and not p.mp[s][m][M_FEARSOME] and (g.fear[s][m] >> 1) != g.act_id:
+    if fearsome(p, g, o, d) and not fearsome(p, g, s, m) and (g.fear[s][m] >> 1) != g.act_id:
         succ = 1 if whiskey_on(g, s, m) else model_test(p, g, s, m, p.opt[O_NERVE_DICE], p.mp[s][m][M_NERVE_RR],
                                                         &one)   # Whiskey passes it (battle_gear.pxd)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
     if g.fear[s][m] == 2 * g.act_id + 1:
         da += p.opt[O_FEARSOME_DICE]
+    if g.beast[s][m]:
+        da += p.mp[s][m][M_BEAST_ATTACK]   # Wolf Form: "+2 Die Modifier in a Fight when on the Attack"
     dd = fight_dice(p, g, o, d, m, 0)
     sa = model_fight_test(p, g, s, m, da, &ha)
     sd = model_fight_test(p, g, o, d, dd, &hd)
@@ -528,12 +551,10 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     if margin >= MAX_TABLE:
         margin = MAX_TABLE - 1
     if win == 0:
-        mod = p.mp[s][m][M_FIGHT_SAVE] + (p.opt[O_BULL_RUSH_SAVE] if charging and p.mp[s][m][M_BULL_RUSH] else 0)
-        if hurt(p, g, o, d, save_roll(p, g, o, d, p.stab[margin], mod), s):
-            g.fight_cas[o] += d < ENT0
+        mod = p.opt[O_BULL_RUSH_SAVE] if charging and p.mp[s][m][M_BULL_RUSH] else 0
+        fight_won(p, g, s, m, o, d, margin, mod)
     else:
-        if hurt(p, g, s, m, save_roll(p, g, s, m, p.stab[margin], p.mp[o][d][M_FIGHT_SAVE]), o):
-            g.fight_cas[s] += m < ENT0
+        fight_won(p, g, o, d, s, m, margin, 0)
     return DID_FIGHT
 
 
@@ -547,7 +568,7 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
         move_line(p, g, s, m, (g.x[o][t] - g.x[s][m]) / d, (g.y[o][t] - g.y[s][m]) / d, d - p.base, 1 << t)
     if not touching(p, g, s, m, o, t):
         return DID_MOVE
-    if g.whiskey[s][m]:
+    if g.whiskey[s][m] and not g.beast[s][m]:
         whiskey_at_charge(p, g, s, m, t, d)   # battle_gear.pxd: a drink on the way to a Fearsome enemy
     fight_action(p, g, s, m, t, 1)
     return DID_CHARGE
@@ -581,7 +602,7 @@ cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
         ux = -1.0 if s == 0 else 1.0
         uy = ux
         d = sqrt(2.0)
-    move_line(p, g, s, m, ux / d, uy / d, p.mp[s][m][M_MOVE] / 1000.0, mask)
+    move_line(p, g, s, m, ux / d, uy / d, move_of(p, g, s, m), mask)
     return DID_DISENGAGE
 
 
@@ -607,7 +628,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
     (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
     cdef int o = 1 - s, t, reach = 0, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, step, mv = p.mp[s][m][M_MOVE] / 1000.0
+    cdef double d2, step, mv = move_of(p, g, s, m)
     cdef double dd[MAXM]
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
@@ -618,7 +639,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
         for t in range(g.nm[o]):
             if (downed >> t) & 1 and not engaged(p, g, o, t):
                 dd[t] = dist2(g, s, m, o, t)
-                if dd[t] <= p.reach2[s][m]:
+                if dd[t] <= reach2_of(p, g, s, m):
                     reach |= 1 << t
         t = first_closest(p, g, o, reach, dd, &d2)
         if t >= 0:
@@ -647,17 +668,17 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
     if g.cmask[s][m] & g.onmask[o]:
         return fight_action(p, g, s, m, -1, 0)
     t = closest_enemy(p, g, s, m, 1, &d2)
-    if t >= 0 and d2 <= p.reach2[s][m]:
+    if t >= 0 and d2 <= reach2_of(p, g, s, m):
         return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
-    if t >= 0 and d2 <= p.reach2[s][m]:
+    if t >= 0 and d2 <= reach2_of(p, g, s, m):
         return charge(p, g, s, m, t)
     # a Charge is a Move ("Charging Enemy Models"): after one that left nobody in Contact, the Solo may Shoot
     if solo_second and (prev == DID_MOVE or prev == DID_CHARGE) and can_shoot(p, g, s, m, fired[0], again[0]):
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if t >= 0:
-        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], p.mp[s][m][M_MOVE] / 1000.0)
+        move_toward(p, g, s, m, g.x[o][t], g.y[o][t], move_of(p, g, s, m))
         return DID_MOVE
     return DID_NOTHING
 
@@ -674,9 +695,27 @@ cdef inline int limp_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
     return DID_NOTHING
 
 
+cdef inline int feed(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a Downed
+    ... non-Supernatural model": "Their victim is removed from play, and the Broodkin removes their Shaken marker".
+    *Reading* (section 9): the victim is the first such enemy in model order, a Casualty worth no VP (Victory Points
+    are for Casualties "as a direct result of your model's Attacks"); a Downed friend is never fed on. Returns 1 if it
+    fed (the caller checks Shaken and the Broodkin column)."""
+    cdef int o = 1 - s, t, prey = g.cmask[s][m] & g.onmask[o] & ~g.upmask[o]
+    if not prey:
+        return 0
+    for t in range(g.nm[o]):
+        if (prey >> t) & 1 and not p.mp[o][t][M_SUPER]:
+            hurt(p, g, o, t, DMG_CASUALTY, -1)
+            g.shaken[s][m] = 0
+            return 1
+    return 0
+
+
 cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                              int *again) noexcept nogil:
-    """One Action of model m by its style (the Vessel: Arcane Blast when free of Contact and an enemy is within 9").
+    """One Action of model m by its style (the Vessel: Arcane Blast when free of Contact and an enemy is within 9"; a
+    Skinwalker whose plan plays its Beast Form assumes it first, when no enemy is in Contact).
     ``last``: the Activation's last Action (a Dual Action, a Solo's second, a Revenant's one); ``solo_second`` and
     ``prev``: the second Action of a Solo and what the first did."""
     if not standing(g, s, m):
@@ -684,10 +723,15 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
     dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
     g.acts[s][m] += 1
+    if p.mp[s][m][M_FEEDS] and g.shaken[s][m] and feed(p, g, s, m):
+        return DID_FEED   # "they will Feed", whatever the Action was to be (a caster in Contact casts nothing)
     if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id:
         return limp_action(p, g, s, m, fired, again)
-    if (g.whiskey[s][m] or g.oil[s][m]) and gear_action(p, g, s, m, move_toward):
+    if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
+    if p.mp[s][m][M_BEAST] and not g.beast[s][m] and not (g.cmask[s][m] & g.onmask[1 - s]):
+        g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
+        return DID_MOVE
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
         arcane_blast(p, g, s, m)
         return DID_CAST

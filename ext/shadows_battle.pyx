@@ -41,7 +41,9 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "style", "desired", "fight_dice", "close_work", "derringer", "bull_rush", "ornery", "fearsome",
                  "fight_save", "hawkeye", "revenant", "arcane_blast", "slick", "whiskey", "snake_oil", "casts",
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
-                 "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger")
+                 "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger",
+                 "beast_form", "beast_move", "beast_attack_dice", "beast_win_save", "beast_hug_margin", "base_mm",
+                 "beast_base_mm", "feeds")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -189,11 +191,12 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
         fired[0] = (fired[0] & ~CONCENTRATED) | ACTED
         if g.nlook[1 - s]:
             react(p, g, s, m)   # Reactions to the declared Action come first (battle_reactions.pxd)
-        if p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]:   # Summon and Banish (battle_summon.pxd)
+        # a Beast Form cannot "Cast Arcane Powers"
+        if (p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]) and not g.beast[s][m]:   # Summon, Banish (battle_summon.pxd)
             did = summon_action(p, g, s, m, fired, again, conc)
             if did != DID_NOTHING:
                 return did
-        if p.mp[s][m][M_CASTS]:   # Arcane Powers (battle_arcane.pxd)
+        if p.mp[s][m][M_CASTS] and not g.beast[s][m]:   # Arcane Powers (battle_arcane.pxd)
             did = cast_action(p, g, s, m, fired, again, conc)
             if did != DID_NOTHING:
                 return did
@@ -481,6 +484,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.moved[s][m] = 0
     g.cmask[s][m] = 0
     g.owner[s][m] = -1
+    g.beast[s][m] = 0   # "A Skinwalker must begin each game in Human Form"
     gear_reset(p, g, s, m)
 
 
@@ -733,6 +737,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             if (m < used or (m >= ENT0 and p.mp[s][m][M_PRESENT])) and p.opt[O_MOVEMENT] == MOVE_TABLE and not (
                     p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOVE] <= p.opt[O_TABLE]):
                 raise ValueError("mc_battle: a model's Move must be at least Whiskey's cost and at most the table")
+            if p.mp[s][m][M_BEAST] and not (0 < p.mp[s][m][M_BEAST_MOVE] <= p.opt[O_TABLE]
+                                            and 0 <= p.mp[s][m][M_BEAST_HUG] <= MAX_TABLE):
+                raise ValueError("mc_battle: a Beast Form's Move must be positive and at most the table")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
@@ -819,6 +826,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
         for m in range(MAXM):
             p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)
             p.reach2[s][m] = sq(p.base + p.mp[s][m][M_MOVE] / 1000.0 + WITHIN_EPS)
+            p.beast_reach2[s][m] = sq(p.base + p.mp[s][m][M_BEAST_MOVE] / 1000.0 + WITHIN_EPS)
             for w in range(MAXW):
                 for b in range(3):
                     p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)
@@ -921,6 +929,15 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
 
 
 PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo")
+PROBE_DID_NAMES = ("nothing", "move", "shoot", "fight", "charge", "disengage", "clear", "cast", "lookout", "concentrate",
+                   "feed")
+"""table_probe's ``did`` counts, in DID_* order (battle_game.pxd), then the Fights and Fight Casualties."""
+cdef enum:
+    PROBE_FIGHTS = DID_FEED + 1
+    PROBE_FIGHT_CASUALTIES = DID_FEED + 2
+    PROBE_DID = DID_FEED + 3
+PROBE_DID_SIZE = PROBE_DID
+assert len(PROBE_DID_NAMES) == PROBE_FIGHTS
 """table_probe's steps: one table Action (arg: 1 last Action, 2 a Solo's second, 4 * what the first did), a Fight
 Action (arg: 1 Charging), a Charge at enemy ``arg``, a Disengage, a Shoot Action, a Solo Activation's two Actions
 (Powers included)."""
@@ -933,12 +950,13 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
-    model, on/downed/Shaken and standing/casualty after the step), ``did`` (DID_* counts; did[8] Fights, did[9] Fight
-    Casualties; a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``."""
+    model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the DID_* counts, then Fights
+    and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout counts in did[0]) and leaves
+    the last trial's positions in ``last``."""
     if not (0 <= kind < 6 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
-            and out.shape[2] == 4 and did.shape[0] == 10 and last.shape[0] == 2 and last.shape[1] == MAXM
+            and out.shape[2] == 4 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
             and last.shape[2] == 2 and trials >= 0):
         raise ValueError("table_probe: bad arguments")
     cdef Setup p
@@ -996,12 +1014,12 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             else:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second's
                 r = act(&p, &g, side, model, 0, 0, DID_NOTHING, &fired, &again)
                 r = act(&p, &g, side, model, 1, 1, r, &fired, &again)
-            if r == DID_LOOKOUT:   # did[8] counts Fights: a Lookout (nothing resolved yet) is counted as nothing done
+            if r == DID_LOOKOUT:   # a Lookout (nothing resolved yet) is counted as nothing done
                 go_lookout(&g, side, model)
                 r = DID_NOTHING
             did[r] += 1
-            did[8] += g.fights
-            did[9] += g.fight_cas[0] + g.fight_cas[1]
+            did[PROBE_FIGHTS] += g.fights
+            did[PROBE_FIGHT_CASUALTIES] += g.fight_cas[0] + g.fight_cas[1]
             for s in range(NSIDE):
                 for m in range(MAXM):
                     out[s, m, 0] += g.on[s][m]

@@ -83,9 +83,33 @@ class TModel(RB.Model):
         self.summoned: str | None = None  # a Summoned Entity: its name ("Lesser Entity", ..., "Seraphim")
         self.profile: R.Entity | None = None
         self.owner: TModel | None = None  # its Summoner
+        # a Skinwalker whose plan plays its Beast Form ("The Skinwalker Tribes"); it "must begin each game in Human
+        # Form"
+        self.form: R.BeastForm | None = getattr(plan, "beast_form", None)
+        self.beast = False
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
+
+    @property
+    def move_inches(self) -> float:
+        """Its Move in the Form it is in: a Beast Form's ("Wolf Form. Moves 6""; a Bear the book's 4", no
+        Boilerplate: no Gear in a Beast Form), else the model's own."""
+        if self.beast:
+            return float(self.form.move if self.form.move is not None else R.MOVE_INCHES)
+        return self.pm.move_inches
+
+    @property
+    def boilerplate(self) -> bool:
+        """Its Boilerplate cancels a Success: not in a Beast Form ("cannot use any Weapons or Gear")."""
+        return self.pm.boilerplate and not self.beast
+
+    @property
+    def base_mm(self) -> int:
+        """Its base: a Beast Form's 40mm, an Entity's own, else 25mm (the bear-hug compares them)."""
+        if self.beast:
+            return self.form.base_mm
+        return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
 
 def dist(a: TModel, b: TModel) -> float:
@@ -113,6 +137,7 @@ class TableGame(RB.Game):
         self.fights = 0
         self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
         self.in_fight = False
+        self.bear_hug = False  # the Fight being resolved is a Bear's bear-hug
         self.turn = 0
         # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
         for s in (0, 1):
@@ -199,7 +224,7 @@ class TableGame(RB.Game):
         drinks = self.drinks_when_charging(m, target)
         d = dist(m, target)
         ux, uy = (target.x - m.x) / d, (target.y - m.y) / d
-        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, m.pm.move_inches,
+        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, m.move_inches,
                           ignore=(target,))
         if not in_contact(m, target):
             return False
@@ -223,9 +248,9 @@ class TableGame(RB.Game):
         cy = sum(e.y for e in engaged) / len(engaged)
         d = math.hypot(m.x - cx, m.y - cy)
         ux, uy = (m.x - cx) / d, (m.y - cy) / d
-        tx = clamp(m.x + ux * m.pm.move_inches)
-        ty = clamp(m.y + uy * m.pm.move_inches)
-        self.move_towards(m, tx, ty, m.pm.move_inches, ignore=tuple(engaged))
+        tx = clamp(m.x + ux * m.move_inches)
+        ty = clamp(m.y + uy * m.move_inches)
+        self.move_towards(m, tx, ty, m.move_inches, ignore=tuple(engaged))
 
     # -- Targeting ("1: Declare Weapon and Target") and Shooting on the table -------------------------------------
     @staticmethod
@@ -311,7 +336,7 @@ class TableGame(RB.Game):
                     m.jammed.add(id(wp))
                     return True
                 continue
-            if victim.pm.boilerplate:
+            if victim.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits <= 0:
                 continue
@@ -344,7 +369,8 @@ class TableGame(RB.Game):
                 self.save(x, R.DYNAMITE_BLAST_SAVE, 0, m.side if x.side != m.side else None)
 
     def ready(self, m: TModel, wp) -> bool:
-        return wp.usable and id(wp) not in m.jammed
+        """Not Jammed, and not in a Beast Form ("cannot use any Weapons or Gear")."""
+        return wp.usable and id(wp) not in m.jammed and not m.beast
 
     def shoot_options(self, m: TModel, fired: set, again: list) -> list:
         """The Weapons this Shoot Action could fire now, best first (not fired this Activation, or Trigger-Happy's
@@ -361,7 +387,7 @@ class TableGame(RB.Game):
         return out
 
     def dynamite_target(self, m: TModel) -> TModel | None:
-        if m.dynamite <= 0:
+        if m.dynamite <= 0 or m.beast:
             return None
         return self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES + EPS))
 
@@ -408,7 +434,7 @@ class TableGame(RB.Game):
         return max(0, unengaged - 1)
 
     def close_work_pistols(self, m: TModel) -> int:
-        if not any(s.close_work for s in m.pm.all_skills):
+        if not any(s.close_work for s in m.pm.all_skills) or m.beast:
             return 0
         # every Pistol-Class Weapon it carries into the game (two Pistols are two), less the Jammed ones
         used = {w.name: w for w in m.pm.battle_weapons()}
@@ -418,17 +444,19 @@ class TableGame(RB.Game):
                      and used[w.name].weapon_class is R.WeaponClass.PISTOL)
         return pistols - jammed
 
-    def fight_dice(self, m: TModel, charging: bool, fearsome_failed: bool) -> int:
+    def fight_dice(self, m: TModel, charging: bool, fearsome_failed: bool, attacking: bool = False) -> int:
         pistols = self.close_work_pistols(m)
-        derringer = m.derringer and pistols < R.CLOSE_WORK_MAX_PISTOLS
+        derringer = m.derringer and pistols < R.CLOSE_WORK_MAX_PISTOLS and not m.beast
         if derringer:
             m.derringer = False  # once per game: its first Fight Test
         return R.fight_dice(charging=charging, outnumbered_by=self.outnumbered_by(m), skills=m.pm.all_skills,
                             injuries=m.pm.injuries, derringer=derringer, close_work_pistols=pistols,
-                            fearsome_failed=fearsome_failed)
+                            fearsome_failed=fearsome_failed,
+                            wolf_form_attacking=attacking and m.beast and m.form.attack_dice > 0)
 
     def fearsome(self, m: TModel) -> bool:
-        return any(s.fearsome for s in m.pm.all_skills)
+        """The Skill, or a Beast Form ("It gains Fearsome")."""
+        return m.beast or any(s.fearsome for s in m.pm.all_skills)
 
     def fight(self, att: TModel, dfn: TModel, charging: bool = False) -> None:
         """One Fight: a Downed Defender is removed as a Casualty; else both make a 3 Dice Fight Test and the loser
@@ -447,7 +475,7 @@ class TableGame(RB.Game):
             else:
                 faces = self.test(att, R.FEARSOME_NERVE_DICE, int(att.has(R.NERVE_REROLL_SKILL)))
                 att.fearsome_failed = RB.successes(faces) == 0
-        a_dice = self.fight_dice(att, charging, att.fearsome_failed)
+        a_dice = self.fight_dice(att, charging, att.fearsome_failed, attacking=True)
         d_dice = self.fight_dice(dfn, False, False)
         a = self.test(att, a_dice)
         d = self.test(dfn, d_dice)
@@ -458,10 +486,19 @@ class TableGame(RB.Game):
         modifier = 0
         if winner is att and charging and winner.has("Bull-Rush"):
             modifier += R.BULL_RUSH_SAVE_MODIFIER
-        modifier += sum(w.fight_save for w in winner.pm.battle_weapons() if getattr(w, "fight_save", None))
+        if winner.beast:
+            # Bear Form: "If this model wins a Fight, its opponent suffers a -1 Save Modifier. In addition, when
+            # Fighting an opponent on a smaller base, if the Skinwalker wins by two or more ... it treats the Damage
+            # result as one worse" (no Woodsman's Axe: no Weapons in a Beast Form)
+            modifier += winner.form.win_save_modifier
+            hug = winner.form.bear_hug_margin
+            self.bear_hug = hug is not None and margin >= hug and loser.base_mm < winner.base_mm
+        else:
+            modifier += sum(w.fight_save for w in winner.pm.battle_weapons() if getattr(w, "fight_save", None))
         self.in_fight = True
         self.save(loser, R.save_target(margin), modifier, winner.side)
         self.in_fight = False
+        self.bear_hug = False
 
     def defender(self, m: TModel) -> TModel | None:
         """The standing enemy in Contact with the lowest Grit die (ties: lower index); a Downed one only if no
@@ -476,12 +513,18 @@ class TableGame(RB.Game):
     def damage(self, victim: TModel, failed_by: int, credit: int | None) -> None:
         if victim.lookout:  # Shaken, Downed or a Casualty: the Lookout Token is lost
             self.lose_lookout(victim)
-        if R.damage_for(failed_by) is R.Damage.CASUALTY:
+        result = R.damage_for(failed_by)
+        if self.bear_hug:
+            result = result.worse()  # the Bear's bear-hug
+        if result is R.Damage.CASUALTY:
             self.remove_casualty(victim, credit)
+        elif result is R.Damage.DOWNED or victim.shaken:
+            victim.downed = True  # Shaken again: Downed
         else:
-            super().damage(victim, failed_by, credit)
+            victim.shaken = True
         if not victim.standing:
             self.caster_out(victim)
+            victim.beast = False  # "If Downed, it reverts to Human Form immediately"
 
     # -- Bless and Curse tokens (docs/shadows-battles.md section 12) -----------------------------------------------
     def test(self, m: TModel, n: int, extra_rerolls: int = 0) -> list[int]:
@@ -513,7 +556,7 @@ class TableGame(RB.Game):
         if touching:
             self.fight(m, self.defender(m))
             return "fight"
-        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= m.pm.move_inches + EPS
+        downed = [e for e in self.enemies(m) if not e.standing and gap(m, e) <= m.move_inches + EPS
                   and not any(f.standing and in_contact(f, e) for f in self.friends(m))]
         if downed:
             self.charge(m, self.closest(m, downed))
@@ -532,7 +575,7 @@ class TableGame(RB.Game):
             if late and second and self.lookout_wanted(m, near):
                 m.lookout = True  # Lookout instead of this Move: "the model is given a Lookout Token"
                 return "lookout"
-            self.move_towards(m, near.x, near.y, min(m.pm.move_inches, gap(m, near) - m.plan.desired_inches))
+            self.move_towards(m, near.x, near.y, min(m.move_inches, gap(m, near) - m.plan.desired_inches))
             return "move"
         return None
 
@@ -542,7 +585,7 @@ class TableGame(RB.Game):
             return "fight"
         if m.plan.arcane_blast and self.arcane_blast(m):
             return "cast"
-        reach = [e for e in self.enemies(m) if gap(m, e) <= m.pm.move_inches + EPS]
+        reach = [e for e in self.enemies(m) if gap(m, e) <= m.move_inches + EPS]
         if reach:
             downed = [e for e in reach if not e.standing]
             self.charge(m, self.closest(m, downed) if downed else self.closest(m, reach))
@@ -552,7 +595,7 @@ class TableGame(RB.Game):
             return "shoot"
         near = self.closest(m, [e for e in self.enemies(m) if e.standing])
         if near is not None:
-            self.move_towards(m, near.x, near.y, m.pm.move_inches)
+            self.move_towards(m, near.x, near.y, m.move_inches)
             return "move"
         return None
 
@@ -569,7 +612,7 @@ class TableGame(RB.Game):
         victim = self.closest(m, cands)
         dice = R.ARCANE_BLAST_ENTITY_DICE if victim.summoned else R.CASTING_DICE  # "four Dice if ... an Entity"
         hits = RB.successes(self.test(m, dice))
-        if victim.pm.boilerplate:
+        if victim.boilerplate:
             hits -= R.BOILERPLATE_CANCELS
         if hits > 0:
             self.save(victim, R.save_target(hits), 0, m.side)
@@ -692,7 +735,7 @@ class TableGame(RB.Game):
             # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9""; four Dice at an Entity
             dice = R.ARCANE_BLAST_ENTITY_DICE if target.summoned else R.arcane_power(name).dice
             hits = RB.successes(self.test(m, dice))
-            if target.pm.boilerplate:
+            if target.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
                 self.save(target, R.save_target(hits), 0, m.side)
@@ -870,15 +913,22 @@ class TableGame(RB.Game):
         if not m.standing:
             return None
         # a cast comes first (battle_arcane.cast_action runs before the plan's Action, gear included); Summon and
-        # Banish before the other Powers (battle_summon.summon_action)
-        if (getattr(m.plan, "summon", ()) or getattr(m.plan, "banish", ())) and self.summon_or_banish(m, fired, again,
-                                                                                                      conc):
+        # Banish before the other Powers (battle_summon.summon_action); a Beast Form cannot "Cast Arcane Powers"
+        if (getattr(m.plan, "summon", ()) or getattr(m.plan, "banish", ())) and not m.beast \
+                and self.summon_or_banish(m, fired, again, conc):
             return "concentrate" if "concentrated" in fired else "cast"
-        if m.plan.casts and self.cast(m, fired, again, conc):
+        if m.plan.casts and not m.beast and self.cast(m, fired, again, conc):
             return "concentrate" if "concentrated" in fired else "cast"
+        if m.shaken and m.pm.role is not None and m.pm.role.feeds and self.feed(m):
+            return "feed"  # a Shaken Broodkin in Contact with a Downed enemy "will Feed", whatever its Action was to be
         if m.limps and m.moved:
             return self.limp_action(m, fired, again)
-        if (m.whiskey or m.snake_oil) and self.gear_action(m):
+        if (m.whiskey or m.snake_oil) and not m.beast and self.gear_action(m):
+            did = "move"
+        elif m.form is not None and not m.beast and not self.contacts(m):
+            # policy (docs/shadows-battles.md section 9): it "may assume its Beast Form ... by using an entire Move
+            # Action", its first Action out of Contact with any enemy
+            m.beast = True
             did = "move"
         elif m.plan.style == "gun":
             did = self.gun_action(m, fired, again, late, second)
@@ -887,6 +937,19 @@ class TableGame(RB.Game):
         if did == "move":  # a Move, a Charge, a Disengage, clearing a Jam, Gear used in a Move Action
             m.moved = True
         return did
+
+    def feed(self, m: TModel) -> bool:
+        """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a
+        Downed ... non-Supernatural model" and "will Feed. Their victim is removed from play, and the Broodkin removes
+        their Shaken marker." Reading (docs/shadows-battles.md section 9): the first such enemy by index, a Casualty
+        worth no VP (not an Attack); never a friend."""
+        prey = sorted((e for e in self.contacts(m) if not e.standing and not e.pm.supernatural),
+                      key=lambda e: e.index)
+        if not prey:
+            return False
+        self.remove_casualty(prey[0], None)
+        m.shaken = False
+        return True
 
     def limp_action(self, m: TModel, fired: set, again: list) -> str | None:
         """A limping model's Action after its one Move Action of the Activation (policy, docs/shadows-battles.md
@@ -958,7 +1021,7 @@ class TableGame(RB.Game):
                     e.jammed.add(id(w))
                     break
                 continue
-            if m.pm.boilerplate:
+            if m.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
                 self.save(m, R.save_target(hits), bs.save_mod + (w.silver if m.pm.supernatural else 0), e.side)
@@ -1061,9 +1124,9 @@ class TableGame(RB.Game):
         """Policy: a model that has not drunk this Turn drinks as part of a Charge that reaches a standing Fearsome
         enemy (not being Fearsome itself, no Nerve Test against a Fearsome model taken this Activation) when the
         Target was within the Charge's 4" less the 1" the drink costs (asked before the Charge moves)."""
-        return (m.whiskey > 0 and not self.whiskey_on(m) and target.standing and self.fearsome(target)
+        return (m.whiskey > 0 and not m.beast and not self.whiskey_on(m) and target.standing and self.fearsome(target)
                 and not self.fearsome(m) and not m.fearsome_tested
-                and gap(m, target) <= m.pm.move_inches - R.WHISKEY_MOVE_COST_INCHES + EPS)
+                and gap(m, target) <= m.move_inches - R.WHISKEY_MOVE_COST_INCHES + EPS)
 
     def bottle_check_maker(self, s: int) -> TModel | None:
         """The model that would make side s's Bottle Check now, if one is due now ("3: Bottle Checks")."""
@@ -1107,7 +1170,7 @@ class TableGame(RB.Game):
         # (5) no standing enemy within D*: Move into Contact with the closest Downed friend within a Move (4")
         if any(e.standing and gap(m, e) <= m.plan.desired_inches + EPS for e in self.enemies(m)):
             return False
-        downed = [f for f in friends if f.downed and gap(m, f) <= m.pm.move_inches + EPS]
+        downed = [f for f in friends if f.downed and gap(m, f) <= m.move_inches + EPS]
         if not downed:
             return False
         f = min(downed, key=lambda f: (dist(m, f), self.pos_in_order(f)))

@@ -102,7 +102,7 @@ def _probe(st, kind, trials, seed=1):
         pos[s, m] = xy
         stt[s, m, 0] = 1
     out = np.zeros((2, K.MAX_MODELS, 4), dtype=np.int64)
-    did = np.zeros(10, dtype=np.int64)
+    did = np.zeros(K.PROBE_DID_SIZE, dtype=np.int64)
     last = np.zeros((2, K.MAX_MODELS, 2))
     K.table_probe(np.random.PCG64(seed), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
                   E.DAMAGE_ARRAY, st.n_models.copy(), pos, stt, K.PROBE_KINDS.index(kind), 1, 0, 0, trials, out, did,

@@ -85,6 +85,7 @@ class FakePlan:
     casts: tuple = ()
     casts_over_shot: tuple = ((), (), ())
     concentrate: tuple = (frozenset(), frozenset(), frozenset())
+    beast_form: object = None
 
 
 @dataclass

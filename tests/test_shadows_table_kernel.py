@@ -125,6 +125,8 @@ from oddsmith.shadows import engine as E  # noqa: E402
 from oddsmith.shadows import posse_odds as PO  # noqa: E402
 
 K = B._K
+FIGHTS = len(K.PROBE_DID_NAMES)  # table_probe's did: the Fights, then the Fight Casualties
+FIGHT_CASUALTIES = FIGHTS + 1
 
 
 def _posse(name: str, models: list[dict]) -> P.Posse:
@@ -147,7 +149,7 @@ def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None)
     for (s, m), (downed, shaken) in (state or {}).items():
         stt[s, m, 1:] = (downed, shaken)
     out = np.zeros((2, K.MAX_MODELS, 4), dtype=np.int64)
-    did = np.zeros(10, dtype=np.int64)
+    did = np.zeros(K.PROBE_DID_SIZE, dtype=np.int64)
     last = np.zeros((2, K.MAX_MODELS, 2))
     K.table_probe(np.random.PCG64(seed), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
                   E.DAMAGE_ARRAY, st.n_models.copy(), pos, stt, K.PROBE_KINDS.index(kind), side, model, arg, trials,
@@ -190,7 +192,7 @@ def test_moves_stop_an_inch_short_of_enemies_and_charges_make_contact():
     # within 4": a Charge, placed in Contact on the line between the centres, then the free Fight
     where = {(0, 0): (10, 10), (1, 0): (13, 14), (1, 1): (30, 30)}
     _, did, last = _probe(st, "action", 0, 0, 0, where=where, trials=50)
-    assert did[4] == 50 and did[8] == 50
+    assert did[4] == 50 and did[FIGHTS] == 50
     assert math.dist(last[0, 0], (13, 14)) == pytest.approx(1.0)
     assert tuple(last[0, 0]) == pytest.approx((13 - 0.6, 14 - 0.8))
 
@@ -215,7 +217,7 @@ def test_a_fight_agrees_with_the_exact_engine(attacker, defender, charging):
     trials = 40_000
     out, did, _ = _probe(st, "fight", 0, 0, charging, where={(0, 0): (10, 10), (1, 0): (11, 10)}, trials=trials,
                          seed=3 + charging)
-    assert did[8] == trials
+    assert did[FIGHTS] == trials
     exact = E.fight(_fighter(st.a.models[0].model), _fighter(st.b.models[0].model), charging=bool(charging),
                     fractions=False)
     for side, who in ((1, "defender"), (0, "attacker")):
@@ -243,7 +245,7 @@ def test_a_downed_defender_is_finished_off():
     st = _setup([VET], [NOV])
     out, did, _ = _probe(st, "fight", 0, 0, 0, where={(0, 0): (10, 10), (1, 0): (10, 11)}, trials=20,
                          state={(1, 0): (1, 0)})
-    assert out[1, 0, 3] == 20 and did[8] == 20 and did[9] == 20
+    assert out[1, 0, 3] == 20 and did[FIGHTS] == 20 and did[FIGHT_CASUALTIES] == 20
 
 
 def test_disengage_fails_half_the_time_on_a_d8_then_saves_for_each_enemy():

@@ -20,6 +20,8 @@ OPTION_COLUMNS: tuple[str, ...]
 PAIRED_FIGURES: tuple[str, ...]
 PAIR_SUMS: tuple[str, ...]
 PROBE_KINDS: tuple[str, ...]
+PROBE_DID_NAMES: tuple[str, ...]
+PROBE_DID_SIZE: int
 RECORD_COLUMNS: tuple[str, ...]
 WEAPON_COLUMNS: tuple[str, ...]
 

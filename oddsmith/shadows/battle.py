@@ -135,10 +135,9 @@ NOT_MODELLED = (
     "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
     "Event); of the unique Summonings (played when the posse file names them) Flying, the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
-    "the Major Entity's 40mm base: every model is a 25mm disc",
-    "the Skinwalkers' Beast Forms (a Skinwalker stays in Human Form: when to spend a Move Action changing is a policy "
-    "of its own) and the Broodkin's Feed (a Shaken Broodkin in Contact with a Downed model Fights it as any model "
-    "does)",
+    "40mm bases (a Major Entity's, a Skinwalker's Beast Form): every model is a 25mm disc on the table (the Bear's "
+    "bear-hug still compares the bases)",
+    "a Skinwalker returning to Human Form by choice (once in its Beast Form it stays in it until Downed)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
@@ -151,7 +150,7 @@ NOT_MODELLED = (
 NOT_MODELLED_NONE = (
     "movement, terrain, Line of Sight and Spotting Tests: every enemy not Downed is an equally near, visible Target",
     "Fights, Charges and Lookout/Reactions (so Mean, Fearsome, 'Ornery, Bull-Rush, Close Work, Bushwhacker, "
-    "Quickdraw and the Derringer change nothing)",
+    "Quickdraw and the Derringer change nothing; Skinwalkers stay in Human Form and the Broodkin never Feed)",
     "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and every Arcane Power but the "
     "Vessel's Arcane Blast (other casting models cast only on the table)",
     "Slick (an extra Action), Hawkeye (Spotting Tests) and Limp (no model Moves)",

@@ -234,6 +234,9 @@ class ModelPlan:
     Long Range); () if the model does not know Banish."""
     summoned: str | None = None
     """The Summoned Entity this plan plays (its name: "Lesser Entity", ..., "Seraphim"), None for a posse model."""
+    beast_form: R.BeastForm | None = None
+    """The Beast Form a Skinwalker's plan plays (docs/shadows-battles.md section 9): it assumes it with its first
+    Action out of Contact, and again after it Recovers; None: it stays in Human Form (gunline, or not a Skinwalker)."""
     concentrate: tuple[frozenset[tuple[str, int]], ...] = (frozenset(), frozenset(), frozenset())
     """Concentrate (docs/shadows-battles.md section 12): for Short, Medium and Long Range, the casts for which
     Concentrating and then Casting beats Casting and then the best shot at that band: (Power, 0) for a Power of
@@ -309,6 +312,28 @@ def fight_bonus(model: P.PosseModel) -> int:
     return bonus
 
 
+def beast_fight_bonus(model: P.PosseModel, form: R.BeastForm) -> int:
+    """:func:`fight_bonus` in a Beast Form: its Skills (Mean, Bull-Rush, 'Ornery), Fearsome +1 (gained), the Form's
+    attack Dice (Wolf +2) and +1 for its winning Save Modifier (Bear, as Bull-Rush counts); no Weapon, so no Close
+    Work. Wolf Form comes to at least 3, Bear Form to at least 2."""
+    skills = model.all_skills
+    bonus = sum(max(s.fight_dice, 0) for s in skills)
+    bonus += sum(1 for s in skills if s.charge_win_save_modifier or s.ignores_outnumbered)
+    return bonus + int(form.fearsome) + max(form.attack_dice, 0) + int(form.win_save_modifier < 0)
+
+
+def plays_beast_form(model: P.PosseModel, plan: str) -> R.BeastForm | None:
+    """Policy (docs/shadows-battles.md section 9): the Beast Form a Skinwalker plays on the table: under brawl, and
+    under balanced when its Beast Form's Fight bonus is at least BRAWL_FIGHT_BONUS (always: Wolf 3+, Bear 2+);
+    never under gunline (it keeps its guns)."""
+    form = R.beast_form_of(model.role)
+    if form is None or plan == "gunline":
+        return None
+    if plan == "balanced" and beast_fight_bonus(model, form) < BRAWL_FIGHT_BONUS:
+        return None
+    return form
+
+
 def plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover: bool, *, table: bool = False,
                plan: str = "balanced") -> ModelPlan:
     """One model's plan: its Weapons' shots, Fight dice and what it does on the table (sections 3-6)."""
@@ -370,7 +395,8 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     blast = model.is_vessel and "Arcane Blast" in (model.role.powers if model.role else ())
     bonus = fight_bonus(model)
     usable = [p for p in plans if p.usable]
-    if blast or plan == "brawl":
+    beast = plays_beast_form(model, plan) if table else None
+    if blast or plan == "brawl" or beast is not None:
         style = "brawl"
     elif plan == "gunline":
         style = "gun"
@@ -410,7 +436,7 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     concentrate = tuple(frozenset(key for key, gain in gains.items() if gain > best[i] > 0) | forced for i in range(3))
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
                      gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish,
-                     concentrate=concentrate)
+                     beast_form=beast, concentrate=concentrate)
 
 
 def _concentrate_label(key: tuple[str, int]) -> str:
@@ -780,6 +806,17 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["grimoire_dice"]] = m.grimoire_dice
     row[col["magister"]] = int(m.role is not None and m.role.name == R.MAGISTER)
     row[col["harbinger"]] = int(m.role is not None and m.role.name == R.HARBINGER)
+    profile = m.profile if isinstance(m, SummonedEntity) else None
+    row[col["base_mm"]] = profile.base_mm if profile is not None and profile.base_mm else E.DEFAULT_BASE_MM
+    form = mp.beast_form
+    if form is not None:
+        row[col["beast_form"]] = 1
+        row[col["beast_move"]] = _inches(form.move if form.move is not None else R.MOVE_INCHES)  # no Boilerplate
+        row[col["beast_attack_dice"]] = form.attack_dice
+        row[col["beast_win_save"]] = form.win_save_modifier
+        row[col["beast_hug_margin"]] = form.bear_hug_margin or 0
+        row[col["beast_base_mm"]] = form.base_mm
+    row[col["feeds"]] = int(m.role is not None and m.role.feeds)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -905,8 +942,24 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
         if opts.table:
             styles = ", ".join(f"{mp.model.name} {mp.style}" + (f" (D* {mp.desired_inches:g}\")"
                                                                  if mp.style == "gun" else "")
+                               + (f" in {mp.beast_form.name}" if mp.beast_form is not None else "")
                                for mp in side.models)
             notes.append(f"{tag} plan {side.plan}: {styles}")
+            for mp in side.models:
+                if mp.beast_form is not None:
+                    f = mp.beast_form
+                    notes.append(f"{tag}: {mp.model.name} assumes its {f.name} with its first Action out of Contact "
+                                 f"(a Move Action), and again after it Recovers: Fearsome, Move "
+                                 f"{f.move if f.move is not None else R.MOVE_INCHES}\""
+                                 + (f", +{f.attack_dice} Dice when on the Attack" if f.attack_dice else "")
+                                 + (f", {f.win_save_modifier} Save to the loser of its Fights, a bear-hug winning by "
+                                    f"{f.bear_hug_margin}+" if f.win_save_modifier else "")
+                                 + "; no Weapons, Gear or Powers in it")
+                elif R.beast_form_of(mp.model.role) is not None:
+                    notes.append(f"{tag}: {mp.model.name} stays in Human Form (plan {side.plan})")
+                if mp.model.role is not None and mp.model.role.feeds:
+                    notes.append(f"{tag}: {mp.model.name} Feeds when Shaken and in Contact with a Downed "
+                                 f"non-Supernatural enemy (the victim removed, no VP; its Shaken marker removed)")
     return notes
 
 

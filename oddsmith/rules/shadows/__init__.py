@@ -270,6 +270,12 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
 )
 from oddsmith.rules.shadows.factions import (  # noqa: F401
     BEAR_FORM_WIN_SAVE_MODIFIER,
+    BEAST_FORMS,
+    BEAST_FORM_CHANGE_ACTION,
+    BEAST_FORM_LOST_WHEN_DOWNED,
+    BeastForm,
+    FEED,
+    Feed,
     FACTIONS,
     FACTION_ROLES,
     Faction,
@@ -287,6 +293,7 @@ from oddsmith.rules.shadows.factions import (  # noqa: F401
     SKINWALKERS_PER_POSSE,
     WOLF_FORM_ATTACK_DICE,
     _FACTION_ALIASES,
+    beast_form_of,
     faction,
     faction_role,
     revenants_distribution,

@@ -12,7 +12,7 @@ from fractions import Fraction
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.arcane import Entity
 from oddsmith.rules.shadows.dice import CastingModifier, FightModifier, halved_die_distribution
-from oddsmith.rules.shadows.shooting import SaveModifier
+from oddsmith.rules.shadows.shooting import BEAR_HUG_MARGIN, SaveModifier
 
 # ---------------------------------------------------------------------------
 # Factions ("The Factions") and their model rules that change dice
@@ -90,7 +90,10 @@ class FactionRole:
     """Its Move rate ("Move 6""); with ``beast_form``, in its Beast Form only."""
     beast_form: bool = False
     """A Skinwalker: it "may assume its Beast Form ... by using an entire Move Action" and "must begin each game in
-    Human Form"."""
+    Human Form" (its Form: :func:`beast_form_of`)."""
+    feeds: bool = False
+    """A Broodkin: "if a Shaken Broodkin spends an Action while in Contact with a Downed Bystander or Downed
+    non-Supernatural model, they will Feed" (:data:`FEED`)."""
     silver_bullets: bool = False
     loses_weapons_and_gear: bool = False
     may_not_advance: bool = False
@@ -103,7 +106,7 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
     FactionRole("Broodkin", Faction.RED_HAND_COVEN, 2, 2,
                 "Broodkin (Broodsire if the Boss): Supernatural, Move 6\", Hard to Kill, the Transfix Power (not Arcanists); "
                 "a Shaken Broodkin Feeds on a Downed non-Supernatural model in Contact to remove its Shaken marker.",
-                supernatural=True, skills=("Hard to Kill",), powers=("Transfix",), move=6),
+                supernatural=True, skills=("Hard to Kill",), powers=("Transfix",), move=6, feeds=True),
     FactionRole("Skinwalker (Wolf)", Faction.SKINWALKER_TRIBES, None, 2,
                 "Skinwalker with Wolf Beast Form: Supernatural; in Beast Form Fearsome, 40mm base, Moves 6\", +2 Dice in a Fight "
                 "when on the Attack, no Weapons or Gear.", supernatural=True, move=6, beast_form=True),
@@ -138,6 +141,65 @@ model chosen this game carries ``role = "Vessel"``)."""
 SKINWALKERS_PER_POSSE = 2
 WOLF_FORM_ATTACK_DICE = FightModifier.WOLF_FORM.dice
 BEAR_FORM_WIN_SAVE_MODIFIER = SaveModifier.BEAR_FORM.modifier
+
+
+@dataclass(frozen=True)
+class BeastForm:
+    """A Skinwalker's Beast Form ("The Skinwalker Tribes": Wolf Form, Bear Form).
+
+    In it the model "gains Fearsome, plus the appropriate abilities listed below, but cannot use any Weapons or
+    Gear, Cast Arcane Powers or ride a horse"; it stands on a 40mm base. ``move``: its Move rate (None: the
+    model's own, "Move": 4"); ``attack_dice``: the Dice Modifier "in a Fight when on the Attack";
+    ``win_save_modifier``: the Save Modifier its opponent suffers when it wins a Fight; ``bear_hug_margin``: a win
+    by at least this much against a smaller base makes a failed Save's Damage one worse (None: no bear-hug)."""
+
+    name: str
+    move: int | None = None
+    attack_dice: int = 0
+    win_save_modifier: int = 0
+    bear_hug_margin: int | None = None
+    base_mm: int = 40
+    fearsome: bool = True
+    uses_weapons_and_gear: bool = False
+    casts: bool = False
+
+
+BEAST_FORMS: dict[str, BeastForm] = {f.name: f for f in (
+    BeastForm("Wolf Form", move=6, attack_dice=WOLF_FORM_ATTACK_DICE),
+    BeastForm("Bear Form", win_save_modifier=BEAR_FORM_WIN_SAVE_MODIFIER, bear_hug_margin=BEAR_HUG_MARGIN),
+)}
+"""The two Beast Forms: "Wolf Form. Moves 6", and has an additional +2 Die Modifier in a Fight when on the Attack";
+"Bear Form. If this model wins a Fight, its opponent suffers a -1 Save Modifier. In addition, when Fighting an
+opponent on a smaller base, if the Skinwalker wins by two or more ... it treats the Damage result as one worse"."""
+
+BEAST_FORM_CHANGE_ACTION = "Move"
+"""It "may assume its Beast Form or return to Human Form by using an entire Move Action to do so"."""
+BEAST_FORM_LOST_WHEN_DOWNED = True
+""""If Downed, it reverts to Human Form immediately - a Downed Skinwalker cannot assume its Beast Form until it
+Recovers." ("Shaken and other game markers carry over between Forms.")"""
+
+
+def beast_form_of(role: "FactionRole | None") -> BeastForm | None:
+    """The Beast Form of a Skinwalker role (its name says Wolf or Bear), None for any other role."""
+    if role is None or not role.beast_form:
+        return None
+    return BEAST_FORMS["Wolf Form" if "Wolf" in role.name else "Bear Form"]
+
+
+@dataclass(frozen=True)
+class Feed:
+    """The Red Hand Coven's Broodkin Feed: "if a Shaken Broodkin spends an Action while in Contact with a Downed
+    Bystander or Downed non-Supernatural model, they will Feed. Their victim is removed from play, and the Broodkin
+    removes their Shaken marker." ``victim_supernatural``: whether a Supernatural victim may be fed on."""
+
+    needs_shaken: bool = True
+    victim_downed: bool = True
+    victim_supernatural: bool = False
+    removes_victim: bool = True
+    removes_shaken: bool = True
+
+
+FEED = Feed()
 NATIVE_AMERICAN_ONLY_FACTIONS = (Faction.SKINWALKER_TRIBES,)
 NOT_NATIVE_AMERICAN_FACTIONS = (Faction.CROSSROADS_CULT,)
 
