@@ -143,18 +143,31 @@ cdef inline double tie2(Setup *p, double bd) noexcept nogil:
     return r * r
 
 
+cdef inline int ties(Setup *p, double bd, double d, double *lim) noexcept nogil:
+    """Does squared distance ``d`` tie (tie2) with the least, ``bd``? ``lim`` caches tie2(p, bd) (negative: not yet
+    worked out). tie2 needs a square root; a distance above a bound of it without one (with M = max(bd, base²):
+    tie2 <= M + 2e-6 sqrt(M) + 1e-12 <= M (1 + 2e-6) + 2e-6, as 2 sqrt(M) <= M + 1) is no tie, and most are."""
+    if d <= bd:
+        return 1
+    cdef double m = bd if bd > p.base * p.base else p.base * p.base
+    if d > m * (1 + 2e-6) + 2e-6:
+        return 0
+    if lim[0] < 0:
+        lim[0] = tie2(p, bd)
+    return d <= lim[0]
+
+
 cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double *d2) noexcept nogil:
     """Of side o's models in the bit mask ``mask`` (squared centre distances ``dd``), the first in Activation order
     whose distance ties (tie2) with the least; -1 if the mask is empty. ``d2``: its squared distance (1e18: none)."""
     cdef int i, t
-    cdef double bd = 1e18, lim
+    cdef double bd = 1e18, lim = -1.0
     for t in range(g.nm[o]):
         if (mask >> t) & 1 and dd[t] < bd:
             bd = dd[t]
-    lim = tie2(p, bd)
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (mask >> t) & 1 and dd[t] <= lim:
+        if (mask >> t) & 1 and ties(p, bd, dd[t], &lim):
             d2[0] = dd[t]
             return t
     d2[0] = 1e18
@@ -267,10 +280,10 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
         k += 1
     if k == 0:
         return -1
-    lim = tie2(p, lg)   # the most dice, then the closest; ties (tie2) by Activation order
+    lim = -1.0   # the most dice, then the closest; ties (tie2) by Activation order
     for i in range(k):
         t = cands[i]
-        if cd[t] == ld and dd[t] <= lim:
+        if cd[t] == ld and ties(p, lg, dd[t], &lim):
             legal = t
             break
     t = legal
