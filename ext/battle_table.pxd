@@ -634,6 +634,20 @@ cdef inline int clear_jam(Setup *p, Game *g, int s, int m) noexcept nogil:
     return 0
 
 
+cdef inline double gun_pace(Setup *p, Game *g, int s, double mv) noexcept nogil:
+    """Policy (section 6, gun rule (6)): the posse's gun models advance together, at the pace of the slowest: a posse
+    model's Move toward the enemy goes at most the least Move of its standing gun-style posse models (in Human Form;
+    Revenants and Summoned Entities neither set it nor keep it). Its own Move ``mv`` is the most."""
+    cdef int k
+    cdef double v
+    for k in range(p.n[s]):
+        if standing(g, s, k) and p.mp[s][k][M_STYLE] == STYLE_GUN and not g.beast[s][k]:
+            v = move_of(p, g, s, k)
+            if v < mv:
+                mv = v
+    return mv
+
+
 cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second, int *fired,
                            int *again) noexcept nogil:
     """gun style: Disengage from a standing enemy; finish a Downed one in Contact; Charge a Downed enemy nobody of
@@ -667,6 +681,8 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
         if last and second and lookout_wanted(p, g, s, m, d2):
             return DID_LOOKOUT   # section 11: Lookout instead of this Move (battle_reactions.pxd)
         step = sqrt(d2) - p.base - p.mp[s][m][M_DESIRED] / 1000.0    # gap - D*
+        if m < p.n[s]:
+            mv = gun_pace(p, g, s, mv)
         move_toward(p, g, s, m, g.x[o][t], g.y[o][t], step if step < mv else mv)
         return DID_MOVE
     return DID_NOTHING
@@ -708,6 +724,19 @@ cdef inline int limp_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
     return DID_NOTHING
 
 
+cdef inline int beast_wanted(Setup *p, Game *g, int s, int m, int last) noexcept nogil:
+    """Policy (docs/shadows-battles.md section 9): a Skinwalker in Human Form whose plan plays its Beast Form assumes it
+    when no enemy model is in Contact, at once (column ``beast_form`` 1: brawl style) or (2: gun style under balanced)
+    on an Action another follows (not ``last``) when the closest standing enemy is within its Beast Form's Charge
+    reach: the change, then the Charge."""
+    cdef double d2
+    if g.cmask[s][m] & g.onmask[1 - s]:
+        return 0
+    if p.mp[s][m][M_BEAST] == 1:
+        return 1
+    return not last and closest_enemy(p, g, s, m, 0, &d2) >= 0 and d2 <= p.beast_reach2[s][m]
+
+
 cdef inline int feed(Setup *p, Game *g, int s, int m) noexcept nogil:
     """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a Downed
     ... non-Supernatural model": "Their victim is removed from play, and the Broodkin removes their Shaken marker".
@@ -742,12 +771,12 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         return limp_action(p, g, s, m, fired, again)
     if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
-    if p.mp[s][m][M_BEAST] and not g.beast[s][m] and not (g.cmask[s][m] & g.onmask[1 - s]):
+    if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
         g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
         return DID_MOVE
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
         arcane_blast(p, g, s, m)
         return DID_CAST
-    if p.mp[s][m][M_STYLE] == STYLE_GUN:
+    if p.mp[s][m][M_STYLE] == STYLE_GUN and not g.beast[s][m]:   # a Beast Form plays brawl
         return gun_action(p, g, s, m, last, solo_second, fired, again)
     return brawl_action(p, g, s, m, solo_second, prev, fired, again)

@@ -737,7 +737,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             if (m < used or (m >= ENT0 and p.mp[s][m][M_PRESENT])) and p.opt[O_MOVEMENT] == MOVE_TABLE and not (
                     p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOVE] <= p.opt[O_TABLE]):
                 raise ValueError("mc_battle: a model's Move must be at least Whiskey's cost and at most the table")
-            if p.mp[s][m][M_BEAST] and not (0 < p.mp[s][m][M_BEAST_MOVE] <= p.opt[O_TABLE]
+            if p.mp[s][m][M_BEAST] and not (1 <= p.mp[s][m][M_BEAST] <= 2 and 0 < p.mp[s][m][M_BEAST_MOVE] <= p.opt[O_TABLE]
                                             and 0 <= p.mp[s][m][M_BEAST_HUG] <= MAX_TABLE):
                 raise ValueError("mc_battle: a Beast Form's Move must be positive and at most the table")
             for w in range(MAXW):

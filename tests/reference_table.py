@@ -575,9 +575,18 @@ class TableGame(RB.Game):
             if late and second and self.lookout_wanted(m, near):
                 m.lookout = True  # Lookout instead of this Move: "the model is given a Lookout Token"
                 return "lookout"
-            self.move_towards(m, near.x, near.y, min(m.move_inches, gap(m, near) - m.plan.desired_inches))
+            self.move_towards(m, near.x, near.y, min(self.pace(m), gap(m, near) - m.plan.desired_inches))
             return "move"
         return None
+
+    def pace(self, m: TModel) -> float:
+        """Policy (docs/shadows-battles.md section 6, gun rule (6)): a posse's gun models advance together, at the
+        Move of the slowest standing one (in Human Form); Revenants and Summoned Entities go at their own Move."""
+        if m.revenant or m.summoned:
+            return m.move_inches
+        line = [f.move_inches for f in self.sides[m.side]
+                if f.standing and not f.revenant and not f.summoned and f.plan.style == "gun" and not f.beast]
+        return min([m.move_inches] + line)
 
     def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool) -> str | None:
         if self.contacts(m):
@@ -925,18 +934,28 @@ class TableGame(RB.Game):
             return self.limp_action(m, fired, again)
         if (m.whiskey or m.snake_oil) and not m.beast and self.gear_action(m):
             did = "move"
-        elif m.form is not None and not m.beast and not self.contacts(m):
-            # policy (docs/shadows-battles.md section 9): it "may assume its Beast Form ... by using an entire Move
-            # Action", its first Action out of Contact with any enemy
-            m.beast = True
+        elif m.form is not None and not m.beast and self.beast_wanted(m, late):
+            m.beast = True  # it "may assume its Beast Form ... by using an entire Move Action"
             did = "move"
-        elif m.plan.style == "gun":
+        elif m.plan.style == "gun" and not m.beast:  # a Beast Form plays brawl
             did = self.gun_action(m, fired, again, late, second)
         else:
             did = self.brawl_action(m, fired, again, after_move)
         if did == "move":  # a Move, a Charge, a Disengage, clearing a Jam, Gear used in a Move Action
             m.moved = True
         return did
+
+    def beast_wanted(self, m: TModel, late: bool) -> bool:
+        """Policy (docs/shadows-battles.md section 9): with no enemy model in Contact, at once (a brawl-style model),
+        or (gun style, balanced) on an Action another follows when the closest standing enemy is within its Beast
+        Form's Charge reach."""
+        if self.contacts(m):
+            return False
+        if m.plan.beast_at_once:
+            return True
+        near = self.closest(m, [e for e in self.enemies(m) if e.standing])
+        beast_move = m.form.move if m.form.move is not None else R.MOVE_INCHES
+        return not late and near is not None and gap(m, near) <= beast_move + EPS
 
     def feed(self, m: TModel) -> bool:
         """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a

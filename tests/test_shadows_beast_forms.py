@@ -62,9 +62,17 @@ def test_plans_play_the_beast_form_but_not_on_the_gunline():
     for m, form in ((wolf, WOLF), (bear, BEAR)):
         assert BP.plays_beast_form(m, "brawl") is form and BP.plays_beast_form(m, "balanced") is form
         assert BP.plays_beast_form(m, "gunline") is None
+        # balanced: its Human Form keeps its own style (guns: gun) and changes only to Charge at once
         mp = BP.plan_model(m, False, BP.Distance(10.0), False, table=True, plan="balanced")
-        assert mp.style == "brawl" and mp.beast_form is form
-        assert BP.plan_model(m, False, BP.Distance(10.0), False, table=True, plan="gunline").style == "gun"
+        assert mp.style == "gun" and mp.beast_form is form and not mp.beast_at_once
+        mp = BP.plan_model(m, False, BP.Distance(10.0), False, table=True, plan="brawl")
+        assert mp.style == "brawl" and mp.beast_form is form and mp.beast_at_once
+        mp = BP.plan_model(m, False, BP.Distance(10.0), False, table=True, plan="gunline")
+        assert mp.style == "gun" and mp.beast_form is None
+    # no Weapon that shoots: brawl style under balanced, in its Beast Form at once
+    axe = role_model("Axe", "Veteran", "Skinwalker (Bear)", ["Woodsman's Axe"])
+    mp = BP.plan_model(axe, False, BP.Distance(10.0), False, table=True, plan="balanced")
+    assert mp.style == "brawl" and mp.beast_form is BEAR and mp.beast_at_once
     # the kernel's row
     st = B.prepare(P.sample_posse("skinwalker-tribes"), P.sample_posse(None), table_options())
     col = {c: i for i, c in enumerate(B._K.MODEL_COLUMNS)}
@@ -72,7 +80,9 @@ def test_plans_play_the_beast_form_but_not_on_the_gunline():
     assert st.a.models[0].beast_form is WOLF
     assert (row[col["beast_form"]], row[col["beast_move"]], row[col["beast_attack_dice"]], row[col["beast_win_save"]],
             row[col["beast_hug_margin"]], row[col["beast_base_mm"]], row[col["base_mm"]], row[col["move"]]) == (
-        1, 6000, 2, 0, 0, 40, 25, 4000)
+        2, 6000, 2, 0, 0, 40, 25, 4000)   # 2: it changes only to Charge at once (gun style, balanced)
+    brawl = B.prepare(P.sample_posse("skinwalker-tribes"), P.sample_posse(None), table_options(plan_a="brawl"))
+    assert brawl.models[0, 0, col["beast_form"]] == 1
     row = st.models[0, 1]
     assert (row[col["beast_move"]], row[col["beast_win_save"]], row[col["beast_hug_margin"]]) == (4000, -1, 2)
     coven = B.prepare(P.sample_posse("red-hand-coven"), P.sample_posse(None), table_options())
@@ -130,6 +140,19 @@ def test_bear_wins_by_two_loser_saves_at_minus_one_and_takes_one_worse():
     g.sides[0][0].beast = True
     g.one_action(g.sides[0][0], set(), [], late=True, after_move=False)
     assert g.sides[1][0].shaken and not g.sides[1][0].downed
+
+
+def test_a_gun_style_walker_changes_only_to_charge_at_once():
+    """Balanced (gun style in Human Form): it changes on an Action another follows, with the closest standing enemy
+    within its Beast Form's Charge reach (6" for the Wolf); else it plays its guns."""
+    kid = FakePlan(model("Kid", "Novice"))
+    gunner = FakePlan(beast_plan().model, weapons=(pistol_plan(),), style="gun", beast_form=WOLF, beast_at_once=False)
+    g = table([(gunner, (10, 10))], [(kid, (16, 10))], Dice())   # gap 5"
+    m = g.sides[0][0]
+    assert g.beast_wanted(m, late=False) and not g.beast_wanted(m, late=True)
+    assert g.one_action(m, set(), [], late=False, after_move=False) == "move" and m.beast
+    g = table([(gunner, (10, 10))], [(kid, (17.5, 10))], Dice())   # gap 6.5": beyond the Wolf's reach
+    assert not g.beast_wanted(g.sides[0][0], late=False)
 
 
 def test_downed_reverts_to_human_form_and_assumes_it_again_after_recovering():
@@ -247,7 +270,7 @@ def beast_cases() -> list:
     rng = random.Random(5)
     walkers, coven = P.sample_posse("skinwalker-tribes"), P.sample_posse("red-hand-coven")
     return [B.prepare(a, b, table_options(plan_a=pa, plan_b=pb, terrain=t)) for a, b, pa, pb, t in (
-        (walkers, random_posse(rng, "B"), "balanced", "gunline", "open"),
+        (walkers, random_posse(rng, "B"), "balanced", "brawl", "open"),
         (coven, random_posse(rng, "B"), "brawl", "balanced", "light"),
         (walkers, coven, "brawl", "brawl", "open"),
         (random_posse(rng, "A"), walkers, "gunline", "brawl", "dense"),

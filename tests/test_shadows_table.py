@@ -86,6 +86,7 @@ class FakePlan:
     casts_over_shot: tuple = ((), (), ())
     concentrate: tuple = (frozenset(), frozenset(), frozenset())
     beast_form: object = None
+    beast_at_once: bool = True
 
 
 @dataclass

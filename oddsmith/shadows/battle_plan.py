@@ -235,8 +235,12 @@ class ModelPlan:
     summoned: str | None = None
     """The Summoned Entity this plan plays (its name: "Lesser Entity", ..., "Seraphim"), None for a posse model."""
     beast_form: R.BeastForm | None = None
-    """The Beast Form a Skinwalker's plan plays (docs/shadows-battles.md section 9): it assumes it with its first
-    Action out of Contact, and again after it Recovers; None: it stays in Human Form (gunline, or not a Skinwalker)."""
+    """The Beast Form a Skinwalker's plan plays (docs/shadows-battles.md section 9), None: it stays in Human Form
+    (gunline, or not a Skinwalker). In it the model plays brawl style, whatever ``style`` says of its Human Form."""
+    beast_at_once: bool = False
+    """Policy: it assumes its Beast Form with its first Action out of Contact (the brawl plan, or a brawl-style model
+    under balanced); else (a gun-style model under balanced) only on an Action another follows, when the closest
+    standing enemy is within its Beast Form's Charge reach: the change, then the Charge."""
     concentrate: tuple[frozenset[tuple[str, int]], ...] = (frozenset(), frozenset(), frozenset())
     """Concentrate (docs/shadows-battles.md section 12): for Short, Medium and Long Range, the casts for which
     Concentrating and then Casting beats Casting and then the best shot at that band: (Power, 0) for a Power of
@@ -323,9 +327,9 @@ def beast_fight_bonus(model: P.PosseModel, form: R.BeastForm) -> int:
 
 
 def plays_beast_form(model: P.PosseModel, plan: str) -> R.BeastForm | None:
-    """Policy (docs/shadows-battles.md section 9): the Beast Form a Skinwalker plays on the table: under brawl, and
-    under balanced when its Beast Form's Fight bonus is at least BRAWL_FIGHT_BONUS (always: Wolf 3+, Bear 2+);
-    never under gunline (it keeps its guns)."""
+    """Policy (docs/shadows-battles.md section 9): the Beast Form a Skinwalker plays on the table: under brawl (at
+    once), and under balanced when its Beast Form's Fight bonus is at least BRAWL_FIGHT_BONUS (always: Wolf 3+,
+    Bear 2+; when it changes: ModelPlan.beast_at_once); never under gunline (it keeps its guns)."""
     form = R.beast_form_of(model.role)
     if form is None or plan == "gunline":
         return None
@@ -396,7 +400,7 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     bonus = fight_bonus(model)
     usable = [p for p in plans if p.usable]
     beast = plays_beast_form(model, plan) if table else None
-    if blast or plan == "brawl" or beast is not None:
+    if blast or plan == "brawl":
         style = "brawl"
     elif plan == "gunline":
         style = "gun"
@@ -436,7 +440,7 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     concentrate = tuple(frozenset(key for key, gain in gains.items() if gain > best[i] > 0) | forced for i in range(3))
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
                      gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish,
-                     beast_form=beast, concentrate=concentrate)
+                     beast_form=beast, beast_at_once=beast is not None and style == "brawl", concentrate=concentrate)
 
 
 def _concentrate_label(key: tuple[str, int]) -> str:
@@ -810,7 +814,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["base_mm"]] = profile.base_mm if profile is not None and profile.base_mm else E.DEFAULT_BASE_MM
     form = mp.beast_form
     if form is not None:
-        row[col["beast_form"]] = 1
+        row[col["beast_form"]] = 1 if mp.beast_at_once else 2   # battle_table.table_action: when it changes
         row[col["beast_move"]] = _inches(form.move if form.move is not None else R.MOVE_INCHES)  # no Boilerplate
         row[col["beast_attack_dice"]] = form.attack_dice
         row[col["beast_win_save"]] = form.win_save_modifier
@@ -948,8 +952,11 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             for mp in side.models:
                 if mp.beast_form is not None:
                     f = mp.beast_form
-                    notes.append(f"{tag}: {mp.model.name} assumes its {f.name} with its first Action out of Contact "
-                                 f"(a Move Action), and again after it Recovers: Fearsome, Move "
+                    when = ("with its first Action out of Contact" if mp.beast_at_once else
+                            f"when it can Charge at once in it (an Action to follow, the closest standing enemy "
+                            f"within {f.move if f.move is not None else R.MOVE_INCHES}\", none in Contact)")
+                    notes.append(f"{tag}: {mp.model.name} assumes its {f.name} {when} (a Move Action), and again after "
+                                 f"it Recovers, then plays brawl: Fearsome, Move "
                                  f"{f.move if f.move is not None else R.MOVE_INCHES}\""
                                  + (f", +{f.attack_dice} Dice when on the Attack" if f.attack_dice else "")
                                  + (f", {f.win_save_modifier} Save to the loser of its Fights, a bear-hug winning by "
