@@ -171,7 +171,7 @@ class TableGame(RB.Game):
 
     def engaged(self, m: TModel) -> bool:
         """In a Fight: in Contact with a standing enemy (KERNEL-NOTES Q3)."""
-        return any(e.standing and in_contact(m, e) for e in self.enemies(m))
+        return any(e.standing and in_contact(m, e) for e in self.sides[1 - m.side])  # standing: on the table
 
     def pos_in_order(self, m: TModel) -> int:
         return self.rank_in_order[m.side][m.index]

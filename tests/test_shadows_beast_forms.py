@@ -277,10 +277,11 @@ def beast_cases() -> list:
     )]
 
 
-# The quick case on 600 games; every case at full size is slow. At 1,500 games a reference whose Skinwalkers never
-# leave Human Form fails cases 0, 2 and 3; one without the Feed or without the bear-hug passes them all (too rare in a
-# whole battle to show): the scripted and exact checks above hold those two to the book.
-@pytest.mark.parametrize("case", ["quick"] + [pytest.param(c, marks=pytest.mark.slow) for c in range(4)])
+# The quick case on 600 games; cases 0, 2 and 3 at full size are slow. At 1,500 games a reference whose Skinwalkers
+# never leave Human Form fails each of them; one without the Feed or without the bear-hug passes them all (too rare in
+# a whole battle to show): the scripted and exact checks above hold those two to the book. Case 1 (the Coven's brawl:
+# no Skinwalker, its Feeds too rare to show) is left out of CI's time budget.
+@pytest.mark.parametrize("case", ["quick"] + [pytest.param(c, marks=pytest.mark.slow) for c in (0, 2, 3)])
 def test_beast_forms_kernel_agrees_with_reference(case):
     if case == "quick":
         check_agreement(beast_cases()[0], 600, 40_000, 4100)

@@ -33,6 +33,9 @@ STYLES = ("gun", "brawl")
 DEFAULT_RANGE = "10"
 BRAWL_FIGHT_BONUS = 2
 """Policy: under the balanced plan a model whose Fight bonus is at least 2 Dice goes in to Fight."""
+GUN_PACE = True
+"""Policy (docs/shadows-battles.md 'Plans', gun rule (6)): a posse's gun models advance together, at the Move of the
+slowest standing one (the kernel's option ``gun_pace``; 0 only where a test measures what it brings)."""
 SPOTTING_MIN_CHANCE = 0.5
 """Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
 FIXED_POINT = 1000
@@ -1034,6 +1037,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
         "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
         "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
+        "gun_pace": int(GUN_PACE),
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
