@@ -261,9 +261,9 @@ class TableGame(RB.Game):
                 return bs
         return None
 
-    def candidates(self, m: TModel, reach) -> list[TModel]:
-        """Enemies that may be Shot at: not Downed, not in a Fight, within ``reach(gap)`` (Dust Storm: 12")."""
-        out = []
+    def each_candidate(self, m: TModel, reach):
+        """Enemies that may be Shot at, one by one in Activation order: not Downed, not in a Fight, within
+        ``reach(gap)`` (Dust Storm: 12")."""
         for e in self.enemies(m):
             if not e.standing:
                 continue
@@ -271,8 +271,10 @@ class TableGame(RB.Game):
             if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
             if reach(g) and not self.engaged(e):
-                out.append(e)
-        return out
+                yield e
+
+    def candidates(self, m: TModel, reach) -> list[TModel]:
+        return list(self.each_candidate(m, reach))
 
     def weapon_candidates(self, m: TModel, wp) -> list[TModel]:
         return self.candidates(m, lambda g: self.band_shot(wp, g) is not None)
@@ -382,8 +384,8 @@ class TableGame(RB.Game):
                 continue
             if id(w) in fired and not (m.has("Trigger-Happy") and not gunslinger and not again):
                 continue
-            if self.weapon_candidates(m, w):
-                out.append(w)
+            if next(self.each_candidate(m, lambda g, w=w: self.band_shot(w, g) is not None), None) is not None:
+                out.append(w)  # it has a candidate in reach
         return out
 
     def dynamite_target(self, m: TModel) -> TModel | None:
