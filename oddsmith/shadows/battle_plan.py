@@ -947,19 +947,21 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             notes.append(f"{tag}: {R.REVENANTS} Revenants join (Novice, Pistol, Fearsome, Hard to Kill, no VP); they "
                          f"Activate with their Boss and leave if the Boss falls")
         if opts.table:
-            styles = ", ".join(f"{mp.model.name} {mp.style}" + (f" (D* {mp.desired_inches:g}\")"
-                                                                 if mp.style == "gun" else "")
-                               + (f" in {mp.beast_form.name}" if mp.beast_form is not None else "")
-                               for mp in side.models)
+            styles = ", ".join(f"{mp.model.name} {mp.style}" + (
+                f" (D* {mp.desired_inches:g}\"" + (f"; {mp.beast_form.name} to Charge" if mp.beast_form else "") + ")"
+                if mp.style == "gun" else (f" in {mp.beast_form.name}" if mp.beast_form else ""))
+                for mp in side.models)
             notes.append(f"{tag} plan {side.plan}: {styles}")
             for mp in side.models:
                 if mp.beast_form is not None:
                     f = mp.beast_form
-                    when = ("with its first Action out of Contact" if mp.beast_at_once else
-                            f"when it can Charge at once in it (an Action to follow, the closest standing enemy "
-                            f"within {f.move if f.move is not None else R.MOVE_INCHES}\", none in Contact)")
-                    notes.append(f"{tag}: {mp.model.name} assumes its {f.name} {when} (a Move Action), and again after "
-                                 f"it Recovers, then plays brawl: Fearsome, Move "
+                    when = ("with its first Action out of Contact (a Move Action), and again after it Recovers"
+                            if mp.beast_at_once else
+                            f"(a Move Action) only when it can Charge at once in it: an Action to follow, the closest "
+                            f"standing enemy within {f.move if f.move is not None else R.MOVE_INCHES}\", none in "
+                            f"Contact")
+                    notes.append(f"{tag}: {mp.model.name} assumes its {f.name} {when}; in it, it plays brawl: "
+                                 f"Fearsome, Move "
                                  f"{f.move if f.move is not None else R.MOVE_INCHES}\""
                                  + (f", +{f.attack_dice} Dice when on the Attack" if f.attack_dice else "")
                                  + (f", {f.win_save_modifier} Save to the loser of its Fights, a bear-hug winning by "
