@@ -25,3 +25,11 @@ def pytest_sessionstart(session):
 
 def pytest_collection_finish(session):
     gc.freeze()
+
+
+def pytest_configure(config):
+    """With ``-n``, pytest-xdist hands out the tests by its "load" schedule; "worksteal" instead lets a worker that has
+    run out take pending tests from the other, so one long statistical test left at the end of a queue does not keep
+    a core idle (docs/development.md). Left alone when another ``--dist`` was asked for, or without pytest-xdist."""
+    if getattr(config.option, "dist", None) == "load" and getattr(config.option, "numprocesses", None):
+        config.option.dist = "worksteal"
