@@ -96,7 +96,7 @@ class TModel(RB.Model):
         """Its Move in the Form it is in: a Beast Form's ("Wolf Form. Moves 6""; a Bear the book's 4", no
         Boilerplate: no Gear in a Beast Form), else the model's own."""
         if self.beast:
-            return float(self.form.move if self.form.move is not None else R.MOVE_INCHES)
+            return float(self.form.move_inches)
         return self.pm.move_inches
 
     @property
@@ -956,8 +956,7 @@ class TableGame(RB.Game):
         if m.plan.beast_at_once:
             return True
         near = self.closest(m, [e for e in self.enemies(m) if e.standing])
-        beast_move = m.form.move if m.form.move is not None else R.MOVE_INCHES
-        return not late and near is not None and gap(m, near) <= beast_move + EPS
+        return not late and near is not None and gap(m, near) <= m.form.move_inches + EPS
 
     def feed(self, m: TModel) -> bool:
         """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a

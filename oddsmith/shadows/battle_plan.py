@@ -814,11 +814,11 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["magister"]] = int(m.role is not None and m.role.name == R.MAGISTER)
     row[col["harbinger"]] = int(m.role is not None and m.role.name == R.HARBINGER)
     profile = m.profile if isinstance(m, SummonedEntity) else None
-    row[col["base_mm"]] = profile.base_mm if profile is not None and profile.base_mm else E.DEFAULT_BASE_MM
+    row[col["base_mm"]] = profile.base_mm if profile is not None and profile.base_mm else R.BASE_MM
     form = mp.beast_form
     if form is not None:
         row[col["beast_form"]] = 1 if mp.beast_at_once else 2   # battle_table.table_action: when it changes
-        row[col["beast_move"]] = _inches(form.move if form.move is not None else R.MOVE_INCHES)  # no Boilerplate
+        row[col["beast_move"]] = _inches(form.move_inches)
         row[col["beast_attack_dice"]] = form.attack_dice
         row[col["beast_win_save"]] = form.win_save_modifier
         row[col["beast_hug_margin"]] = form.bear_hug_margin or 0
@@ -958,11 +958,11 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                     when = ("with its first Action out of Contact (a Move Action), and again after it Recovers"
                             if mp.beast_at_once else
                             f"(a Move Action) only when it can Charge at once in it: an Action to follow, the closest "
-                            f"standing enemy within {f.move if f.move is not None else R.MOVE_INCHES}\", none in "
+                            f"standing enemy within {f.move_inches}\", none in "
                             f"Contact")
                     notes.append(f"{tag}: {mp.model.name} assumes its {f.name} {when}; in it, it plays brawl: "
                                  f"Fearsome, Move "
-                                 f"{f.move if f.move is not None else R.MOVE_INCHES}\""
+                                 f"{f.move_inches}\""
                                  + (f", +{f.attack_dice} Dice when on the Attack" if f.attack_dice else "")
                                  + (f", {f.win_save_modifier} Save to the loser of its Fights, a bear-hug winning by "
                                     f"{f.bear_hug_margin}+" if f.win_save_modifier else "")

@@ -614,8 +614,8 @@ def save_odds(die: int, target: int, modifier: int = 0, *, shaken: bool = False,
 # ---------------------------------------------------------------------------
 
 BEAST_FORMS = ("wolf", "bear")
-DEFAULT_BASE_MM = 25
-BEAST_FORM_BASE_MM = 40
+DEFAULT_BASE_MM = R.BASE_MM
+BEAST_FORM_BASE_MM = R.BEAST_FORM_BASE_MM
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,7 @@ from oddsmith.rules.shadows.recovery import (  # noqa: F401
 from oddsmith.rules.shadows.moving import (  # noqa: F401
     APPALOOSA_MOVE_INCHES,
     BASE_INCHES,
+    BASE_MM,
     CHARGE_REACH_INCHES,
     DEPLOYMENT_ZONE_INCHES,
     DISENGAGE_MOVE_INCHES,
@@ -271,6 +272,7 @@ from oddsmith.rules.shadows.arcane import (  # noqa: F401
 from oddsmith.rules.shadows.factions import (  # noqa: F401
     BEAR_FORM_WIN_SAVE_MODIFIER,
     BEAST_FORMS,
+    BEAST_FORM_BASE_MM,
     BEAST_FORM_CHANGE_ACTION,
     BEAST_FORM_LOST_WHEN_DOWNED,
     BeastForm,

@@ -12,6 +12,7 @@ from fractions import Fraction
 from oddsmith.rules.shadows._lookup import lookup
 from oddsmith.rules.shadows.arcane import Entity
 from oddsmith.rules.shadows.dice import CastingModifier, FightModifier, halved_die_distribution
+from oddsmith.rules.shadows.moving import MOVE_INCHES
 from oddsmith.rules.shadows.shooting import BEAR_HUG_MARGIN, SaveModifier
 
 # ---------------------------------------------------------------------------
@@ -88,9 +89,9 @@ class FactionRole:
     powers: tuple[str, ...] = ()
     move: int | None = None
     """Its Move rate ("Move 6""); with ``beast_form``, in its Beast Form only."""
-    beast_form: bool = False
-    """A Skinwalker: it "may assume its Beast Form ... by using an entire Move Action" and "must begin each game in
-    Human Form" (its Form: :func:`beast_form_of`)."""
+    beast_form: str | None = None
+    """A Skinwalker's Beast Form (a key of :data:`BEAST_FORMS`): it "may assume its Beast Form ... by using an entire
+    Move Action" and "must begin each game in Human Form" (:func:`beast_form_of`)."""
     feeds: bool = False
     """A Broodkin: "if a Shaken Broodkin spends an Action while in Contact with a Downed Bystander or Downed
     non-Supernatural model, they will Feed" (:data:`FEED`)."""
@@ -109,11 +110,11 @@ FACTION_ROLES: dict[str, FactionRole] = {r.name: r for r in (
                 supernatural=True, skills=("Hard to Kill",), powers=("Transfix",), move=6, feeds=True),
     FactionRole("Skinwalker (Wolf)", Faction.SKINWALKER_TRIBES, None, 2,
                 "Skinwalker with Wolf Beast Form: Supernatural; in Beast Form Fearsome, 40mm base, Moves 6\", +2 Dice in a Fight "
-                "when on the Attack, no Weapons or Gear.", supernatural=True, move=6, beast_form=True),
+                "when on the Attack, no Weapons or Gear.", supernatural=True, move=6, beast_form="Wolf Form"),
     FactionRole("Skinwalker (Bear)", Faction.SKINWALKER_TRIBES, None, 2,
                 "Skinwalker with Bear Beast Form: Supernatural; in Beast Form Fearsome, 40mm base; winning a Fight gives the "
                 "loser -1 Save; winning by 2+ against a smaller base makes failed-Save Damage one worse.", supernatural=True,
-                beast_form=True),
+                beast_form="Bear Form"),
     FactionRole("Magister", Faction.CROSSROADS_CULT, 1, 1,
                 "The Boss becomes an Arcanist for free; one of its three Powers must be Summon.",
                 boss_only=True, arcanist=True, required_power="Summon"),
@@ -143,6 +144,10 @@ WOLF_FORM_ATTACK_DICE = FightModifier.WOLF_FORM.dice
 BEAR_FORM_WIN_SAVE_MODIFIER = SaveModifier.BEAR_FORM.modifier
 
 
+BEAST_FORM_BASE_MM = 40
+"""A Beast Form: "the model is replaced with a suitable monstrous model on a 40mm base"."""
+
+
 @dataclass(frozen=True)
 class BeastForm:
     """A Skinwalker's Beast Form ("The Skinwalker Tribes": Wolf Form, Bear Form).
@@ -158,10 +163,15 @@ class BeastForm:
     attack_dice: int = 0
     win_save_modifier: int = 0
     bear_hug_margin: int | None = None
-    base_mm: int = 40
+    base_mm: int = BEAST_FORM_BASE_MM
     fearsome: bool = True
     uses_weapons_and_gear: bool = False
     casts: bool = False
+
+    @property
+    def move_inches(self) -> int:
+        """Its Move in it: its own, or the book's 4" (no Boilerplate slows it: no Gear in a Beast Form)."""
+        return self.move if self.move is not None else MOVE_INCHES
 
 
 BEAST_FORMS: dict[str, BeastForm] = {f.name: f for f in (
@@ -180,10 +190,8 @@ Recovers." ("Shaken and other game markers carry over between Forms.")"""
 
 
 def beast_form_of(role: "FactionRole | None") -> BeastForm | None:
-    """The Beast Form of a Skinwalker role (its name says Wolf or Bear), None for any other role."""
-    if role is None or not role.beast_form:
-        return None
-    return BEAST_FORMS["Wolf Form" if "Wolf" in role.name else "Bear Form"]
+    """The Beast Form of a Skinwalker role, None for any other role."""
+    return BEAST_FORMS[role.beast_form] if role is not None and role.beast_form else None
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ DEPLOYMENT_ZONE_INCHES = 8
 
 BASE_INCHES = 1.0
 """Every model of the book's profiles stands on a 25mm round base, read as 1" across ("What You Need")."""
+BASE_MM = 25
+"""That base in mm (a 40mm one, a Major Entity's or a Beast Form's, is larger: the bear-hug compares them)."""
 
 ENEMY_CLEARANCE_INCHES = 1
 """A model "cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other Models")."""
