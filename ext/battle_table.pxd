@@ -587,6 +587,22 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
     return DID_CHARGE
 
 
+cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The Active model m of side s declares an Action: the one Passive model that Reacts (battle_reactions.
+    reacting_model) makes its Shoot Reaction, or its Move Reaction into Contact with m, a Charge with its free Fight
+    ("Charging Enemy Models": m is seen at the start of the Move), on its own stretch of dice; then its Lookout Token
+    goes, unless Bushwhacker keeps it. One Reaction per triggering Action; m's Action follows if it still can."""
+    cdef int o = 1 - s, rw = -1, r = reacting_model(p, g, s, m, &rw)
+    if r < 0:
+        return
+    dice_segment(g, (<uint64_t>g.turn << 32) | (1 << 15) | (1 << 14) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    if rw >= 0:
+        reaction_shoot(p, g, o, r, rw, s, m)
+    else:
+        charge(p, g, o, r, m)   # stopped short by another enemy: it Moved all the same (docs section 13)
+    reaction_done(p, g, o, r)
+
+
 cdef inline int disengage(Setup *p, Game *g, int s, int m) noexcept nogil:
     """Disengaging From Contact: a 1 Die Disengage Test; on a Failure a 5+ Save for each enemy not Downed in Contact
     (in index order, a Casualty credited to that enemy's side); if still standing the model moves 4" straight away
@@ -688,10 +704,11 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     return DID_NOTHING
 
 
-cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, int prev, int *fired,
+cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int last, int solo_second, int prev, int *fired,
                              int *again) noexcept nogil:
     """brawl style: Fight an enemy in Contact; Charge one within 4" (Downed ones first, then the closest); Shoot as
-    the second Action of a Solo that Moved; Move 4" toward the closest enemy."""
+    the second Action of a Solo that Moved; Move 4" toward the closest enemy (a Lookout model on an Activation's last
+    Action after its first: Lookout instead, when battle_reactions.lookout_wanted_brawl says so)."""
     cdef int o = 1 - s, t
     cdef double d2
     if g.cmask[s][m] & g.onmask[o]:
@@ -707,6 +724,8 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int solo_second, i
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if t >= 0:
+        if last and solo_second and lookout_wanted_brawl(p, g, s, m, t, d2):
+            return DID_LOOKOUT   # section 13: Lookout instead of this Move (battle_reactions.pxd)
         move_toward(p, g, s, m, g.x[o][t], g.y[o][t], move_of(p, g, s, m))
         return DID_MOVE
     return DID_NOTHING
@@ -779,4 +798,4 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         return DID_CAST
     if p.mp[s][m][M_STYLE] == STYLE_GUN and not g.beast[s][m]:   # a Beast Form plays brawl
         return gun_action(p, g, s, m, last, solo_second, fired, again)
-    return brawl_action(p, g, s, m, solo_second, prev, fired, again)
+    return brawl_action(p, g, s, m, last, solo_second, prev, fired, again)

@@ -191,7 +191,7 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
             conc = CONC_MAY
         fired[0] = (fired[0] & ~CONCENTRATED) | ACTED
         if g.nlook[1 - s]:
-            react(p, g, s, m)   # Reactions to the declared Action come first (battle_reactions.pxd)
+            react(p, g, s, m)   # Reactions to the declared Action come first (battle_table.react)
         # a Beast Form cannot "Cast Arcane Powers"
         if (p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]) and not g.beast[s][m]:   # Summon, Banish (battle_summon.pxd)
             did = summon_action(p, g, s, m, fired, again, conc)
@@ -929,7 +929,7 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
                     break
 
 
-PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo")
+PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo", "reaction")
 PROBE_DID_NAMES = ("nothing", "move", "shoot", "fight", "charge", "disengage", "clear", "cast", "lookout", "concentrate",
                    "feed")
 """table_probe's ``did`` counts, in DID_* order (battle_game.pxd), then the Fights and Fight Casualties."""
@@ -953,8 +953,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
     model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the DID_* counts, then Fights
     and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout counts in did[0]) and leaves
-    the last trial's positions in ``last``."""
-    if not (0 <= kind < 6 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
+    the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on Lookout and enemy ``arg``
+    declares an Action (battle_table.react); did counts nothing done, or Lookout where the Token is kept."""
+    if not (0 <= kind < 7 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
             and out.shape[2] == 4 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
@@ -1012,13 +1013,20 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             elif kind == 4:
                 shoot_table(&p, &g, side, model, &fired, &again)
                 r = DID_SHOOT
-            else:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second's
+            elif kind == 5:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second counts
                 r = act(&p, &g, side, model, 0, 0, DID_NOTHING, &fired, &again)
                 r = act(&p, &g, side, model, 1, 1, r, &fired, &again)
+            else:
+                go_lookout(&g, side, model)
+                react(&p, &g, 1 - side, arg)
+                r = DID_LOOKOUT if g.look[side][model] else DID_NOTHING
+                did[r] += 1
+                r = -1
             if r == DID_LOOKOUT:   # a Lookout (nothing resolved yet) is counted as nothing done
                 go_lookout(&g, side, model)
                 r = DID_NOTHING
-            did[r] += 1
+            if r >= 0:
+                did[r] += 1
             did[PROBE_FIGHTS] += g.fights
             did[PROBE_FIGHT_CASUALTIES] += g.fight_cas[0] + g.fight_cas[1]
             for s in range(NSIDE):

@@ -590,7 +590,8 @@ class TableGame(RB.Game):
                 if f.standing and not f.revenant and not f.summoned and f.plan.style == "gun" and not f.beast]
         return min([m.move_inches] + line)
 
-    def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool) -> str | None:
+    def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool, last_after_first: bool = False
+                     ) -> str | None:
         if self.contacts(m):
             self.fight(m, self.defender(m))
             return "fight"
@@ -606,6 +607,9 @@ class TableGame(RB.Game):
             return "shoot"
         near = self.closest(m, [e for e in self.enemies(m) if e.standing])
         if near is not None:
+            if last_after_first and self.lookout_wanted_brawl(m, near):
+                m.lookout = True  # Lookout instead of this Move
+                return "lookout"
             self.move_towards(m, near.x, near.y, m.move_inches)
             return "move"
         return None
@@ -942,7 +946,7 @@ class TableGame(RB.Game):
         elif m.plan.style == "gun" and not m.beast:  # a Beast Form plays brawl
             did = self.gun_action(m, fired, again, late, second)
         else:
-            did = self.brawl_action(m, fired, again, after_move)
+            did = self.brawl_action(m, fired, again, after_move, late and second)
         if did == "move":  # a Move, a Charge, a Disengage, clearing a Jam, Gear used in a Move Action
             m.moved = True
         return did
@@ -997,6 +1001,15 @@ class TableGame(RB.Game):
         ready = [w for w in m.plan.weapons if self.ready(m, w) and w.bands]
         return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + R.MOVE_INCHES + EPS
 
+    def lookout_wanted_brawl(self, m: TModel, near: TModel) -> bool:
+        """Policy (docs/shadows-battles.md section 13): a brawl-style Lookout model (Quickdraw or Bushwhacker) that
+        would Move toward ``near`` on its Activation's last Action, after a first one, goes on Lookout instead when
+        ``near`` plays brawl and is within its Charge (its Move) plus one Move: ``near`` can come into its reach with
+        one Move, and meets its Charge Reaction first."""
+        if not getattr(m.plan, "lookout", False) or (near.plan.style == "gun" and not near.beast):
+            return False
+        return gap(m, near) <= m.move_inches + R.MOVE_INCHES + EPS
+
     def lose_lookout(self, m: TModel) -> None:
         """"the Lookout Token is immediately replaced by a Done Token" ("Lookout")."""
         m.lookout = False
@@ -1004,9 +1017,10 @@ class TableGame(RB.Game):
 
     def reacting_model(self, m: TModel):
         """(model, Weapon) of the one Passive model that Reacts to ``m``'s declared Action, or None: the first on
-        Lookout in its posse's Activation order, standing and not in a Fight, with a ready Weapon whose Long Range
-        reaches ``m`` (standing and not in a Fight: it may be Shot at; within 12" in a Dust Storm), its best such
-        Weapon."""
+        Lookout in its posse's Activation order, standing and not in a Fight, that can React to ``m`` (standing and
+        not in a Fight; within 12" in a Dust Storm). A gun-style model (in Human Form) Shoots, with its best ready
+        Weapon whose Long Range reaches ``m``; a brawl-style one, or one in its Beast Form, Charges ``m`` (a Move
+        Reaction into Contact with the triggering model: Weapon None) when ``m`` is within its Move."""
         if not m.standing or self.engaged(m):
             return None
         for e in self.enemies(m):
@@ -1014,6 +1028,10 @@ class TableGame(RB.Game):
                 continue
             g = gap(e, m)
             if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
+                continue
+            if e.plan.style != "gun" or e.beast:
+                if g <= e.move_inches + EPS:
+                    return e, None
                 continue
             for w in e.plan.weapons:
                 if self.ready(e, w) and w.bands and self.band_shot(w, g) is not None:
@@ -1029,6 +1047,14 @@ class TableGame(RB.Game):
         if chosen is None:
             return
         e, w = chosen
+        if w is None:
+            # "A Reacting model may make a Move Reaction to bring itself into Contact with the triggering model": a
+            # Charge (it sees m at the start of its Move), its free Fight with +1 Die; Fearsome's Nerve Test anew,
+            # as in any Activation but its own
+            e.fearsome_tested = e.fearsome_failed = False
+            self.charge(e, m)
+            self.reaction_done(e)
+            return
         for _ in range(w.shots):
             if not m.standing or self.engaged(m):
                 break
@@ -1045,6 +1071,11 @@ class TableGame(RB.Game):
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
                 self.save(m, R.save_target(hits), bs.save_mod + (w.silver if m.pm.supernatural else 0), e.side)
+        self.reaction_done(e)
+
+    def reaction_done(self, e: TModel) -> None:
+        """"Once it Reacts, the Lookout Token is replaced by a Done Token", unless Bushwhacker's one Grit Die is a
+        Success."""
         if not e.lookout:
             return
         if e.has("Bushwhacker") and R.is_success(self.rng.randint(1, e.grit_die())):

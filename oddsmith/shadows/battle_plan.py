@@ -227,8 +227,9 @@ class ModelPlan:
     """For Short, Medium and Long Range: the Powers of ``casts`` whose value beats the model's best shot at that band
     (cast even when the model could shoot, the closest candidate at that band of its best Weapon)."""
     lookout: bool = False
-    """Policy (docs/shadows-battles.md section 13, 'Lookout and Reactions'): a gun-style model with a Reaction Skill (Quickdraw,
-    Bushwhacker) and a Weapon that shoots goes on Lookout where the plan says so."""
+    """Policy (docs/shadows-battles.md section 13, 'Lookout and Reactions'): a model with a Reaction Skill (Quickdraw,
+    Bushwhacker), gun-style with a Weapon that shoots (it Reacts with a shot) or brawl-style (it Reacts with a Charge),
+    goes on Lookout where the plan says so."""
     summon: tuple[tuple[int, tuple[bool, bool, bool]], ...] = ()
     """Summon (docs/shadows-battles.md section 12): the Difficulties the policy may choose (positive value), best
     first, each with whether its value beats the model's best shot at Short, Medium and Long Range."""
@@ -437,7 +438,8 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
                    for d, v in sorted(((d, v) for d, v in summons if v > 0),
                                       key=lambda dv: (dv[0] not in named, -dv[1], dv[0])))
     banish = tuple((v > 0, *(v > best[i] for i in range(3))) for v in banishes)
-    lookout = style == "gun" and bool(usable) and any(reaction_skill(s_) for s_ in model.all_skills)
+    # a gun model Reacts with a shot, a brawl model with a Charge (a Move Reaction into Contact)
+    lookout = (style == "brawl" or bool(usable)) and any(reaction_skill(s_) for s_ in model.all_skills)
     gains = concentrate_gains(model, casts, summon, bool(banishes)) if style == "gun" else {}
     forced = frozenset(("Summon", d) for d, _ in summon if d in needs)
     concentrate = tuple(frozenset(key for key, gain in gains.items() if gain > best[i] > 0) | forced for i in range(3))
