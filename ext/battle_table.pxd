@@ -108,13 +108,52 @@ cdef inline double clear_length(Setup *p, Game *g, int s, int m, double ux, doub
     return length
 
 
+cdef inline double fly_length(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
+                              int enemies) noexcept nogil:
+    """How far a Flying model goes along (ux, uy), at most ``length``: it "may ignore all other models ... as they
+    Move", so only where it ends counts: not closer than 1" to an enemy of the bit mask ``enemies``. An end within one
+    enemy's 1" moves back to where the path enters it, until no such enemy is left; as for any model, it goes no
+    nearer to an enemy it starts within 1" of (docs/shadows-battles.md section 2)."""
+    cdef int o = 1 - s, t, again = 1
+    cdef double wx, wy, b, c, disc, r
+    for t in range(g.nm[o]):
+        if (enemies >> t) & 1:
+            wx = g.x[s][m] - g.x[o][t]
+            wy = g.y[s][m] - g.y[o][t]
+            if wx * wx + wy * wy - p.clear2 <= 1e-9 and ux * wx + uy * wy < 0:
+                return 0.0
+    while again:
+        again = 0
+        for t in range(g.nm[o]):
+            if not (enemies >> t) & 1:
+                continue
+            wx = g.x[s][m] - g.x[o][t]
+            wy = g.y[s][m] - g.y[o][t]
+            b = ux * wx + uy * wy
+            c = wx * wx + wy * wy - p.clear2
+            if c <= 1e-9:
+                continue        # started within its 1": moving away (above)
+            disc = b * b - c
+            if disc <= 0:
+                continue
+            r = sqrt(disc)
+            if -b - r < length < -b + r:
+                length = -b - r   # the path's way into this enemy's 1"
+                again = 1
+    return length
+
+
 cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
                            int exempt) noexcept nogil:
     """Move up to ``length`` along the unit vector (ux, uy), stopping where the model would come closer than 1" to
-    an enemy not Downed (clear_length; enemies in the bit mask ``exempt`` do not stop it); then clamp to the table."""
+    an enemy not Downed (clear_length; enemies in the bit mask ``exempt`` do not stop it; a Flying model: fly_length,
+    only its end counts); then clamp to the table."""
     if length <= 0:
         return
-    length = clear_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
+    if p.mp[s][m][M_FLYING]:
+        length = fly_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
+    else:
+        length = clear_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
     g.x[s][m] += ux * length
     g.y[s][m] += uy * length
     clamp(p, g, s, m)

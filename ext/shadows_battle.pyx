@@ -43,7 +43,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
                  "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger",
                  "beast_form", "beast_move", "beast_attack_dice", "beast_win_save", "beast_hug_margin", "base_mm",
-                 "beast_base_mm", "feeds")
+                 "beast_base_mm", "feeds", "flying")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")

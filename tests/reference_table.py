@@ -195,6 +195,9 @@ class TableGame(RB.Game):
         ux, uy = dx / length, dy / length
         t_max = min(inches, length)
         keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES  # centre distance of a 1" gap
+        if m.pm.flying and R.FLYING_IGNORES_OTHER_MODELS:
+            self.fly(m, ux, uy, t_max, [e for e in self.enemies(m) if e.standing and e not in ignore], keep)
+            return
         for e in self.enemies(m):
             if not e.standing or e in ignore:
                 continue
@@ -216,6 +219,33 @@ class TableGame(RB.Game):
         m.y = clamp(m.y + uy * t_max)
         for e in self.contacts(m):
             if e.lookout:  # "if an enemy model Moves into Contact with it"
+                self.lose_lookout(e)
+
+    def fly(self, m: TModel, ux: float, uy: float, t_max: float, enemies: list, keep: float) -> None:
+        """A Flying model's Move ("may ignore all other models ... as they Move"): the whole way, unless it would end
+        closer than 1" to one of ``enemies``; then it ends where its path enters that enemy's 1", and so on. No nearer
+        to an enemy it starts within 1" of."""
+        for e in enemies:
+            if math.hypot(m.x - e.x, m.y - e.y) <= keep and (m.x - e.x) * ux + (m.y - e.y) * uy < 0:
+                t_max = 0.0
+
+        def inside(e, t):  # the points of the path within e's 1" (not those it started within)
+            return math.hypot(m.x - e.x, m.y - e.y) > keep and math.hypot(m.x + ux * t - e.x, m.y + uy * t - e.y) < keep
+
+        moved = True
+        while moved and t_max > 0:
+            moved = False
+            for e in enemies:
+                if inside(e, t_max):
+                    wx, wy = m.x - e.x, m.y - e.y
+                    along = wx * ux + wy * uy
+                    enters = -along - math.sqrt(max(along * along - (wx * wx + wy * wy - keep * keep), 0.0))
+                    if enters < t_max:
+                        t_max, moved = enters, True
+        m.x = clamp(m.x + ux * t_max)
+        m.y = clamp(m.y + uy * t_max)
+        for e in self.contacts(m):
+            if e.lookout:
                 self.lose_lookout(e)
 
     def charge(self, m: TModel, target: TModel) -> bool:

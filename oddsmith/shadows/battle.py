@@ -134,7 +134,7 @@ NOT_MODELLED = (
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (no "
     "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
-    "Event); of the unique Summonings (played when the posse file names them) Flying, the Behemoth's breath Fire "
+    "Event); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "40mm bases (a Major Entity's, a Skinwalker's Beast Form): every model is a 25mm disc on the table (the Bear's "
     "bear-hug still compares the bases)",

@@ -612,6 +612,10 @@ class SummonedEntity(P.PosseModel):
     def silver_bullets(self) -> bool:
         return self.profile is not None and self.profile.silver_bullets
 
+    @property
+    def flying(self) -> bool:
+        return self.profile is not None and self.profile.flying
+
 
 def entity_profile(difficulty: int, unique: R.Entity | None = None) -> R.Entity:
     """The Entity a Summon at ``difficulty`` brings (1 Lesser, 2 Minor, 3 Major), or the unique Summoning of that
@@ -826,6 +830,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
         row[col["beast_hug_margin"]] = form.bear_hug_margin or 0
         row[col["beast_base_mm"]] = form.base_mm
     row[col["feeds"]] = int(m.role is not None and m.role.feeds)
+    row[col["flying"]] = int(m.flying)
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)

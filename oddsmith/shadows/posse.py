@@ -185,6 +185,11 @@ class PosseModel:
         base = self.role.move if self.role and self.role.move and not self.role.beast_form else R.MOVE_INCHES
         return base - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
 
+    @property
+    def flying(self) -> bool:
+        """Flying ("Types of Model", "Flying Models"): the Harbinger of the Abyss, the Vessel (their Faction roles)."""
+        return bool(self.role and self.role.flying)
+
     @functools.cached_property
     def silver_bullets(self) -> bool:
         """Silver Bullets in a game: a Crusader's, or bought as Gear (not by the Vessel)."""

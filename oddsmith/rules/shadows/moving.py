@@ -56,6 +56,12 @@ BASE_MM = 25
 ENEMY_CLEARANCE_INCHES = 1
 """A model "cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other Models")."""
 
+FLYING_IGNORES_OTHER_MODELS = True
+""""Flying Models: These models may ignore all other models and terrain as they Move" and "are assumed to start and end
+each Move Action on the ground ... in a position where the model can physically stand" ("Types of Model"). *Reading*
+(docs/shadows-battles.md section 2): the 1" of "Other Models" does not stop a Flying model on its way; where it ends,
+it holds."""
+
 CHARGE_REACH_INCHES = MOVE_INCHES
 """A Charge is a Move that ends in Contact: the Target must be within one Move (edge to edge) ("Charging Enemy Models")."""
 
