@@ -795,6 +795,26 @@ cdef inline int beast_wanted(Setup *p, Game *g, int s, int m, int last) noexcept
     return not last and closest_enemy(p, g, s, m, 0, &d2) >= 0 and d2 <= p.beast_reach2[s][m]
 
 
+cdef inline int human_wanted(Setup *p, Game *g, int s, int m, int last) noexcept nogil:
+    """Policy (docs/shadows-battles.md section 9): a gun-style Skinwalker (column ``beast_form`` 2) in its Beast Form
+    returns to Human Form ("may ... return to Human Form by using an entire Move Action") on an Action another follows
+    (not ``last``), out of Contact, when no enemy model (Downed ones too) is within its Beast Form's Charge reach and a
+    Weapon of its Human Form has a candidate in range: the return, then the shot."""
+    cdef int o = 1 - s, t, w, ok = 0
+    if last or p.mp[s][m][M_BEAST] != 2 or not p.opt[O_HUMAN_RETURN] or (g.cmask[s][m] & g.onmask[o]):
+        return 0
+    for t in range(g.nm[o]):
+        if g.on[o][t] and dist2(g, s, m, o, t) <= p.beast_reach2[s][m]:
+            return 0
+    g.beast[s][m] = 0   # its Weapons as in Human Form (weapon_ready asks the Form)
+    for w in range(MAXW):
+        if weapon_ready(p, g, s, m, w) and closest_candidate(p, g, s, m, p.band2[s][m][w][2]) >= 0:
+            ok = 1
+            break
+    g.beast[s][m] = 1
+    return ok
+
+
 cdef inline int feed(Setup *p, Game *g, int s, int m) noexcept nogil:
     """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a Downed
     ... non-Supernatural model": "Their victim is removed from play, and the Broodkin removes their Shaken marker".
@@ -829,6 +849,9 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         return limp_action(p, g, s, m, fired, again)
     if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
+    if g.beast[s][m] and human_wanted(p, g, s, m, last):
+        g.beast[s][m] = 0   # policy (section 9): back to Human Form, "using an entire Move Action"
+        return DID_MOVE
     if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
         g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
         return DID_MOVE

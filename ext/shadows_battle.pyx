@@ -61,7 +61,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
-                  "gun_pace")
+                  "gun_pace", "human_return")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -950,14 +950,14 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 const double[:, :, ::1] positions, const int32_t[:, :, ::1] state, int kind, int side, int model,
                 int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
-    ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken). Adds into ``out`` (side,
-    model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the DID_* counts, then Fights
-    and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout counts in did[0]) and leaves
-    the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on Lookout and enemy ``arg``
+    ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken, optionally in its Beast Form).
+    Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the
+    DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout
+    counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on Lookout and enemy ``arg``
     declares an Action (battle_table.react); did counts nothing done, or Lookout where the Token is kept."""
     if not (0 <= kind < 7 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
-            and state.shape[1] == MAXM and state.shape[2] == 3 and out.shape[0] == 2 and out.shape[1] == MAXM
+            and state.shape[1] == MAXM and 3 <= state.shape[2] <= 4 and out.shape[0] == 2 and out.shape[1] == MAXM
             and out.shape[2] == 4 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
             and last.shape[2] == 2 and trials >= 0):
         raise ValueError("table_probe: bad arguments")
@@ -993,6 +993,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                     g.on[s][m] = state[s, m, 0] if m < g.nm[s] else 0
                     g.downed[s][m] = state[s, m, 1]
                     g.shaken[s][m] = state[s, m, 2]
+                    g.beast[s][m] = state[s, m, 3] if state.shape[2] > 3 else 0
                     g.acts[s][m] = 0
                     g.x[s][m] = positions[s, m, 0]
                     g.y[s][m] = positions[s, m, 1]

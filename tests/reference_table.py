@@ -970,6 +970,9 @@ class TableGame(RB.Game):
             return self.limp_action(m, fired, again)
         if (m.whiskey or m.snake_oil) and not m.beast and self.gear_action(m):
             did = "move"
+        elif m.beast and self.human_wanted(m, late):
+            m.beast = False  # it may "return to Human Form by using an entire Move Action"
+            did = "move"
         elif m.form is not None and not m.beast and self.beast_wanted(m, late):
             m.beast = True  # it "may assume its Beast Form ... by using an entire Move Action"
             did = "move"
@@ -991,6 +994,22 @@ class TableGame(RB.Game):
             return True
         near = self.closest(m, [e for e in self.enemies(m) if e.standing])
         return not late and near is not None and gap(m, near) <= m.form.move_inches + EPS
+
+    def human_wanted(self, m: TModel, late: bool) -> bool:
+        """Policy (docs/shadows-battles.md section 9): a gun-style Skinwalker (balanced) in its Beast Form returns to
+        Human Form on an Action another follows, out of Contact, when no enemy (Downed ones too) is within its Beast
+        Form's Charge reach and a Weapon of its Human Form has a candidate in range: the return, then the shot."""
+        if late or m.plan.beast_at_once or self.contacts(m):
+            return False
+        if any(gap(m, e) <= m.move_inches + EPS for e in self.enemies(m)):
+            return False
+        m.beast = False  # its Weapons as in Human Form
+        try:
+            return any(self.ready(m, w) and w.bands and next(
+                self.each_candidate(m, lambda g, w=w: self.band_shot(w, g) is not None), None) is not None
+                for w in m.plan.weapons)
+        finally:
+            m.beast = True
 
     def feed(self, m: TModel) -> bool:
         """The Broodkin's Feed ("The Red Hand Coven"): a Shaken Broodkin "spends an Action while in Contact with a

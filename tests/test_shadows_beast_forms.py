@@ -155,6 +155,37 @@ def test_a_gun_style_walker_changes_only_to_charge_at_once():
     assert not g.beast_wanted(g.sides[0][0], late=False)
 
 
+def test_a_gun_style_walker_returns_to_human_form_to_shoot():
+    """Balanced (gun style): in its Beast Form, on an Action another follows, out of Contact, with no enemy (Downed
+    ones too) within its Beast Form's Charge reach and a candidate for a Weapon of its Human Form, it returns to Human
+    Form ("may ... return to Human Form by using an entire Move Action"): the return, then the shot."""
+    kid = FakePlan(model("Kid", "Novice"))
+    gunner = FakePlan(beast_plan().model, weapons=(pistol_plan(),), style="gun", beast_form=WOLF, beast_at_once=False)
+
+    def walker_in_beast_form(gap, enemy=kid):
+        g = table([(gunner, (10, 10))], [(enemy, (11 + gap, 10))], Dice())
+        g.sides[0][0].beast = True
+        return g, g.sides[0][0]
+
+    g, m = walker_in_beast_form(8.0)   # beyond the Wolf's 6", within the Pistol's 12"
+    assert g.one_action(m, set(), [], late=False, after_move=False) == "move"
+    assert not m.beast and m.x == 10
+    g, m = walker_in_beast_form(8.0)
+    assert not g.human_wanted(m, late=True)                       # nothing follows: it stays a Wolf
+    g, m = walker_in_beast_form(5.0)
+    assert not g.human_wanted(m, late=False)                      # an enemy within its Charge
+    g, m = walker_in_beast_form(13.0)
+    assert not g.human_wanted(m, late=False)                      # nothing for the Pistol to shoot
+    g = table([(gunner, (10, 10))], [(kid, (19, 10)), (FakePlan(model("Down", "Novice")), (14, 10))], Dice())
+    m = g.sides[0][0]
+    m.beast, g.sides[1][1].downed = True, True
+    assert not g.human_wanted(m, late=False)                      # a Downed enemy within reach: it finishes it
+    brawler = FakePlan(beast_plan().model, weapons=(pistol_plan(),), style="brawl", beast_form=WOLF)
+    g = table([(brawler, (10, 10))], [(kid, (19, 10))], Dice())
+    g.sides[0][0].beast = True
+    assert not g.human_wanted(g.sides[0][0], late=False)         # a brawl-style walker stays in its Beast Form
+
+
 def test_downed_reverts_to_human_form_and_assumes_it_again_after_recovering():
     kid = FakePlan(model("Kid", "Novice"))
     g = table([(beast_plan(), (10, 10))], [(kid, (30, 10))], Dice([1]))
@@ -233,6 +264,50 @@ def test_kernel_beast_form_charge_fights_as_the_exact_odds_say(form, rank, gap):
     for key, n in seen.items():
         p = odds[key]
         assert abs(n / trials - p) <= 5 * math.sqrt(max(p * (1 - p), 1e-6) / trials), (key, n / trials, p)
+
+
+def _walker_probe(kind: str, gap: float, human_return: int = 1, trials: int = 200):
+    """table_probe from a Skinwalker (balanced, gun style: a Wolf Hero with a Pistol) already in its Beast Form, a
+    Novice ``gap`` inches away."""
+    import numpy as np
+
+    data = {"posse": {"name": "Walkers", "method": "advanced", "dollar_limit": 1000,
+                      "faction": "The Skinwalker Tribes", "native_american": True},
+            "model": [{"name": "Walker", "rank": "Hero", "role": "Skinwalker (Wolf)", "weapons": ["Pistol"]}]}
+    kid = {"posse": {"name": "Kid", "method": "advanced", "dollar_limit": 1000},
+           "model": [{"name": "Kid", "rank": "Novice", "weapons": ["Pistol"]}]}
+    st = B.prepare(P.posse_from_dict(data, "w"), P.posse_from_dict(kid, "k"),
+                   table_options(plan_a="balanced", plan_b="gunline", activation="solo"), check=False)
+    assert st.models[0, 0, B._K.MODEL_COLUMNS.index("beast_form")] == 2
+    st.opts[list(B._K.OPTION_COLUMNS).index("human_return")] = human_return
+    K = B._K
+    pos = np.zeros((2, K.MAX_MODELS, 2))
+    state = np.zeros((2, K.MAX_MODELS, 4), dtype=np.int32)
+    pos[0, 0], pos[1, 0] = (10, 10), (11 + gap, 10)
+    state[0, 0] = (1, 0, 0, 1)   # on the table, in its Beast Form
+    state[1, 0, 0] = 1
+    out = np.zeros((2, K.MAX_MODELS, 4), dtype=np.int64)
+    did = np.zeros(K.PROBE_DID_SIZE, dtype=np.int64)
+    last = np.zeros((2, K.MAX_MODELS, 2))
+    K.table_probe(np.random.PCG64(8), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
+                  E.DAMAGE_ARRAY, st.n_models.copy(), pos, state, K.PROBE_KINDS.index(kind), 0, 0, 0, trials, out,
+                  did, last)
+    return did, last
+
+
+def test_kernel_walker_returns_to_human_form_then_shoots():
+    """The kernel's Solo Activation from its Beast Form, the Novice 8" away (beyond the Wolf's 6"): the return (a Move
+    Action, not a step taken), then a shot; without the policy (option ``human_return`` 0) the Wolf runs in twice. An
+    Action with none to follow: it stays and runs in; within its Charge (5"): the Charge."""
+    names = B._K.PROBE_DID_NAMES
+    did, last = _walker_probe("action", 8.0)
+    assert did[names.index("move")] == 200 and tuple(last[0, 0]) == (10, 10)
+    did, _ = _walker_probe("solo", 8.0)
+    assert did[names.index("shoot")] == 200
+    did, last = _walker_probe("solo", 8.0, human_return=0)
+    assert did[names.index("move")] + did[names.index("charge")] == 200 and last[0, 0, 0] > 10
+    did, _ = _walker_probe("solo", 5.0)
+    assert did[len(names)] >= 200 and did[names.index("shoot")] == 0   # every trial Fights (the Charge's own)
 
 
 def _feed_setup():

@@ -138,7 +138,6 @@ NOT_MODELLED = (
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "40mm bases (a Major Entity's, a Skinwalker's Beast Form): every model is a 25mm disc on the table (the Bear's "
     "bear-hug still compares the bases)",
-    "a Skinwalker returning to Human Form by choice (once in its Beast Form it stays in it until Downed)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "

@@ -36,6 +36,10 @@ BRAWL_FIGHT_BONUS = 2
 GUN_PACE = True
 """Policy (docs/shadows-battles.md 'Plans', gun rule (6)): a posse's gun models advance together, at the Move of the
 slowest standing one (the kernel's option ``gun_pace``; 0 only where a test measures what it brings)."""
+HUMAN_RETURN = True
+"""Policy (docs/shadows-battles.md section 9): a gun-style Skinwalker in its Beast Form returns to Human Form when
+nothing is within its Charge and its Weapons have a Target (the kernel's option ``human_return``; 0 only where a
+test measures what it brings)."""
 SPOTTING_MIN_CHANCE = 0.5
 """Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
 FIXED_POINT = 1000
@@ -966,7 +970,8 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                             if mp.beast_at_once else
                             f"(a Move Action) only when it can Charge at once in it: an Action to follow, the closest "
                             f"standing enemy within {f.move_inches}\", none in "
-                            f"Contact")
+                            f"Contact; and back to Human Form (a Move Action) to shoot, with an Action to follow, "
+                            f"no enemy within {f.move_inches}\" and a Target in range")
                     notes.append(f"{tag}: {mp.model.name} assumes its {f.name} {when}; in it, it plays brawl: "
                                  f"Fearsome, Move "
                                  f"{f.move_inches}\""
@@ -1046,7 +1051,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
         "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
         "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
-        "gun_pace": int(GUN_PACE),
+        "gun_pace": int(GUN_PACE), "human_return": int(HUMAN_RETURN),
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
