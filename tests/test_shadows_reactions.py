@@ -336,3 +336,16 @@ def test_brawlers_gain_from_a_reaction_skill():
     pr = B.run_paired(plain, [quick], 40_000, seed=5)
     d, se = pr.difference(0, "a_wins")
     assert d > 3 * se > 0, (d, se)
+
+
+def test_the_notes_say_who_plays_lookout_and_how_it_reacts():
+    st = B.prepare(brawlers(), lookouts(), TT.table_options(plan_a="brawl", plan_b="gunline"))
+    a = [n for n in st.notes if n.startswith("A: on Lookout")]
+    b = [n for n in st.notes if n.startswith("B: on Lookout")]
+    assert len(a) == len(b) == 1
+    assert "Brawler 0, Brawler 1, Brawler 2, Brawler 3, Brawler 4 React with a Charge" in a[0]
+    assert "Look 0, Look 1, Look 2, Look 3, Look 4 React with a shot" in b[0]
+    # no Lookout without a Reaction Skill, nor in the fixed-range firefight
+    assert not any("on Lookout" in n for n in B.prepare(brawlers(()), lookouts(), TT.table_options()).notes
+                   if n.startswith("A"))
+    assert not any("on Lookout" in n for n in B.prepare(brawlers(), lookouts(), TT.table_options(movement="none")).notes)

@@ -963,6 +963,15 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                 if mp.style == "gun" else (f" in {mp.beast_form.name}" if mp.beast_form else ""))
                 for mp in side.models)
             notes.append(f"{tag} plan {side.plan}: {styles}")
+            for style, how in (("gun", "React with a shot at the triggering model, and go on Lookout instead of "
+                                        "an Activation's last Move when the closest enemy is within their Weapon's "
+                                        "Long Range plus 4\""),
+                               ("brawl", "React with a Charge at the triggering model within their Move, and go on "
+                                         "Lookout instead of an Activation's last Move when the closest enemy plays "
+                                         "brawl and is within their Move plus 4\"")):
+                names = [mp.model.name for mp in side.models if mp.lookout and mp.style == style]
+                if names:
+                    notes.append(f"{tag}: on Lookout (a Reaction Skill), {', '.join(names)} {how}")
             for mp in side.models:
                 if mp.beast_form is not None:
                     f = mp.beast_form
