@@ -80,19 +80,27 @@ cdef inline void clamp(Setup *p, Game *g, int s, int m) noexcept nogil:
         g.y[s][m] = p.hi
 
 
+cdef inline double approach(Setup *p, Game *g, int s, int m, int t, double ux, double uy, double *b) noexcept nogil:
+    """Model m's path along the unit vector (ux, uy) against enemy t's 1" ("Other Models"): returns the squared centre
+    distance now less that of a 1" gap (<= 0: already within it); ``b``: the path's rate of approach (< 0: nearing).
+    Along the path the squared distance less that of the gap is L² + 2 b L + c, so it enters and leaves the 1" at
+    L = -b -/+ sqrt(b² - c)."""
+    cdef int o = 1 - s
+    cdef double wx = g.x[s][m] - g.x[o][t], wy = g.y[s][m] - g.y[o][t]
+    b[0] = ux * wx + uy * wy
+    return wx * wx + wy * wy - p.clear2
+
+
 cdef inline double clear_length(Setup *p, Game *g, int s, int m, double ux, double uy, double length,
                                 int enemies) noexcept nogil:
     """How far model m may go along the unit vector (ux, uy), at most ``length``, before it would come closer than 1"
     to an enemy of the bit mask ``enemies`` ("Other Models"); already within 1" of one, it may not go any closer."""
     cdef int o = 1 - s, t
-    cdef double wx, wy, b, c, disc, t1
+    cdef double b, c, disc, t1
     for t in range(g.nm[o]):
         if not (enemies >> t) & 1:
             continue
-        wx = g.x[s][m] - g.x[o][t]
-        wy = g.y[s][m] - g.y[o][t]
-        b = ux * wx + uy * wy
-        c = wx * wx + wy * wy - p.clear2
+        c = approach(p, g, s, m, t, ux, uy, &b)
         if c <= 1e-9:
             if b < 0:
                 length = 0.0
@@ -115,22 +123,16 @@ cdef inline double fly_length(Setup *p, Game *g, int s, int m, double ux, double
     enemy's 1" moves back to where the path enters it, until no such enemy is left; as for any model, it goes no
     nearer to an enemy it starts within 1" of (docs/shadows-battles.md section 2)."""
     cdef int o = 1 - s, t, again = 1
-    cdef double wx, wy, b, c, disc, r
+    cdef double b, c, disc, r
     for t in range(g.nm[o]):
-        if (enemies >> t) & 1:
-            wx = g.x[s][m] - g.x[o][t]
-            wy = g.y[s][m] - g.y[o][t]
-            if wx * wx + wy * wy - p.clear2 <= 1e-9 and ux * wx + uy * wy < 0:
-                return 0.0
+        if (enemies >> t) & 1 and approach(p, g, s, m, t, ux, uy, &b) <= 1e-9 and b < 0:
+            return 0.0
     while again:
         again = 0
         for t in range(g.nm[o]):
             if not (enemies >> t) & 1:
                 continue
-            wx = g.x[s][m] - g.x[o][t]
-            wy = g.y[s][m] - g.y[o][t]
-            b = ux * wx + uy * wy
-            c = wx * wx + wy * wy - p.clear2
+            c = approach(p, g, s, m, t, ux, uy, &b)
             if c <= 1e-9:
                 continue        # started within its 1": moving away (above)
             disc = b * b - c
