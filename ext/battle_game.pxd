@@ -47,7 +47,7 @@ cdef enum:
     O_REACTION_DICE, O_HEALING_DIFFICULTY,
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
-    O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, NOPT
+    O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -182,6 +182,13 @@ ctypedef struct Game:
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
     int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
+    int gs_pending               # "Good Shot!" (battle_table.react): a Lookout model waits for a Dynamite throw by gs_m
+    int gs_s                     # of side gs_s in this Action: it Reacts with Weapon gs_w of model gs_r, on the dice
+    int gs_m                     # stretch gs_tag; the Action's own stretch is act_tag
+    int gs_r
+    int gs_w
+    uint64_t gs_tag
+    uint64_t act_tag
     int owner[NSIDE][MAXM]       # an Entity slot's Summoner (battle_summon.pxd); -1: none. A side's g.nm is MAXM once
                                  # it has Summoned (slots between its Revenants and ENT0 stay off the table)
 

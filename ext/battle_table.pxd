@@ -461,6 +461,8 @@ cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *a
     if g.dyn[s][m] > 0:
         t = closest_candidate(p, g, s, m, p.dyn2)
         if t >= 0:
+            if g.gs_pending and g.gs_s == s and g.gs_m == m and good_shot(p, g, s, m):
+                return   # the stick went off in its hand: the throw is not made
             throw_dynamite_table(p, g, s, m, t)
             return
     a = pistol_pair(p, g, s, m, fired[0], &b)
@@ -628,15 +630,59 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
     return DID_CHARGE
 
 
+cdef inline int may_throw(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m has a stick of Dynamite to throw and a candidate within 8" (shoot_table throws it first)."""
+    return g.dyn[s][m] > 0 and not g.beast[s][m] and closest_candidate(p, g, s, m, p.dyn2) >= 0
+
+
+cdef inline int good_shot(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """"Good Shot!": the waiting Lookout model (react) Shoots the stick in thrower m's hand: a normal Shooting Attack
+    with its Weapon at m (no Spotting Test, the band by the gap, Cover drawn per shot, Jamming), -1 Die; its shots until
+    one Hits. A Hit: "the Dynamite explodes centred on the thrower" (the stick used, the blast credited to the
+    shooter's side). Then its Lookout Token goes (Bushwhacker may keep it) and m's Action goes on with its own dice.
+    Returns 1 if the stick went off."""
+    cdef int o = 1 - s, r = g.gs_r, w = g.gs_w, i, band, cov, n, one, hit = 0
+    cdef int *wp = &p.wp[o][r][w][0]
+    cdef double d2 = dist2(g, o, r, s, m)
+    g.gs_pending = 0
+    dice_segment(g, g.gs_tag)
+    band = 0 if d2 <= p.band2[o][r][w][0] else (1 if d2 <= p.band2[o][r][w][1] else 2)
+    for i in range(wp[W_SHOTS]):
+        cov = in_cover(p, g)
+        n = wp[(W_BCOVER if cov else W_BDICE) + band] + p.opt[O_GOOD_SHOT_DICE]
+        if model_test(p, g, o, r, n if n > 0 else 0, 0, &one) > 0:
+            hit = 1
+            break
+        if one and jams(p, g, o, r, w):
+            break
+    if hit:
+        g.dyn[s][m] -= 1
+        blast_at(p, g, o, g.x[s][m], g.y[s][m])
+    reaction_done(p, g, o, r)
+    dice_segment(g, g.act_tag)
+    return hit
+
+
 cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
     """The Active model m of side s declares an Action: the one Passive model that Reacts (battle_reactions.
     reacting_model) makes its Shoot Reaction, or its Move Reaction into Contact with m, a Charge with its free Fight
     ("Charging Enemy Models": m is seen at the start of the Move), on its own stretch of dice; then its Lookout Token
     goes, unless Bushwhacker keeps it. One Reaction per triggering Action; m's Action follows if it still can."""
     cdef int o = 1 - s, rw = -1, r = reacting_model(p, g, s, m, &rw)
+    cdef uint64_t tag = (<uint64_t>g.turn << 32) | (1 << 15) | (1 << 14) | (s << 11) | (m << 6) | (g.acts[s][m] & 63)
     if r < 0:
         return
-    dice_segment(g, (<uint64_t>g.turn << 32) | (1 << 15) | (1 << 14) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    if rw >= 0 and may_throw(p, g, s, m):
+        # policy (docs section 13): a shooter waits to see the Action declared; a throw gets its "Good Shot!"
+        # (good_shot, from shoot_table), anything else no Reaction: it keeps its Lookout Token
+        g.gs_pending = 1
+        g.gs_s = s
+        g.gs_m = m
+        g.gs_r = r
+        g.gs_w = rw
+        g.gs_tag = tag
+        return
+    dice_segment(g, tag)
     if rw >= 0:
         reaction_shoot(p, g, o, r, rw, s, m)
     else:
@@ -843,7 +889,8 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     if not standing(g, s, m):
         return DID_NOTHING
     # each model's Actions roll their own dice: a change to one model leaves the others' rolls as they were
-    dice_segment(g, (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63))
+    g.act_tag = (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63)
+    dice_segment(g, g.act_tag)
     g.acts[s][m] += 1
     if p.mp[s][m][M_FEEDS] and g.shaken[s][m] and feed(p, g, s, m):
         return DID_FEED   # "they will Feed", whatever the Action was to be (a caster in Contact casts nothing)

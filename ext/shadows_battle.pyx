@@ -61,7 +61,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
-                  "gun_pace", "human_return")
+                  "gun_pace", "human_return", "good_shot_dice")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -190,6 +190,7 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
         elif not (fired[0] & ACTED) and not last:
             conc = CONC_MAY
         fired[0] = (fired[0] & ~CONCENTRATED) | ACTED
+        g.gs_pending = 0   # a "Good Shot!" waits for this Action only
         if g.nlook[1 - s]:
             react(p, g, s, m)   # Reactions to the declared Action come first (battle_table.react)
         # a Beast Form cannot "Cast Arcane Powers"
@@ -514,6 +515,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     g.act_id = 0
     g.fights = 0
     g.nc_valid = 0
+    g.gs_pending = 0
     tokens_clear(g)   # no Bless or Curse token in play (battle_tokens.pxd)
     for s in range(NSIDE):
         start[s] = p.n[s]
@@ -929,7 +931,7 @@ def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_di
                     break
 
 
-PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo", "reaction")
+PROBE_KINDS = ("action", "fight", "charge", "disengage", "shoot", "solo", "reaction", "declared")
 PROBE_DID_NAMES = ("nothing", "move", "shoot", "fight", "charge", "disengage", "clear", "cast", "lookout", "concentrate",
                    "feed")
 """table_probe's ``did`` counts, in DID_* order (battle_game.pxd), then the Fights and Fight Casualties."""
@@ -954,8 +956,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the
     DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout
     counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on Lookout and enemy ``arg``
-    declares an Action (battle_table.react); did counts nothing done, or Lookout where the Token is kept."""
-    if not (0 <= kind < 7 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
+    declares an Action (battle_table.react); did counts nothing done, or Lookout where the Token is kept. Kind
+    "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a Dual Action)."""
+    if not (0 <= kind < 8 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and 3 <= state.shape[2] <= 4 and out.shape[0] == 2 and out.shape[1] == MAXM
             and out.shape[2] == 4 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
@@ -972,7 +975,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     for s in range(NSIDE):
         if not p.n[s] <= in_game[s] <= MAXM or (in_game[s] > p.n[s] and not p.rev[s]):
             raise ValueError("table_probe: bad in_game")
-    if not 0 <= model < in_game[side]:
+    if not 0 <= model < in_game[side] or (kind in (2, 6, 7) and not 0 <= arg < in_game[1 - side]):
         raise ValueError("table_probe: bad model")
     trials_open(&ts, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
@@ -981,6 +984,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             g.turn = 1
             g.act_id = 1
             g.fights = 0
+            g.gs_pending = 0
             g.dust = 0
             g.nc_valid = 0
             for s in range(NSIDE):
@@ -1017,6 +1021,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             elif kind == 5:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second counts
                 r = act(&p, &g, side, model, 0, 0, DID_NOTHING, &fired, &again)
                 r = act(&p, &g, side, model, 1, 1, r, &fired, &again)
+            elif kind == 7:
+                go_lookout(&g, 1 - side, arg)
+                r = act(&p, &g, side, model, 1, 0, DID_NOTHING, &fired, &again)
             else:
                 go_lookout(&g, side, model)
                 react(&p, &g, 1 - side, arg)

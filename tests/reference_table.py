@@ -138,6 +138,7 @@ class TableGame(RB.Game):
         self.fight_cas = [0, 0]  # Casualties each side suffered from Fights
         self.in_fight = False
         self.bear_hug = False  # the Fight being resolved is a Bear's bear-hug
+        self.good_shot = None  # (thrower, Lookout model, Weapon): a shooter waiting for this Action's Dynamite throw
         self.turn = 0
         # Showdown: each side deploys in its corner zone, models in Activation order taking the slots in order
         for s in (0, 1):
@@ -376,6 +377,33 @@ class TableGame(RB.Game):
             self.save(victim, R.save_target(hits), modifier, m.side)
         return True
 
+    def good_shot_at(self, m: TModel, e: TModel, w) -> bool:
+        """"Good Shot!": Lookout model ``e`` Shoots the stick in thrower ``m``'s hand, "a normal Shooting Attack, with
+        no Spotting Test required", "a -1 Die Modifier for firing at such a small object" (its shots until one Hits;
+        Cover per shot; Jamming). A Hit: "the Dynamite explodes centred on the thrower", every model whose centre is
+        within 3" of it makes the 7+ Save (the blast credited to ``e``'s side). Then ``e``'s Lookout Token goes
+        (Bushwhacker may keep it). True if the stick went off."""
+        bs = self.band_shot(w, gap(e, m))
+        hit = False
+        for _ in range(w.shots):
+            covered = self.rng.random() < self.cover_density
+            faces = self.test(e, max((bs.dice_cover if covered else bs.dice) + R.GOOD_SHOT_DICE, 0))
+            if RB.successes(faces) > 0:
+                hit = True
+                break
+            if 1 in faces and self.jams(e, next(x for x in e.pm.battle_weapons() if x.name == w.name).jam_die):
+                e.jammed.add(id(w))
+                break
+        if hit:
+            m.dynamite -= 1
+            px, py = m.x, m.y
+            for x in [x for side in self.sides for x in side if x.on_table
+                      and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]:
+                if x.on_table:
+                    self.save(x, R.DYNAMITE_BLAST_SAVE, 0, e.side if x.side != e.side else None)
+        self.reaction_done(e)
+        return hit
+
     def throw_dynamite_at(self, m: TModel, victim: TModel) -> None:
         """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
         the thrower-Target line or lands on the thrower; every model near the blast point makes a 7+ Save."""
@@ -431,6 +459,9 @@ class TableGame(RB.Game):
         Weapon that has a candidate (its shots, Trigger-Happy's second shot)."""
         victim = self.dynamite_target(m)
         if victim is not None:
+            waiting, self.good_shot = self.good_shot, None
+            if waiting is not None and waiting[0] is m and self.good_shot_at(m, waiting[1], waiting[2]):
+                return  # the stick went off in the thrower's hand
             self.throw_dynamite_at(m, victim)
             return
         if m.has("Gunslinger"):
@@ -1096,6 +1127,11 @@ class TableGame(RB.Game):
         if chosen is None:
             return
         e, w = chosen
+        if w is not None and self.dynamite_target(m) is not None:
+            # policy (docs section 13): a shooter waits to see the Action declared: a Dynamite throw gets its "Good
+            # Shot!" (good_shot_at, from shoot), anything else no Reaction (it keeps its Lookout Token)
+            self.good_shot = (m, e, w)
+            return
         if w is None:
             # "A Reacting model may make a Move Reaction to bring itself into Contact with the triggering model": a
             # Charge (it sees m at the start of its Move), its free Fight with +1 Die; Fearsome's Nerve Test anew,
@@ -1134,6 +1170,7 @@ class TableGame(RB.Game):
     def declared(self, m: TModel, fired: set, again: list, late: bool, after_move: bool, second: bool = False):
         """One Action of an Activation: Reactions to its declaration first, then the Action ("Declaring Reactions":
         "before they start to resolve the Action")."""
+        self.good_shot = None
         if m.standing and any(e.lookout for e in self.enemies(m)):
             self.react(m)
         return self.one_action(m, fired, again, late, after_move, second)

@@ -128,9 +128,9 @@ NOT_MODELLED = (
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
-    "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout) and the Dynamite Reaction (Good "
-    "Shot!): a gun model on Lookout Shoots, a brawl model Charges; the Reaction Test is never rolled with two posses, "
-    "so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
+    "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout): a gun model on Lookout Shoots (at "
+    "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "
+    "posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (no "
     "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "

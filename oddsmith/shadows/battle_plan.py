@@ -963,7 +963,8 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                 if mp.style == "gun" else (f" in {mp.beast_form.name}" if mp.beast_form else ""))
                 for mp in side.models)
             notes.append(f"{tag} plan {side.plan}: {styles}")
-            for style, how in (("gun", "React with a shot at the triggering model, and go on Lookout instead of "
+            for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
+                                        "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
                                         "Long Range plus 4\""),
                                ("brawl", "React with a Charge at the triggering model within their Move, and go on "
@@ -1060,7 +1061,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "banish_difficulty": R.arcane_power("Banish").difficulty, "entity_blast_dice": R.ARCANE_BLAST_ENTITY_DICE,
         "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
         "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
-        "gun_pace": int(GUN_PACE), "human_return": int(HUMAN_RETURN),
+        "gun_pace": int(GUN_PACE), "human_return": int(HUMAN_RETURN), "good_shot_dice": R.GOOD_SHOT_DICE,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -191,6 +191,12 @@ DYNAMITE_BLAST_SAVE = 7
 Reaction Test or make the 7+ Save; a mounted model makes two Saves (horse and rider)."""
 DYNAMITE_SCATTER_DIE = 6
 """The Dynamite moves D6" towards or away from the thrower on those failed results."""
+GOOD_SHOT_DICE = -1
+""""Good Shot!": "A model on Lookout may make a special Reaction (following the usual rules), and try to Shoot the
+Dynamite in the thrower's hand. This is worked out as a normal Shooting Attack, with no Spotting Test required. However,
+there is a -1 Die Modifier for firing at such a small object. If successful, the Dynamite explodes centred on the
+thrower"."""
+GOOD_SHOT_SPOTTING_TEST = False
 
 
 class DynamiteOutcome(enum.Enum):
