@@ -132,8 +132,8 @@ NOT_MODELLED = (
     "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "
     "posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
-    "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (no "
-    "policy for standing in it; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
+    "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (every "
+    "policy tried lost battles; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
     "Event); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "40mm bases (a Major Entity's, a Skinwalker's Beast Form): every model is a 25mm disc on the table (the Bear's "

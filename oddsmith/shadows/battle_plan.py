@@ -495,7 +495,8 @@ CAST_SLOTS = 4
 """The kernel's ``casts`` column holds a model's four best Powers (7 bits each)."""
 NOT_CAST: dict[str, str] = {
     "Scry": "not modelled: it looks at a Hand, and the battle's card play is not a choice, so it changes nothing",
-    "Warding Circle": "not modelled: a policy for standing still inside the circle is not written",
+    "Warding Circle": "not cast: every policy tried for it (cast when a Supernatural brawler could Charge, then stand in "
+                      "it) lost battles (docs/shadows-battles.md section 12)",
 }
 """Why a Power a model knows is never cast on the table."""
 VALUE_TARGET = R.Rank.VETERAN
