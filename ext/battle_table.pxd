@@ -672,7 +672,7 @@ cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
     cdef uint64_t tag = (<uint64_t>g.turn << 32) | (1 << 15) | (1 << 14) | (s << 11) | (m << 6) | (g.acts[s][m] & 63)
     if r < 0:
         return
-    if rw >= 0 and may_throw(p, g, s, m):
+    if rw >= 0 and p.opt[O_GOOD_SHOT] and may_throw(p, g, s, m):
         # policy (docs section 13): a shooter waits to see the Action declared; a throw gets its "Good Shot!"
         # (good_shot, from shoot_table), anything else no Reaction: it keeps its Lookout Token
         g.gs_pending = 1

@@ -459,3 +459,18 @@ def test_kernel_good_shot_agrees_with_the_reference():
     # the friend 2" behind the thrower is hurt in three games of four: only a stick going off in the thrower's hand
     # reaches it (a throw at the Lookout model, 8" from it, does so only when it scatters 5" or more back)
     assert (out[1, 1, 1] + out[1, 1, 2] + out[1, 1, 3]) / trials > 0.6
+
+
+def test_waiting_for_the_throw_beats_shooting_at_once():
+    """The Good Shot policy (wait for a possible thrower's declaration, then Shoot the stick) against Shooting the
+    thrower at once (kernel option ``good_shot`` 0): the Lookout posse wins more against five Dynamite throwers
+    (common random numbers; measured +0.49 +- 0.05 pp at 40,000)."""
+    opts = TT.table_options(plan_a="gunline", plan_b="balanced")
+    k = list(B._K.OPTION_COLUMNS).index("good_shot")
+    at_once = B.prepare(lookouts(("Quickdraw",)), bombers(), opts)
+    at_once.opts[k] = 0
+    waiting = B.prepare(lookouts(("Quickdraw",)), bombers(), opts)
+    assert waiting.opts[k] == 1
+    pr = B.run_paired(at_once, [waiting], 40_000, seed=17)
+    d, se = pr.difference(0, "a_wins")
+    assert d > 3 * se > 0, (d, se)

@@ -40,6 +40,10 @@ HUMAN_RETURN = True
 """Policy (docs/shadows-battles.md section 9): a gun-style Skinwalker in its Beast Form returns to Human Form when
 nothing is within its Charge and its Weapons have a Target (the kernel's option ``human_return``; 0 only where a
 test measures what it brings)."""
+GOOD_SHOT = True
+"""Policy (docs/shadows-battles.md section 13, "Good Shot!"): a gun-style Lookout model waits to see whether a model
+that may throw Dynamite throws, and then Shoots the stick (the kernel's option ``good_shot``; 0 only where a test
+measures what it brings: the Lookout model then Shoots the thrower at once)."""
 SPOTTING_MIN_CHANCE = 0.5
 """Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
 FIXED_POINT = 1000
@@ -1063,6 +1067,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "concentrate_dice": R.CONCENTRATE_DICE, "unique_summoning_dice": R.UNIQUE_SUMMONING_DICE,
         "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
         "gun_pace": int(GUN_PACE), "human_return": int(HUMAN_RETURN), "good_shot_dice": R.GOOD_SHOT_DICE,
+        "good_shot": int(GOOD_SHOT),
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
