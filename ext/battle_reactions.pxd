@@ -41,7 +41,7 @@ cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, double d2) noexc
 
 
 cdef inline int lookout_wanted_brawl(Setup *p, Game *g, int s, int m, int t, double d2) noexcept nogil:
-    """Brawl rule (5) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
+    """Brawl rule (4) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
     already acted (the caller checks that): instead of Moving toward the closest standing enemy t (squared centre
     distance ``d2``, beyond its Charge) it goes on Lookout when t plays brawl and is within its Charge reach plus one
     Move: t can come into its reach with one Move, and its Charge Reaction then meets t first."""

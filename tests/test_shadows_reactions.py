@@ -190,7 +190,7 @@ def brawl_lookout(name="L", rank="Veteran", skills=("Quickdraw",)):
 
 
 def test_brawl_model_goes_on_lookout_instead_of_its_second_move():
-    """Brawl rule (5): on an Activation's last Action after a first, where it would Move toward the closest enemy, a
+    """Brawl rule (4): on an Activation's last Action after a first, where it would Move toward the closest enemy, a
     brawl-style Lookout model goes on Lookout instead when that enemy plays brawl and is within its Charge (4") plus
     one Move (4"), edge to edge."""
     lk = brawl_lookout()
@@ -270,7 +270,7 @@ def test_kernel_move_reaction_agrees_with_the_exact_fight():
 
 
 def test_kernel_brawl_lookout_instead_of_the_second_move():
-    """The kernel's brawl rule (5) (table_probe "action", last Action of a Solo): Lookout (counted as nothing done,
+    """The kernel's brawl rule (4) (table_probe "action", last Action of a Solo): Lookout (counted as nothing done,
     the model not moved) against a brawl-style enemy within 4" + 4"; a Move against a gun-style one."""
     where = {(0, 0): (10, 10), (1, 0): (18, 10)}   # gap 7"
     last_after_first = 1 | 2
@@ -340,7 +340,7 @@ def test_bushwhacker_beats_quickdraw_on_lookout():
 
 
 def test_brawlers_gain_from_a_reaction_skill():
-    """A brawl posse whose models have Quickdraw (Lookout with the Charge Reaction, brawl rule (5)) beats the same
+    """A brawl posse whose models have Quickdraw (Lookout with the Charge Reaction, brawl rule (4)) beats the same
     posse without it against a brawling enemy (common random numbers; measured +0.56 +- 0.07 pp at 40,000)."""
     enemy = P.sample_posse(None)
     opts = TT.table_options(plan_a="brawl", plan_b="brawl")
