@@ -182,9 +182,9 @@ ctypedef struct Game:
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
     int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
-    int gs_pending               # "Good Shot!" (battle_table.react): a Lookout model waits for a Dynamite throw by gs_m
-    int gs_s                     # of side gs_s in this Action: it Reacts with Weapon gs_w of model gs_r, on the dice
-    int gs_m                     # stretch gs_tag; the Action's own stretch is act_tag
+    int gs_pending               # "Good Shot!" (battle_table.react): in this Action (act() clears it) a Lookout model
+                                 # waits for the Active model's Dynamite throw: model gs_r with Weapon gs_w, on the
+                                 # dice stretch gs_tag; the Action's own stretch is act_tag
     int gs_r
     int gs_w
     uint64_t gs_tag
@@ -425,6 +425,12 @@ cdef inline int bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
                 best = k
                 roller = m
     return roller
+
+
+cdef inline int band_at(Setup *p, int s, int m, int w, double d2) noexcept nogil:
+    """The range band (0 Short, 1 Medium, 2 Long) of Weapon w of model m at squared centre distance ``d2`` (the caller
+    knows it is within Long Range)."""
+    return 0 if d2 <= p.band2[s][m][w][0] else (1 if d2 <= p.band2[s][m][w][1] else 2)
 
 
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:

@@ -9,8 +9,8 @@ at no penalty. "Declaring Reactions" / "Resolving a Reaction": when an Active mo
 model on Lookout may React; here a gun model's Shoot Reaction at the triggering model (no Spotting Test, no
 Trigger-Happy or Gunslinger: "cannot be used as part of a Reaction") or a brawl model's Move Reaction into Contact
 with it, a Charge (battle_table.react, which has the Charge), resolved before the triggering Action, then its
-Lookout Token is replaced by a Done Token unless Bushwhacker's Grit Die is a Success. In a two-player game one Passive model Reacts
-per triggering Action, so no Reaction Test is rolled (Quickdraw's re-roll never comes up).
+Lookout Token is replaced by a Done Token unless Bushwhacker's Grit Die is a Success. In a two-player game one
+Passive model Reacts per triggering Action, so no Reaction Test is rolled (Quickdraw's re-roll never comes up).
 
 A side with no model on Lookout (``g.nlook[side] == 0``) costs one comparison per Action. Every function is
 ``cdef inline noexcept nogil``; this file needs only battle_game.pxd (the squared distance and the Cover draw
@@ -84,7 +84,7 @@ cdef inline void reaction_shoot(Setup *p, Game *g, int o, int r, int w, int s, i
     cdef int i, band, cov, succ, one
     cdef int *wp = &p.wp[o][r][w][0]
     cdef double d2 = dist2(g, o, r, s, m)
-    band = 0 if d2 <= p.band2[o][r][w][0] else (1 if d2 <= p.band2[o][r][w][1] else 2)
+    band = band_at(p, o, r, w, d2)
     for i in range(wp[W_SHOTS]):
         if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
             return

@@ -309,7 +309,7 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
         if not candidate(p, g, s, m, t, edge2[2], &d):
             continue
         cands[k] = t
-        b = 0 if d <= edge2[0] else (1 if d <= edge2[1] else 2)
+        b = band_at(p, s, m, w, d)
         cb[t] = b
         cc[t] = in_cover(p, g)
         dice = whiskey_dice(p, g, s, m, wp[(W_BCOVER if cc[t] else W_BDICE) + b])
@@ -461,7 +461,7 @@ cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *a
     if g.dyn[s][m] > 0:
         t = closest_candidate(p, g, s, m, p.dyn2)
         if t >= 0:
-            if g.gs_pending and g.gs_s == s and g.gs_m == m and good_shot(p, g, s, m):
+            if g.gs_pending and good_shot(p, g, s, m):
                 return   # the stick went off in its hand: the throw is not made
             throw_dynamite_table(p, g, s, m, t)
             return
@@ -646,7 +646,7 @@ cdef inline int good_shot(Setup *p, Game *g, int s, int m) noexcept nogil:
     cdef double d2 = dist2(g, o, r, s, m)
     g.gs_pending = 0
     dice_segment(g, g.gs_tag)
-    band = 0 if d2 <= p.band2[o][r][w][0] else (1 if d2 <= p.band2[o][r][w][1] else 2)
+    band = band_at(p, o, r, w, d2)
     for i in range(wp[W_SHOTS]):
         cov = in_cover(p, g)
         n = wp[(W_BCOVER if cov else W_BDICE) + band] + p.opt[O_GOOD_SHOT_DICE]
@@ -676,8 +676,6 @@ cdef inline void react(Setup *p, Game *g, int s, int m) noexcept nogil:
         # policy (docs section 13): a shooter waits to see the Action declared; a throw gets its "Good Shot!"
         # (good_shot, from shoot_table), anything else no Reaction: it keeps its Lookout Token
         g.gs_pending = 1
-        g.gs_s = s
-        g.gs_m = m
         g.gs_r = r
         g.gs_w = rw
         g.gs_tag = tag

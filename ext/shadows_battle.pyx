@@ -955,9 +955,10 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken, optionally in its Beast Form).
     Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the
     DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout
-    counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on Lookout and enemy ``arg``
-    declares an Action (battle_table.react); did counts nothing done, or Lookout where the Token is kept. Kind
-    "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a Dual Action)."""
+    counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on
+    Lookout and enemy ``arg`` declares an Action (battle_table.react); did counts nothing done, or Lookout where the
+    Token is kept. Kind "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a
+    Dual Action)."""
     if not (0 <= kind < 8 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and 3 <= state.shape[2] <= 4 and out.shape[0] == 2 and out.shape[1] == MAXM
@@ -1018,7 +1019,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             elif kind == 4:
                 shoot_table(&p, &g, side, model, &fired, &again)
                 r = DID_SHOOT
-            elif kind == 5:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast): the second counts
+            elif kind == 5:   # a Solo Activation's two Actions as act() plays them (Concentrate, then the Cast)
                 r = act(&p, &g, side, model, 0, 0, DID_NOTHING, &fired, &again)
                 r = act(&p, &g, side, model, 1, 1, r, &fired, &again)
             elif kind == 7:

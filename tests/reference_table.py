@@ -396,13 +396,18 @@ class TableGame(RB.Game):
                 break
         if hit:
             m.dynamite -= 1
-            px, py = m.x, m.y
-            for x in [x for side in self.sides for x in side if x.on_table
-                      and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]:
-                if x.on_table:
-                    self.save(x, R.DYNAMITE_BLAST_SAVE, 0, e.side if x.side != e.side else None)
+            self.blast(m.x, m.y, e.side)
         self.reaction_done(e)
         return hit
+
+    def blast(self, px: float, py: float, side: int) -> None:
+        """Dynamite explodes at (px, py) ("Ka-Boom!"): every model whose centre is within 3" makes a 7+ Save, its
+        Casualties credited to ``side`` when they are enemies of it."""
+        caught = [x for s in self.sides for x in s
+                  if x.on_table and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]
+        for x in caught:
+            if x.on_table:
+                self.save(x, R.DYNAMITE_BLAST_SAVE, 0, side if x.side != side else None)
 
     def throw_dynamite_at(self, m: TModel, victim: TModel) -> None:
         """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
@@ -422,11 +427,7 @@ class TableGame(RB.Game):
         elif outcome is R.DynamiteOutcome.AWAY_FROM_THROWER:
             k = self.rng.randint(1, R.DYNAMITE_SCATTER_DIE)
             px, py = victim.x - ux * k, victim.y - uy * k
-        caught = [x for side in self.sides for x in side
-                  if x.on_table and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]
-        for x in caught:
-            if x.on_table:
-                self.save(x, R.DYNAMITE_BLAST_SAVE, 0, m.side if x.side != m.side else None)
+        self.blast(px, py, m.side)
 
     def ready(self, m: TModel, wp) -> bool:
         """Not Jammed, and not in a Beast Form ("cannot use any Weapons or Gear")."""

@@ -36,8 +36,9 @@ BATTLE_SKILLS = ("Trigger-Happy", "Gunslinger", "Gunsmith", "Trick Shooter", "De
 FIGHTING_SKILLS = ("Mean", "Close Work", "Fearsome", "'Ornery", "Bull-Rush")
 """The Fighting Skills Table: they act in Fights, which only the table battle (``movement="table"``) plays."""
 TABLE_SKILLS = ("Quickdraw", "Bushwhacker", "Slick")
-"""Skills only the table battle plays: Quickdraw and Bushwhacker make a model play Lookout, a gun model Reacting with a
-shot, a brawl model with a Charge (docs/shadows-battles.md section 13), Slick rolls for an extra Action (section 10); valued there only."""
+"""Skills only the table battle plays: Quickdraw and Bushwhacker make a model play Lookout, a gun model Reacting
+with a shot, a brawl model with a Charge (docs/shadows-battles.md section 13), Slick rolls for an extra Action
+(section 10); valued there only."""
 SPOTTING_SKILLS = ("Hawkeye",)
 """Skills of the Spotting Test, taken on the table when ``targets`` prefers a model that is not the legal Target."""
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
