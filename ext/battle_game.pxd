@@ -26,7 +26,7 @@ cdef enum:
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
     M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER,
-    M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING, NMC
+    M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING, M_MOUNT_MOVE, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -47,7 +47,8 @@ cdef enum:
     O_REACTION_DICE, O_HEALING_DIFFICULTY,
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
-    O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT, NOPT
+    O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
+    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -125,6 +126,7 @@ ctypedef struct Setup:
     double desired2[NSIDE][MAXM]         # squared centre distance at D*
     double reach2[NSIDE][MAXM]           # squared centre distance a Charge reaches: the model's Move
     double beast_reach2[NSIDE][MAXM]     # the same in its Beast Form (a Skinwalker's, M_BEAST_MOVE)
+    double mount_reach2[NSIDE][MAXM]     # the same on horseback (M_MOUNT_MOVE)
     double lo                    # the table's edge for a model's centre (half a base in)
     double hi
     uint64_t cover_thr           # a Line of Fire is in Cover when a 32-bit draw is below this (2**32: always)
@@ -182,6 +184,7 @@ ctypedef struct Game:
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
     int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
+    int mounted[NSIDE][MAXM]     # riding its horse (section 11: Horses)
     int gs_pending               # "Good Shot!" (battle_table.react): in this Action (act() clears it) a Lookout model
                                  # waits for the Active model's Dynamite throw: model gs_r with Weapon gs_w, on the
                                  # dice stretch gs_tag; the Action's own stretch is act_tag
@@ -334,6 +337,8 @@ cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noex
         lookout_lost(g, o, t)
     if g.beast[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
         g.beast[o][t] = 0   # "If Downed, it reverts to Human Form immediately" (a Casualty too)
+    if g.mounted[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
+        g.mounted[o][t] = 0   # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
     if code == DMG_CASUALTY:
         g.on[o][t] = 0
         g.cas[o][t] = 1
@@ -450,15 +455,22 @@ cdef inline int fearsome(Setup *p, Game *g, int s, int m) noexcept nogil:
 
 
 cdef inline double move_of(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Its Move in inches, in the Form it is in."""
+    """Its Move in inches, in the Form it is in, or on horseback ("A model on horseback moves 6"")."""
+    if g.mounted[s][m]:
+        return p.mp[s][m][M_MOUNT_MOVE] / 1000.0
     return (p.mp[s][m][M_BEAST_MOVE] if g.beast[s][m] else p.mp[s][m][M_MOVE]) / 1000.0
 
 
 cdef inline double reach2_of(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """The squared centre distance its Charge reaches, in the Form it is in."""
+    """The squared centre distance its Charge reaches, in the Form it is in, or on horseback."""
+    if g.mounted[s][m]:
+        return p.mount_reach2[s][m]
     return p.beast_reach2[s][m] if g.beast[s][m] else p.reach2[s][m]
 
 
 cdef inline int base_mm_of(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Its base in mm, in the Form it is in (a Beast Form's 40mm; the bear-hug compares bases)."""
+    """Its base in mm, in the Form it is in (a Beast Form's 40mm; the bear-hug compares bases), or on horseback
+    ("Mounted models have a 40mm diameter base")."""
+    if g.mounted[s][m]:
+        return p.opt[O_MOUNTED_BASE_MM]
     return p.mp[s][m][M_BEAST_BASE_MM] if g.beast[s][m] else p.mp[s][m][M_BASE_MM]

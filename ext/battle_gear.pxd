@@ -115,7 +115,7 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
             dy = g.y[s][m] - g.y[o][i]
             if dx * dx + dy * dy <= p.desired2[s][m]:
                 return 0   # an enemy within D*: the plan goes on
-    r = p.base + p.mp[s][m][M_MOVE] / 1000.0 + 1e-6
+    r = p.base + move_of(p, g, s, m) + 1e-6
     for i in range(g.nm[s]):
         f = p.order[s][i]
         if f != m and g.on[s][f] and g.downed[s][f]:

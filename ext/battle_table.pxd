@@ -152,7 +152,7 @@ cdef inline void move_line(Setup *p, Game *g, int s, int m, double ux, double uy
     only its end counts); then clamp to the table."""
     if length <= 0:
         return
-    if p.mp[s][m][M_FLYING]:
+    if p.mp[s][m][M_FLYING] and not g.mounted[s][m]:   # a Flying rider follows the Mounted rules
         length = fly_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
     else:
         length = clear_length(p, g, s, m, ux, uy, length, g.upmask[1 - s] & ~exempt)
@@ -366,6 +366,12 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
     return 0
 
 
+cdef inline int horse_falls(Setup *p, Game *g) noexcept nogil:
+    """A horse's Save in a blast, on a Novice's Grit Die ("it counts as a Novice and immediately becomes a Casualty
+    should it Fail any Save"): 1 if it fails."""
+    return roll_die(&g.st, p.opt[O_HORSE_DIE]) < p.opt[O_BLAST_SAVE]
+
+
 cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexcept nogil:
     """Dynamite explodes at (bx, by): every model on the table whose centre is within the blast radius (3", "centre
     of base fully within") makes a 7+ Save, enemies first ("Ka-Boom!"); the thrower's side earns VP for enemy
@@ -381,6 +387,11 @@ cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexce
             dy = g.y[side][t] - by
             if dx * dx + dy * dy <= r * r + 1e-9:
                 hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_BLAST_SAVE], 0), s if side != s else -1)
+                if g.mounted[side][t] and g.on[side][t] and horse_falls(p, g):
+                    # "A mounted model ... makes two Saves, on behalf of both horse and rider"; its horse a Casualty,
+                    # the rider "must then make a 5+ Save" (section 11: the rider's Save first)
+                    g.mounted[side][t] = 0
+                    hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_HORSE_RIDER_SAVE], 0), s if side != s else -1)
 
 
 cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
@@ -591,6 +602,8 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
                                                         &one)   # Whiskey passes it (battle_gear.pxd)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
+    if g.mounted[o][d] and not g.mounted[s][m]:
+        da += p.opt[O_FORTIFIED_DICE]   # "fighting ... from horseback against a model on the ground": Fortified
     if g.fear[s][m] == 2 * g.act_id + 1:
         da += p.opt[O_FEARSOME_DICE]
     if g.beast[s][m]:
@@ -892,7 +905,7 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     g.acts[s][m] += 1
     if p.mp[s][m][M_FEEDS] and g.shaken[s][m] and feed(p, g, s, m):
         return DID_FEED   # "they will Feed", whatever the Action was to be (a caster in Contact casts nothing)
-    if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id:
+    if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id and not g.mounted[s][m]:   # Limp: "If on foot"
         return limp_action(p, g, s, m, fired, again)
     if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
@@ -901,6 +914,7 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         return DID_MOVE
     if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
         g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
+        g.mounted[s][m] = 0   # "which flees the table automatically if the Skinwalker transforms while riding"
         return DID_MOVE
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
         arcane_blast(p, g, s, m)

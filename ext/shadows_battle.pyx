@@ -43,7 +43,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
                  "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger",
                  "beast_form", "beast_move", "beast_attack_dice", "beast_win_save", "beast_hug_margin", "base_mm",
-                 "beast_base_mm", "feeds", "flying")
+                 "beast_base_mm", "feeds", "flying", "mount_move")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -61,7 +61,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "token_range", "bless_difficulty", "curse_difficulty", "dispel_difficulty",
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
-                  "gun_pace", "human_return", "good_shot_dice", "good_shot")
+                  "gun_pace", "human_return", "good_shot_dice", "good_shot",
+                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -487,6 +488,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.cmask[s][m] = 0
     g.owner[s][m] = -1
     g.beast[s][m] = 0   # "A Skinwalker must begin each game in Human Form"
+    g.mounted[s][m] = p.mp[s][m][M_MOUNT_MOVE] > 0 and p.opt[O_MOVEMENT] == MOVE_TABLE   # on horseback (section 11)
     gear_reset(p, g, s, m)
 
 
@@ -724,6 +726,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
         raise ValueError("mc_battle: options outside the kernel's limits")
     if not (2 <= p.opt[O_OIL_DIE] <= MAX_FACES and 0 <= p.opt[O_WHISKEY_MOVE] <= p.opt[O_CHARGE_REACH]):
         raise ValueError("mc_battle: gear options outside the kernel's limits")
+    if not (2 <= p.opt[O_HORSE_DIE] <= MAX_FACES and 1 <= p.opt[O_HORSE_RIDER_SAVE] <= MAX_TABLE
+            and -MAX_DICE <= p.opt[O_FORTIFIED_DICE] <= 0 and 0 < p.opt[O_MOUNTED_BASE_MM]):
+        raise ValueError("mc_battle: horse options outside the kernel's limits")
     for s in range(NSIDE):
         p.n[s] = n_models[s]
         if not 1 <= p.n[s] <= MAXPOSSE:
@@ -743,6 +748,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             if p.mp[s][m][M_BEAST] and not (1 <= p.mp[s][m][M_BEAST] <= 2 and 0 < p.mp[s][m][M_BEAST_MOVE] <= p.opt[O_TABLE]
                                             and 0 <= p.mp[s][m][M_BEAST_HUG] <= MAX_TABLE):
                 raise ValueError("mc_battle: a Beast Form's Move must be positive and at most the table")
+            if p.mp[s][m][M_MOUNT_MOVE] and not (p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOUNT_MOVE] <= p.opt[O_TABLE]):
+                raise ValueError("mc_battle: a mounted Move must be at least Whiskey's cost and at most the table")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
@@ -830,6 +837,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)
             p.reach2[s][m] = sq(p.base + p.mp[s][m][M_MOVE] / 1000.0 + WITHIN_EPS)
             p.beast_reach2[s][m] = sq(p.base + p.mp[s][m][M_BEAST_MOVE] / 1000.0 + WITHIN_EPS)
+            p.mount_reach2[s][m] = sq(p.base + p.mp[s][m][M_MOUNT_MOVE] / 1000.0 + WITHIN_EPS)
             for w in range(MAXW):
                 for b in range(3):
                     p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)
@@ -953,7 +961,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken, optionally in its Beast Form).
-    Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty after the step), ``did`` (PROBE_DID: the
+    Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty, optionally riding, after the step), ``did`` (PROBE_DID: the
     DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout
     counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on
     Lookout and enemy ``arg`` declares an Action (battle_table.react); did counts nothing done, or Lookout where the
@@ -962,7 +970,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     if not (0 <= kind < 8 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and 3 <= state.shape[2] <= 4 and out.shape[0] == 2 and out.shape[1] == MAXM
-            and out.shape[2] == 4 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
+            and 4 <= out.shape[2] <= 5 and did.shape[0] == PROBE_DID and last.shape[0] == 2 and last.shape[1] == MAXM
             and last.shape[2] == 2 and trials >= 0):
         raise ValueError("table_probe: bad arguments")
     cdef Setup p
@@ -1044,5 +1052,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                     out[s, m, 1] += g.on[s][m] and g.downed[s][m]
                     out[s, m, 2] += g.on[s][m] and g.shaken[s][m] and not g.downed[s][m]
                     out[s, m, 3] += g.cas[s][m]
+                    if out.shape[2] > 4:
+                        out[s, m, 4] += g.on[s][m] and g.mounted[s][m]
                     last[s, m, 0] = g.x[s][m]
                     last[s, m, 1] = g.y[s][m]

@@ -87,6 +87,8 @@ class TModel(RB.Model):
         # Form"
         self.form: R.BeastForm | None = getattr(plan, "beast_form", None)
         self.beast = False
+        # Mounted Models: it begins the game on its horse and rides until Downed (docs/shadows-battles.md section 11)
+        self.mounted = not revenant and plan.model.mounted_move_inches is not None
 
     def has(self, skill: str) -> bool:
         return skill_name(skill) in self.skill_names
@@ -97,6 +99,8 @@ class TModel(RB.Model):
         Boilerplate: no Gear in a Beast Form), else the model's own."""
         if self.beast:
             return float(self.form.move_inches)
+        if self.mounted:
+            return self.pm.mounted_move_inches  # "A model on horseback moves 6"" (an Appaloosa 8"), Boilerplate -1"
         return self.pm.move_inches
 
     @property
@@ -109,6 +113,8 @@ class TModel(RB.Model):
         """Its base: a Beast Form's 40mm, an Entity's own, else 25mm (the bear-hug compares them)."""
         if self.beast:
             return self.form.base_mm
+        if self.mounted:
+            return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
 
@@ -196,7 +202,7 @@ class TableGame(RB.Game):
         ux, uy = dx / length, dy / length
         t_max = min(inches, length)
         keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES  # centre distance of a 1" gap
-        if m.pm.flying and R.FLYING_IGNORES_OTHER_MODELS:
+        if m.pm.flying and R.FLYING_IGNORES_OTHER_MODELS and not m.mounted:  # a rider follows the Mounted rules
             self.fly(m, ux, uy, t_max, [e for e in self.enemies(m) if e.standing and e not in ignore], keep)
             return
         for e in self.enemies(m):
@@ -408,6 +414,12 @@ class TableGame(RB.Game):
         for x in caught:
             if x.on_table:
                 self.save(x, R.DYNAMITE_BLAST_SAVE, 0, side if x.side != side else None)
+            # "A mounted model that is caught in the blast makes two Saves, on behalf of both horse and rider" (the
+            # rider's first); the horse, a Novice, "immediately becomes a Casualty should it Fail any Save", and "If a
+            # horse becomes a Casualty, any model riding it ... must then make a 5+ Save"
+            if x.on_table and x.mounted and self.rng.randint(1, R.HORSE_GRIT_DIE) < R.DYNAMITE_BLAST_SAVE:
+                x.mounted = False
+                self.save(x, R.HORSE_RIDER_SAVE, 0, side if x.side != side else None)
 
     def throw_dynamite_at(self, m: TModel, victim: TModel) -> None:
         """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
@@ -540,6 +552,8 @@ class TableGame(RB.Game):
                 faces = self.test(att, R.FEARSOME_NERVE_DICE, int(att.has(R.NERVE_REROLL_SKILL)))
                 att.fearsome_failed = RB.successes(faces) == 0
         a_dice = self.fight_dice(att, charging, att.fearsome_failed, attacking=True)
+        if dfn.mounted and not att.mounted:  # "from horseback against a model on the ground": Fortified ("Fight")
+            a_dice += R.FightModifier.FORTIFIED.dice
         d_dice = self.fight_dice(dfn, False, False)
         a = self.test(att, a_dice)
         d = self.test(dfn, d_dice)
@@ -589,6 +603,7 @@ class TableGame(RB.Game):
         if not victim.standing:
             self.caster_out(victim)
             victim.beast = False  # "If Downed, it reverts to Human Form immediately"
+            victim.mounted = False  # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
 
     # -- Bless and Curse tokens (docs/shadows-battles.md section 12) -----------------------------------------------
     def test(self, m: TModel, n: int, extra_rerolls: int = 0) -> list[int]:
@@ -998,7 +1013,7 @@ class TableGame(RB.Game):
             return "concentrate" if "concentrated" in fired else "cast"
         if m.shaken and m.pm.role is not None and m.pm.role.feeds and self.feed(m):
             return "feed"  # a Shaken Broodkin in Contact with a Downed enemy "will Feed", whatever its Action was to be
-        if m.limps and m.moved:
+        if m.limps and m.moved and not m.mounted:  # Limp: "If on foot, ... one Move Action per Activation"
             return self.limp_action(m, fired, again)
         if (m.whiskey or m.snake_oil) and not m.beast and self.gear_action(m):
             did = "move"
@@ -1007,6 +1022,7 @@ class TableGame(RB.Game):
             did = "move"
         elif m.form is not None and not m.beast and self.beast_wanted(m, late):
             m.beast = True  # it "may assume its Beast Form ... by using an entire Move Action"
+            m.mounted = False  # its horse "flees the table automatically if the Skinwalker transforms while riding"
             did = "move"
         elif m.plan.style == "gun" and not m.beast:  # a Beast Form plays brawl
             did = self.gun_action(m, fired, again, late, second)

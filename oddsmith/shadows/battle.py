@@ -127,7 +127,9 @@ NOT_MODELLED = (
     "terrain pieces and Line of Sight blocking: every enemy is visible, and Cover is a density drawn per shot "
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
-    "Horses (a 6\" Move), Lasso, Marked Cards, Vial of Nitro and Blessed Water",
+    "Lasso, Marked Cards, Vial of Nitro and Blessed Water; of Horses (ridden from the start, never dismounted by "
+    "choice), the 40mm base on the table, Shoves off a horse and shooting the horse instead of its rider (the "
+    "horse is worth no VP; shooters aim at riders)",
     "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout): a gun model on Lookout Shoots (at "
     "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "
     "posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
@@ -136,8 +138,8 @@ NOT_MODELLED = (
     "policy tried lost battles; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
     "Event); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
-    "40mm bases (a Major Entity's, a Skinwalker's Beast Form): every model is a 25mm disc on the table (the Bear's "
-    "bear-hug still compares the bases)",
+    "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's): every model is a 25mm disc on the table "
+    "(the Bear's bear-hug still compares the bases)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "

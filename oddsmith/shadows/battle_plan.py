@@ -817,7 +817,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["bushwhacker"]] = int(any(s_.grit_die_to_keep_lookout for s_ in skills))
     row[col["lookout"]] = int(mp.lookout)
     row[col["move"]] = _inches(m.move_inches)
-    row[col["limp"]] = int(R.Injury.LIMP in m.injuries)   # on foot: Horses are not ridden in a battle here
+    row[col["limp"]] = int(R.Injury.LIMP in m.injuries)   # "If on foot": the kernel asks whether it rides
     row[col["old_wound"]] = int(R.Injury.OLD_WOUND in m.injuries)
     row[col["summon"]] = sum((d + sum(4 << b for b in range(3) if over[b])) << (5 * k)
                              for k, (d, over) in enumerate(mp.summon))
@@ -840,6 +840,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
         row[col["beast_base_mm"]] = form.base_mm
     row[col["feeds"]] = int(m.role is not None and m.role.feeds)
     row[col["flying"]] = int(m.flying)
+    mounted = None if mp.revenant else m.mounted_move_inches
+    row[col["mount_move"]] = _inches(mounted) if mounted else 0   # section 11: Horses
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -968,6 +970,12 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                 if mp.style == "gun" else (f" in {mp.beast_form.name}" if mp.beast_form else ""))
                 for mp in side.models)
             notes.append(f"{tag} plan {side.plan}: {styles}")
+            riders = [f"{mp.model.name} ({mp.model.battle_horse.name}, {mp.model.mounted_move_inches:g}\")"
+                      for mp in side.models if not mp.revenant and mp.model.mounted_move_inches]
+            if riders:
+                notes.append(f"{tag} rides: {', '.join(riders)}: mounted from the start until Downed; an enemy on the "
+                             f"ground Attacking a rider is Fortified against (-1 Die); caught in a blast, the horse falls "
+                             f"and the rider makes a {R.HORSE_RIDER_SAVE}+ Save too")
             for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
                                         "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
@@ -1068,6 +1076,8 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "harbinger_range": _inches(R.HARBINGER_RANGE_INCHES), "harbinger_dice": R.HARBINGER_CASTING_DICE,
         "gun_pace": int(GUN_PACE), "human_return": int(HUMAN_RETURN), "good_shot_dice": R.GOOD_SHOT_DICE,
         "good_shot": int(GOOD_SHOT),
+        "fortified_dice": R.FightModifier.FORTIFIED.dice, "horse_die": R.HORSE_GRIT_DIE,
+        "horse_rider_save": R.HORSE_RIDER_SAVE, "mounted_base_mm": R.MOUNTED_BASE_MM,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -149,8 +149,20 @@ class PosseModel:
 
     @property
     def battle_horse(self) -> R.Gear | None:
-        """The horse this model rides in a game: none for the Vessel, else its own."""
-        return None if self.is_vessel else self.horse
+        """The horse this model rides in a game: none for the Vessel, else its own (given as ``horse`` or among
+        its ``gear``)."""
+        if self.is_vessel:
+            return None
+        return self.horse or next((g for g in self.gear if g.kind is R.GearKind.HORSE), None)
+
+    @property
+    def mounted_move_inches(self) -> float | None:
+        """Its Move on horseback ("Mounted Models": 6"; an Appaloosa "has a Move rate of 8""), less Boilerplate's
+        1" ("its Move rate is reduced by 1" (even if Mounted)"); None when it rides no horse in a game."""
+        horse = self.battle_horse
+        if horse is None or horse.move is None:
+            return None
+        return horse.move - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
 
     @functools.cached_property
     def all_skills(self) -> tuple[R.Skill, ...]:
@@ -180,8 +192,8 @@ class PosseModel:
     @functools.cached_property
     def move_inches(self) -> float:
         """Move rate on foot ("Move": 4"; a Broodkin's 6": "This makes them Supernatural and Move 6""), less
-        Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's armour too); Horses are not ridden in a
-        battle here, and a Skinwalker stays in Human Form (docs/shadows-battles.md)."""
+        Boilerplate's 1" ("its Move rate is reduced by 1"", a Crusader's armour too); on horseback see
+        :attr:`mounted_move_inches`, in a Beast Form the Form's (docs/shadows-battles.md)."""
         base = self.role.move if self.role and self.role.move and not self.role.beast_form else R.MOVE_INCHES
         return base - (R.gear("Boilerplate").move_penalty if self.boilerplate else 0)
 

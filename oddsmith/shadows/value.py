@@ -45,9 +45,10 @@ BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
-TABLE_GEAR = ("Whiskey", "Snake Oil")
-"""Gear used in a Move Action (docs/shadows-battles.md section 11): valued on the table only. The rulebook text gives
-them no price (Uncommon Items): they are valued when the posse file gives a house price."""
+TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse")
+"""Gear used in a Move Action and horses (docs/shadows-battles.md section 11): valued on the table only. The rulebook
+text gives Whiskey and Snake Oil no price (Uncommon Items): they are valued when the posse file gives a house
+price."""
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
@@ -239,6 +240,8 @@ def candidates(posse: P.Posse, options: B.BattleOptions | None = None) -> tuple[
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
                 continue
             if g.kind is R.GearKind.HORSE:
+                if m.horse is not None and m.horse.name == name:
+                    continue  # it rides one already
                 changed = replace(m, horse=g)
             else:
                 changed = replace(m, gear=m.gear + (g,))

@@ -25,6 +25,8 @@ ARMED_CIVILIANS_RANGE = 6
 DUST_STORM_VISIBILITY = 12
 HORSE_RIDER_SAVE = 5
 """A rider whose horse becomes a Casualty makes a 5+ Save ("Horses in Combat"); a horse counts as a Novice."""
+HORSE_GRIT_DIE = 6
+"""A horse's Save is rolled on a Novice's D6 ("Horses in Combat": "it counts as a Novice"; "Grit": Novices roll D6)."""
 LASSO_RANGE = 6
 GAME_TURNS = 8
 MAX_LOOT_PER_MODEL = 2

@@ -52,6 +52,8 @@ BASE_INCHES = 1.0
 """Every model of the book's profiles stands on a 25mm round base, read as 1" across ("What You Need")."""
 BASE_MM = 25
 """That base in mm (a 40mm one, a Major Entity's or a Beast Form's, is larger: the bear-hug compares them)."""
+MOUNTED_BASE_MM = 40
+""""Mounted models have a 40mm diameter base" ("Mounted Models")."""
 
 ENEMY_CLEARANCE_INCHES = 1
 """A model "cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other Models")."""
