@@ -61,8 +61,12 @@ def test_kernel_fast_model_keeps_the_slowest_pace():
 def test_keeping_pace_wins_more(faction):
     """The sample Red Hand Coven (two Broodkin, 6") and Twilight Order (two Crusaders in armour, 3") against the
     sample unaligned posse, on the same games: with the gunline keeping its slowest model's pace the posse wins more
-    than with each model going its own Move (docs/shadows-battles.md section 6 gives the figures)."""
-    base = B.prepare(P.sample_posse(faction), P.sample_posse("unaligned"), table_options())
+    than with each model going its own Move (docs/shadows-battles.md section 6 gives the figures). The option is both
+    sides': the unaligned posse's Marshal is put on foot, as all its models were then, so that only side A's pace
+    changes (mounted, his 6" would run ahead of his own line with the option off)."""
+    vs = P.sample_posse("unaligned")
+    vs = replace(vs, models=tuple(replace(m, horse=None) for m in vs.models))
+    base = B.prepare(P.sample_posse(faction), vs, table_options())
     loose = replace(base, opts=base.opts.copy())
     loose.opts[list(B._K.OPTION_COLUMNS).index("gun_pace")] = 0
     runs = B.run_paired(loose, [base], 20_000, seed=17)
