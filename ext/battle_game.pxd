@@ -26,7 +26,8 @@ cdef enum:
     M_CLOSE_WORK, M_DERRINGER, M_BULL_RUSH, M_ORNERY, M_FEARSOME, M_FIGHT_SAVE, M_HAWKEYE, M_REVENANT, M_ARCANE, M_SLICK,
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
     M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER,
-    M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING, M_MOUNT_MOVE, NMC
+    M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING,
+    M_MOUNT_MOVE, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -184,7 +185,7 @@ ctypedef struct Game:
     int tok_by[NSIDE][MAXM]      # the token's Caster: side * MAXM + model
     int ntok                     # tokens in play (0: no Test or Save looks at them)
     int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
-    int mounted[NSIDE][MAXM]     # riding its horse (section 11: Horses)
+    int mounted[NSIDE][MAXM]     # riding its horse (section 11a: Horses)
     int gs_pending               # "Good Shot!" (battle_table.react): in this Action (act() clears it) a Lookout model
                                  # waits for the Active model's Dynamite throw: model gs_r with Weapon gs_w, on the
                                  # dice stretch gs_tag; the Action's own stretch is act_tag

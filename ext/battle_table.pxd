@@ -389,7 +389,7 @@ cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexce
                 hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_BLAST_SAVE], 0), s if side != s else -1)
                 if g.mounted[side][t] and g.on[side][t] and horse_falls(p, g):
                     # "A mounted model ... makes two Saves, on behalf of both horse and rider"; its horse a Casualty,
-                    # the rider "must then make a 5+ Save" (section 11: the rider's Save first)
+                    # the rider "must then make a 5+ Save" (section 11a: the rider's Save first)
                     g.mounted[side][t] = 0
                     hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_HORSE_RIDER_SAVE], 0), s if side != s else -1)
 

@@ -488,7 +488,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.cmask[s][m] = 0
     g.owner[s][m] = -1
     g.beast[s][m] = 0   # "A Skinwalker must begin each game in Human Form"
-    g.mounted[s][m] = p.mp[s][m][M_MOUNT_MOVE] > 0 and p.opt[O_MOVEMENT] == MOVE_TABLE   # on horseback (section 11)
+    g.mounted[s][m] = p.mp[s][m][M_MOUNT_MOVE] > 0 and p.opt[O_MOVEMENT] == MOVE_TABLE   # on horseback (section 11a)
     gear_reset(p, g, s, m)
 
 
@@ -961,11 +961,11 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken, optionally in its Beast Form).
-    Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty, optionally riding, after the step), ``did`` (PROBE_DID: the
-    DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES; a model going on Lookout
-    counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction": ``model`` of ``side`` is on
-    Lookout and enemy ``arg`` declares an Action (battle_table.react); did counts nothing done, or Lookout where the
-    Token is kept. Kind "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a
+    Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty, optionally riding, after the step),
+    ``did`` (PROBE_DID: the DID_* counts, then Fights and Fight Casualties at PROBE_FIGHTS, PROBE_FIGHT_CASUALTIES;
+    a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction":
+    ``model`` of ``side`` is on Lookout and enemy ``arg`` declares an Action (battle_table.react); did counts nothing
+    done, or Lookout where the Token is kept. Kind "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a
     Dual Action)."""
     if not (0 <= kind < 8 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
