@@ -142,23 +142,8 @@ def test_kernel_fight_against_a_rider_agrees_with_the_exact_engine(attacker, def
 
 
 def _probe5(st, kind, side, m, arg=0, **kw):
-    import numpy as np
-
-    from oddsmith._ext import shadows_battle as K
-
-    where, trials, seed = kw["where"], kw.get("trials", 1), kw.get("seed", 1)
-    pos = np.zeros((2, K.MAX_MODELS, 2))
-    stt = np.zeros((2, K.MAX_MODELS, 3), dtype=np.int32)
-    for (s, k), xy in where.items():
-        pos[s, k] = xy
-        stt[s, k, 0] = 1
-    out = np.zeros((2, K.MAX_MODELS, 5), dtype=np.int64)
-    did = np.zeros(K.PROBE_DID_SIZE, dtype=np.int64)
-    last = np.zeros((2, K.MAX_MODELS, 2))
-    K.table_probe(np.random.PCG64(seed), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
-                  E.DAMAGE_ARRAY, st.n_models.copy(), pos, stt, K.PROBE_KINDS.index(kind), side, m, arg, trials,
-                  out, did, last)
-    return out, did, last
+    """table_probe with the riding column (out[..., 4])."""
+    return _probe(st, kind, side, m, arg, riding=True, **kw)
 
 
 def test_kernel_rider_moves_six_inches_and_charges_from_six():

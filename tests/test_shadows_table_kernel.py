@@ -138,9 +138,9 @@ def _setup(a_models, b_models, **opts):
     return B.prepare(_posse("A", a_models), _posse("B", b_models), B.battle_options(**opts), check=False)
 
 
-def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None):
+def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None, riding=False):
     """Play one step of the table game ``trials`` times from the positions ``where`` ({(side, model): (x, y)}; every
-    model not named is off the table)."""
+    model not named is off the table); ``riding``: ``out`` has a fifth column, the models still on horseback."""
     pos = np.zeros((2, K.MAX_MODELS, 2))
     stt = np.zeros((2, K.MAX_MODELS, 3), dtype=np.int32)
     for (s, m), xy in where.items():
@@ -148,7 +148,7 @@ def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None)
         stt[s, m, 0] = 1
     for (s, m), (downed, shaken) in (state or {}).items():
         stt[s, m, 1:] = (downed, shaken)
-    out = np.zeros((2, K.MAX_MODELS, 4), dtype=np.int64)
+    out = np.zeros((2, K.MAX_MODELS, 5 if riding else 4), dtype=np.int64)
     did = np.zeros(K.PROBE_DID_SIZE, dtype=np.int64)
     last = np.zeros((2, K.MAX_MODELS, 2))
     K.table_probe(np.random.PCG64(seed), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
