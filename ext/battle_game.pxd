@@ -27,7 +27,7 @@ cdef enum:
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
     M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER,
     M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING,
-    M_MOUNT_MOVE, NMC
+    M_MOUNT_MOVE, M_NITRO, M_WATER, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -49,7 +49,7 @@ cdef enum:
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
     O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
-    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, NOPT
+    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -79,6 +79,13 @@ cdef enum:
     DY_TOWARDS = 2
     DY_AWAY = 3
     DY_DUD = 4
+
+# What a Shoot Action throws (battle_table.throw_choice; section 11b)
+cdef enum:
+    TH_NONE = 0
+    TH_NITRO = 1
+    TH_DYNAMITE = 2
+    TH_WATER = 3
 
 # What one Action of the table game did
 cdef enum:
@@ -186,6 +193,9 @@ ctypedef struct Game:
     int ntok                     # tokens in play (0: no Test or Save looks at them)
     int beast[NSIDE][MAXM]       # a Skinwalker in its Beast Form (section 9: Beast Forms)
     int mounted[NSIDE][MAXM]     # riding its horse (section 11a: Horses)
+    int nitro[NSIDE][MAXM]       # carries its Vial of Nitro, not yet thrown (section 11b)
+    int water[NSIDE][MAXM]       # flasks of Blessed Water left (section 11b)
+    int fuse                     # 1 + side * MAXM + model: its carried Nitro goes off when this Save's Damage is done
     int gs_pending               # "Good Shot!" (battle_table.react): in this Action (act() clears it) a Lookout model
                                  # waits for the Active model's Dynamite throw: model gs_r with Weapon gs_w, on the
                                  # dice stretch gs_tag; the Action's own stretch is act_tag
@@ -329,7 +339,22 @@ cdef inline void caster_out(Game *g, int s, int m) noexcept nogil:
 
 cdef inline int hurt(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
     """Apply a Damage result to model t of side o; ``credit`` (-1: nobody) earns the Victory Points of a Casualty.
-    Returns 1 if the model became a Casualty. A model on Lookout that is Shaken, Downed or removed loses it."""
+    Returns 1 if the model became a Casualty. A model on Lookout that is Shaken, Downed or removed loses it. Then a
+    Vial of Nitro whose bearer failed this Save with a score of 1 or 2 "immediately explodes with the blast centred
+    over them" (save_roll lit the fuse; the blast credited as the Damage is)."""
+    cdef int r = damage_model(p, g, o, t, code, credit), f, fo, ft
+    if g.fuse:
+        f = g.fuse - 1
+        g.fuse = 0
+        fo = f // MAXM
+        ft = f % MAXM
+        g.nitro[fo][ft] = 0
+        blast_at(p, g, credit, g.x[fo][ft], g.y[fo][ft], 0)
+    return r
+
+
+cdef inline int damage_model(Setup *p, Game *g, int o, int t, int code, int credit) noexcept nogil:
+    """hurt's Damage itself."""
     if code == DMG_NONE:
         return 0
     if g.ntok and (code >= DMG_DOWNED or g.shaken[o][t]):
@@ -372,7 +397,38 @@ cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) 
         k = spend_token(g, o, t)
         if (k == MODE_BLESS) == (x + mod < target):
             x = roll_die(&g.st, D)
+    if g.nitro[o][t] and x + mod < target and x + mod <= p.opt[O_NITRO_FUSE]:
+        g.fuse = 1 + o * MAXM + t   # "fails a Save with a score of 1 or 2" (the modified score; docs section 11b)
     return damage_code(x + mod, target, p.dmg)
+
+
+cdef inline int horse_falls(Setup *p, Game *g) noexcept nogil:
+    """A horse's Save in a blast, on a Novice's Grit Die ("it counts as a Novice and immediately becomes a Casualty
+    should it Fail any Save"): 1 if it fails."""
+    return roll_die(&g.st, p.opt[O_HORSE_DIE]) < p.opt[O_BLAST_SAVE]
+
+
+cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by, int only_super) noexcept nogil:
+    """Dynamite explodes at (bx, by): every model on the table whose centre is within the blast radius (3", "centre
+    of base fully within") makes a 7+ Save, side s's enemies first ("Ka-Boom!"); side s (-1: nobody) earns VP for
+    enemy Casualties. ``only_super``: Blessed Water, which "only affects Supernatural models" (a horse is not one)."""
+    cdef int k, side, t, credit
+    cdef double dx, dy, r = p.opt[O_BLAST_RADIUS]
+    for k in range(2):
+        side = (1 - s if k == 0 else s) if s >= 0 else k
+        credit = s if side != s else -1
+        for t in range(g.nm[side]):
+            if not g.on[side][t] or (only_super and not p.mp[side][t][M_SUPER]):
+                continue
+            dx = g.x[side][t] - bx
+            dy = g.y[side][t] - by
+            if dx * dx + dy * dy <= r * r + 1e-9:
+                hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_BLAST_SAVE], 0), credit)
+                if g.mounted[side][t] and g.on[side][t] and not only_super and horse_falls(p, g):
+                    # "A mounted model ... makes two Saves, on behalf of both horse and rider"; its horse a Casualty,
+                    # the rider "must then make a 5+ Save" (section 11a: the rider's Save first)
+                    g.mounted[side][t] = 0
+                    hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_HORSE_RIDER_SAVE], 0), credit)
 
 
 cdef inline void land_shot(Setup *p, Game *g, int s, int m, int o, int t, int succ, int save_mod) noexcept nogil:

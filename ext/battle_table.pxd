@@ -366,47 +366,49 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
     return 0
 
 
-cdef inline int horse_falls(Setup *p, Game *g) noexcept nogil:
-    """A horse's Save in a blast, on a Novice's Grit Die ("it counts as a Novice and immediately becomes a Casualty
-    should it Fail any Save"): 1 if it fails."""
-    return roll_die(&g.st, p.opt[O_HORSE_DIE]) < p.opt[O_BLAST_SAVE]
+cdef inline int throw_choice(Setup *p, Game *g, int s, int m, int *t) noexcept nogil:
+    """What a Shoot Action of model m throws at the closest candidate within 8" (t): TH_WATER at a Supernatural one
+    when it carries Blessed Water, else its Vial of Nitro, else a stick of Dynamite; TH_NONE (policy, docs section
+    11b: the Nitro first, as carrying it is the risk; the Water only where it can hurt)."""
+    t[0] = -1
+    if g.dyn[s][m] + g.nitro[s][m] + g.water[s][m] == 0 or g.beast[s][m]:
+        return TH_NONE   # a Beast Form "cannot use any Weapons or Gear" (Dynamite included)
+    t[0] = closest_candidate(p, g, s, m, p.dyn2)
+    if t[0] < 0:
+        return TH_NONE
+    if g.water[s][m] and p.mp[1 - s][t[0]][M_SUPER]:
+        return TH_WATER
+    if g.nitro[s][m]:
+        return TH_NITRO
+    if g.dyn[s][m]:
+        return TH_DYNAMITE
+    return TH_NONE
 
 
-cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by) noexcept nogil:
-    """Dynamite explodes at (bx, by): every model on the table whose centre is within the blast radius (3", "centre
-    of base fully within") makes a 7+ Save, enemies first ("Ka-Boom!"); the thrower's side earns VP for enemy
-    Casualties."""
-    cdef int k, side, t
-    cdef double dx, dy, r = p.opt[O_BLAST_RADIUS]
-    for k in range(2):
-        side = 1 - s if k == 0 else s
-        for t in range(g.nm[side]):
-            if not g.on[side][t]:
-                continue
-            dx = g.x[side][t] - bx
-            dy = g.y[side][t] - by
-            if dx * dx + dy * dy <= r * r + 1e-9:
-                hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_BLAST_SAVE], 0), s if side != s else -1)
-                if g.mounted[side][t] and g.on[side][t] and horse_falls(p, g):
-                    # "A mounted model ... makes two Saves, on behalf of both horse and rider"; its horse a Casualty,
-                    # the rider "must then make a 5+ Save" (section 11a: the rider's Save first)
-                    g.mounted[side][t] = 0
-                    hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_HORSE_RIDER_SAVE], 0), s if side != s else -1)
+cdef inline void use_throw(Game *g, int s, int m, int kind) noexcept nogil:
+    """The thrown item is used up: "one use only" each."""
+    if kind == TH_NITRO:
+        g.nitro[s][m] = 0
+    elif kind == TH_WATER:
+        g.water[s][m] -= 1
+    else:
+        g.dyn[s][m] -= 1
 
 
-cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
-    """An unmodified 1 Die Shooting Test ("Dynamite"): a Success explodes on the Target; a Failure as the table
-    says: on the thrower, or D6" from the Target along the thrower-Target line, towards or away from the thrower."""
-    cdef int o = 1 - s, score, what, d
+cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t, int kind) noexcept nogil:
+    """An unmodified 1 Die Shooting Test ("Dynamite"; the Vial of Nitro and Blessed Water follow its rules): a Success
+    explodes on the Target; a Failure as the table says: on the thrower, or D6" from the Target along the
+    thrower-Target line, towards or away from the thrower. Blessed Water's blast hurts Supernatural models only."""
+    cdef int o = 1 - s, score, what, d, holy = kind == TH_WATER
     cdef double ux, uy, L
     score = model_die(p, g, s, m)
-    g.dyn[s][m] -= 1
+    use_throw(g, s, m, kind)
     if score >= p.opt[O_T]:
-        blast_at(p, g, s, g.x[o][t], g.y[o][t])
+        blast_at(p, g, s, g.x[o][t], g.y[o][t], holy)
         return
     what = p.dyn_fail[score] if score < 8 else DY_DUD
     if what == DY_THROWER:
-        blast_at(p, g, s, g.x[s][m], g.y[s][m])
+        blast_at(p, g, s, g.x[s][m], g.y[s][m], holy)
     elif what == DY_TOWARDS or what == DY_AWAY:
         d = roll_die(&g.st, p.opt[O_SCATTER_DIE])
         L = cdist(g, s, m, o, t)
@@ -415,7 +417,7 @@ cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t) no
         if what == DY_AWAY:
             ux = -ux
             uy = -uy
-        blast_at(p, g, s, g.x[o][t] + ux * d, g.y[o][t] + uy * d)
+        blast_at(p, g, s, g.x[o][t] + ux * d, g.y[o][t] + uy * d, holy)
 
 
 cdef inline int pick_weapon(Setup *p, Game *g, int s, int m, int fired, int again, int *twice) noexcept nogil:
@@ -458,7 +460,7 @@ cdef inline int can_shoot(Setup *p, Game *g, int s, int m, int fired, int again)
     cdef int b, twice
     if g.beast[s][m]:
         return 0   # a Beast Form "cannot use any Weapons or Gear" (Dynamite included)
-    if g.dyn[s][m] > 0 and closest_candidate(p, g, s, m, p.dyn2) >= 0:
+    if throw_choice(p, g, s, m, &b):
         return 1
     if pistol_pair(p, g, s, m, fired, &b) >= 0:
         return 1
@@ -468,14 +470,12 @@ cdef inline int can_shoot(Setup *p, Game *g, int s, int m, int fired, int again)
 cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *again) noexcept nogil:
     """One Shoot Action on the table: Dynamite (once per stick) at the closest candidate within 8", else a
     Gunslinger's two Pistols, else the best ready Weapon with a Target in range (Trigger-Happy: once more)."""
-    cdef int t, a, b, w, twice = 0, spot = 1
-    if g.dyn[s][m] > 0:
-        t = closest_candidate(p, g, s, m, p.dyn2)
-        if t >= 0:
-            if g.gs_pending and good_shot(p, g, s, m):
-                return   # the stick went off in its hand: the throw is not made
-            throw_dynamite_table(p, g, s, m, t)
-            return
+    cdef int t, a, b, w, twice = 0, spot = 1, kind = throw_choice(p, g, s, m, &t)
+    if kind:
+        if g.gs_pending and good_shot(p, g, s, m, kind):
+            return   # the stick went off in its hand: the throw is not made
+        throw_dynamite_table(p, g, s, m, t, kind)
+        return
     a = pistol_pair(p, g, s, m, fired[0], &b)
     if a >= 0:
         fired[0] |= (1 << a) | (1 << b)
@@ -644,11 +644,13 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
 
 
 cdef inline int may_throw(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Model m has a stick of Dynamite to throw and a candidate within 8" (shoot_table throws it first)."""
-    return g.dyn[s][m] > 0 and not g.beast[s][m] and closest_candidate(p, g, s, m, p.dyn2) >= 0
+    """Model m has something to throw (throw_choice: Dynamite, its Vial of Nitro, Blessed Water at a Supernatural
+    Target) and a candidate within 8" (shoot_table throws it first)."""
+    cdef int t
+    return throw_choice(p, g, s, m, &t) != TH_NONE
 
 
-cdef inline int good_shot(Setup *p, Game *g, int s, int m) noexcept nogil:
+cdef inline int good_shot(Setup *p, Game *g, int s, int m, int kind) noexcept nogil:
     """"Good Shot!": the waiting Lookout model (react) Shoots the stick in thrower m's hand: a normal Shooting Attack
     with its Weapon at m (no Spotting Test, the band by the gap, Cover drawn per shot, Jamming), -1 Die; its shots until
     one Hits. A Hit: "the Dynamite explodes centred on the thrower" (the stick used, the blast credited to the
@@ -669,8 +671,8 @@ cdef inline int good_shot(Setup *p, Game *g, int s, int m) noexcept nogil:
         if one and jams(p, g, o, r, w):
             break
     if hit:
-        g.dyn[s][m] -= 1
-        blast_at(p, g, o, g.x[s][m], g.y[s][m])
+        use_throw(g, s, m, kind)
+        blast_at(p, g, o, g.x[s][m], g.y[s][m], kind == TH_WATER)
     reaction_done(p, g, o, r)
     dice_segment(g, g.act_tag)
     return hit

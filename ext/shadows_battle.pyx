@@ -43,7 +43,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
                  "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger",
                  "beast_form", "beast_move", "beast_attack_dice", "beast_win_save", "beast_hug_margin", "base_mm",
-                 "beast_base_mm", "feeds", "flying", "mount_move")
+                 "beast_base_mm", "feeds", "flying", "mount_move", "nitro", "blessed_water")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
@@ -62,7 +62,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
-                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm")
+                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -481,6 +481,8 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.jam[s][m] = 0
     g.omen[s][m] = 0
     g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
+    g.nitro[s][m] = p.mp[s][m][M_NITRO]   # section 11b: played on the table only (0 with --movement none)
+    g.water[s][m] = p.mp[s][m][M_WATER]
     g.fought[s][m] = 0
     g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
     g.fear[s][m] = 0
@@ -518,6 +520,7 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     g.fights = 0
     g.nc_valid = 0
     g.gs_pending = 0
+    g.fuse = 0
     tokens_clear(g)   # no Bless or Curse token in play (battle_tokens.pxd)
     for s in range(NSIDE):
         start[s] = p.n[s]
@@ -729,6 +732,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     if not (2 <= p.opt[O_HORSE_DIE] <= MAX_FACES and 1 <= p.opt[O_HORSE_RIDER_SAVE] <= MAX_TABLE
             and -MAX_DICE <= p.opt[O_FORTIFIED_DICE] <= 0 and 0 < p.opt[O_MOUNTED_BASE_MM]):
         raise ValueError("mc_battle: horse options outside the kernel's limits")
+    if not 0 <= p.opt[O_NITRO_FUSE] <= MAX_TABLE:
+        raise ValueError("mc_battle: the Nitro's fuse score is outside the kernel's limits")
     for s in range(NSIDE):
         p.n[s] = n_models[s]
         if not 1 <= p.n[s] <= MAXPOSSE:
@@ -750,6 +755,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                 raise ValueError("mc_battle: a Beast Form's Move must be positive and at most the table")
             if p.mp[s][m][M_MOUNT_MOVE] and not (p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOUNT_MOVE] <= p.opt[O_TABLE]):
                 raise ValueError("mc_battle: a mounted Move must be at least Whiskey's cost and at most the table")
+            if not (0 <= p.mp[s][m][M_NITRO] <= 1 and 0 <= p.mp[s][m][M_WATER] <= 100 and 0 <= p.mp[s][m][M_DYNAMITE] <= 100):
+                raise ValueError("mc_battle: a model carries one Vial of Nitro at most, and 0..100 Dynamite or Blessed Water")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
@@ -994,6 +1001,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             g.act_id = 1
             g.fights = 0
             g.gs_pending = 0
+            g.fuse = 0
             g.dust = 0
             g.nc_valid = 0
             for s in range(NSIDE):

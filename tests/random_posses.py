@@ -15,12 +15,14 @@ HOUSE_PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic
 
 def random_posse(rng: random.Random, name: str, *, skills: Sequence[str] = SKILLS,
                  prices: Mapping[str, int] = HOUSE_PRICES, derringer: float = 0.0, injuries: float = 0.0,
-                 horses: float = 0.0) -> P.Posse:
+                 horses: float = 0.0, thrown: float = 0.0) -> P.Posse:
     """A legal Advanced posse of 3-7 models (and sometimes a Preacher) with random Weapons, ``skills`` and Gear
     (Boilerplate, one Dynamite, a Telescopic Sight; a Derringer with chance ``derringer``), house ``prices`` for the
     rest. With ``derringer=0`` no draw is made for it, so the older callers' posses stay as they were; likewise
     ``injuries``, each model's chance of one Lasting Injury that changes a battle (Old Wound, Limp, One-Eyed,
-    Weakened); likewise ``horses``, each model's chance of riding a Horse or an Appaloosa (a Gear slot)."""
+    Weakened); likewise ``horses``, each model's chance of riding a Horse or an Appaloosa (a Gear slot); likewise
+    ``thrown``, each model's chance of carrying a Vial of Nitro (on foot), house-priced $5 (Blessed Water is
+    Supernatural Gear: a Faction posse's)."""
     n = rng.randint(3, 7)
     shared: dict[str, int] = {}
     models = []
@@ -52,9 +54,12 @@ def random_posse(rng: random.Random, name: str, *, skills: Sequence[str] = SKILL
         ridden = {}
         if horses and rng.random() < horses and len(gear) < 3:
             ridden = {"horse": rng.choice(["Horse", "Appaloosa Horse"])}
+        if thrown and not ridden and rng.random() < thrown and len(gear) < 3:
+            gear.append("Vial of Nitro")
         models.append({**m, "weapons": ws, "skills": chosen, "gear": gear, "injuries": hurt, **ridden})
     if rng.random() < 0.3:
         models.append({"name": f"{name} preacher", "hired_gun": "Preacher", "weapons": ["Pistol"]})
+    prices = {**prices, "Vial of Nitro": 5} if thrown else prices
     data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": dict(prices),
             "model": models}
     posse = P.posse_from_dict(data, name)

@@ -188,7 +188,8 @@ class Game:
         token, m.token, m.token_by = m.token, R.Blessing.NONE, None
         return token
 
-    def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> None:
+    def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> int:
+        """One Save; returns its score (the die with its modifiers)."""
         mod = modifier + victim.pm.save_modifier - (1 if victim.bad_omen else 0)
         score = self.rng.randint(1, victim.grit_die()) + mod
         token = self.spend_token(victim)
@@ -197,6 +198,7 @@ class Game:
             score = self.rng.randint(1, victim.grit_die()) + mod
         if score < needed:
             self.damage(victim, needed - score, credit)
+        return score
 
     def jams(self, shooter: Model, jam_die: int) -> bool:
         """A missed shot that shows a 1: the Jamming Check on the Weapon's Jam Die, Gunsmith re-rolling a Failure

@@ -75,6 +75,10 @@ class TModel(RB.Model):
         gear = [g.name for g in plan.model.battle_gear()]
         self.whiskey = gear.count("Whiskey")  # bottles left: "This item is single-use"
         self.snake_oil = gear.count("Snake Oil")
+        # a Vial of Nitro ("works exactly like a stick of Dynamite, and is one use only") and Blessed Water ("follows
+        # all the rules for Dynamite except it only affects Supernatural models"): docs/shadows-battles.md section 11b
+        self.nitro = int("Vial of Nitro" in gear)
+        self.water = gear.count("Blessed Water")
         self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
         self.lookout = False  # holds a Lookout Token ("Lookout")
         # Limp (Injury Table): "If on foot, the model can only make one Move Action per Activation" (no Horses here)
@@ -383,7 +387,7 @@ class TableGame(RB.Game):
             self.save(victim, R.save_target(hits), modifier, m.side)
         return True
 
-    def good_shot_at(self, m: TModel, e: TModel, w) -> bool:
+    def good_shot_at(self, m: TModel, e: TModel, w, kind: str = "dynamite") -> bool:
         """"Good Shot!": Lookout model ``e`` Shoots the stick in thrower ``m``'s hand, "a normal Shooting Attack, with
         no Spotting Test required", "a -1 Die Modifier for firing at such a small object" (its shots until one Hits;
         Cover per shot; Jamming). A Hit: "the Dynamite explodes centred on the thrower", every model whose centre is
@@ -401,30 +405,52 @@ class TableGame(RB.Game):
                 e.jammed.add(id(w))
                 break
         if hit:
-            m.dynamite -= 1
-            self.blast(m.x, m.y, e.side)
+            self.use_throw(m, kind)
+            self.blast(m.x, m.y, e.side, holy=kind == "water")
         self.reaction_done(e)
         return hit
 
-    def blast(self, px: float, py: float, side: int) -> None:
+    def blast(self, px: float, py: float, side: int | None, holy: bool = False) -> None:
         """Dynamite explodes at (px, py) ("Ka-Boom!"): every model whose centre is within 3" makes a 7+ Save, its
-        Casualties credited to ``side`` when they are enemies of it."""
+        Casualties credited to ``side`` (None: nobody) when they are enemies of it. ``holy``: Blessed Water, which
+        "only affects Supernatural models. Other models simply get a bit of a soaking" (a horse among them)."""
         caught = [x for s in self.sides for x in s
-                  if x.on_table and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9]
+                  if x.on_table and math.hypot(x.x - px, x.y - py) <= R.DYNAMITE_BLAST_RADIUS + 1e-9
+                  and (not holy or x.pm.supernatural)]
         for x in caught:
             if x.on_table:
                 self.save(x, R.DYNAMITE_BLAST_SAVE, 0, side if x.side != side else None)
             # "A mounted model that is caught in the blast makes two Saves, on behalf of both horse and rider" (the
             # rider's first); the horse, a Novice, "immediately becomes a Casualty should it Fail any Save", and "If a
             # horse becomes a Casualty, any model riding it ... must then make a 5+ Save"
-            if x.on_table and x.mounted and self.rng.randint(1, R.HORSE_GRIT_DIE) < R.DYNAMITE_BLAST_SAVE:
+            if x.on_table and x.mounted and not holy and self.rng.randint(1, R.HORSE_GRIT_DIE) < R.DYNAMITE_BLAST_SAVE:
                 x.mounted = False
                 self.save(x, R.HORSE_RIDER_SAVE, 0, side if x.side != side else None)
 
-    def throw_dynamite_at(self, m: TModel, victim: TModel) -> None:
-        """A stick thrown at the Target's centre: an unmodified 1 Die Shooting Test; a Failure scatters D6" along
-        the thrower-Target line or lands on the thrower; every model near the blast point makes a 7+ Save."""
-        m.dynamite -= 1
+    def save(self, victim, needed: int, modifier: int, credit: int | None) -> int:
+        """A Save, then the Vial of Nitro: "if the user ever fails a Save with a score of 1 or 2, the Nitro
+        immediately explodes with the blast centred over them" (the score as modified: "a score of 5 actually counts
+        as a 4"), after the Save's Damage, credited as the Damage is."""
+        score = super().save(victim, needed, modifier, credit)
+        # a modifier may take the score below 1: it counts as 1 or 2 all the more (docs section 11b)
+        if getattr(victim, "nitro", 0) and score < needed and score <= max(R.VIAL_OF_NITRO_EXPLODES_ON):
+            victim.nitro = 0
+            self.blast(victim.x, victim.y, credit)
+        return score
+
+    def use_throw(self, m: TModel, kind: str) -> None:
+        if kind == "nitro":
+            m.nitro = 0
+        elif kind == "water":
+            m.water -= 1
+        else:
+            m.dynamite -= 1
+
+    def throw_dynamite_at(self, m: TModel, victim: TModel, kind: str = "dynamite") -> None:
+        """A stick thrown at the Target's centre (a Vial of Nitro, Blessed Water alike): an unmodified 1 Die Shooting
+        Test; a Failure scatters D6" along the thrower-Target line or lands on the thrower; every model near the blast
+        point makes a 7+ Save (Blessed Water: every Supernatural one)."""
+        self.use_throw(m, kind)
         outcome = R.dynamite_throw(self.test(m, 1)[0])  # "an unmodified 1 Die Shooting Test"
         px, py = victim.x, victim.y
         d = dist(m, victim)
@@ -439,7 +465,7 @@ class TableGame(RB.Game):
         elif outcome is R.DynamiteOutcome.AWAY_FROM_THROWER:
             k = self.rng.randint(1, R.DYNAMITE_SCATTER_DIE)
             px, py = victim.x - ux * k, victim.y - uy * k
-        self.blast(px, py, m.side)
+        self.blast(px, py, m.side, holy=kind == "water")
 
     def ready(self, m: TModel, wp) -> bool:
         """Not Jammed, and not in a Beast Form ("cannot use any Weapons or Gear")."""
@@ -459,10 +485,25 @@ class TableGame(RB.Game):
                 out.append(w)  # it has a candidate in reach
         return out
 
+    def throw_choice(self, m: TModel) -> tuple[str | None, TModel | None]:
+        """What a Shoot Action throws, and at whom: the closest candidate within 8"; Blessed Water if it is
+        Supernatural and the model carries some, else the Vial of Nitro, else a stick of Dynamite (policy, docs section
+        11b); (None, None): nothing to throw."""
+        if m.dynamite + m.nitro + m.water <= 0 or m.beast:
+            return None, None
+        victim = self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES + EPS))
+        if victim is None:
+            return None, None
+        if m.water and victim.pm.supernatural:
+            return "water", victim
+        if m.nitro:
+            return "nitro", victim
+        if m.dynamite:
+            return "dynamite", victim
+        return None, None
+
     def dynamite_target(self, m: TModel) -> TModel | None:
-        if m.dynamite <= 0 or m.beast:
-            return None
-        return self.closest(m, self.candidates(m, lambda g: g <= R.DYNAMITE_THROW_INCHES + EPS))
+        return self.throw_choice(m)[1]
 
     def can_shoot(self, m: TModel, fired: set, again: list) -> bool:
         return self.dynamite_target(m) is not None or bool(self.shoot_options(m, fired, again))
@@ -470,12 +511,12 @@ class TableGame(RB.Game):
     def shoot(self, m: TModel, fired: set, again: list) -> None:
         """One Shoot Action: Dynamite when a Target is within 8", else Gunslinger's two Pistols, else the best
         Weapon that has a candidate (its shots, Trigger-Happy's second shot)."""
-        victim = self.dynamite_target(m)
+        kind, victim = self.throw_choice(m)
         if victim is not None:
             waiting, self.good_shot = self.good_shot, None
-            if waiting is not None and waiting[0] is m and self.good_shot_at(m, waiting[1], waiting[2]):
+            if waiting is not None and waiting[0] is m and self.good_shot_at(m, waiting[1], waiting[2], kind):
                 return  # the stick went off in the thrower's hand
-            self.throw_dynamite_at(m, victim)
+            self.throw_dynamite_at(m, victim, kind)
             return
         if m.has("Gunslinger"):
             pistols = [w for w in m.plan.weapons if w.pistol and self.ready(m, w) and id(w) not in fired][:2]

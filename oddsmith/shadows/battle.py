@@ -127,8 +127,8 @@ NOT_MODELLED = (
     "terrain pieces and Line of Sight blocking: every enemy is visible, and Cover is a density drawn per shot "
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
-    "Lasso, Marked Cards, Vial of Nitro and Blessed Water; of Horses (ridden from the start, never dismounted by "
-    "choice), the 40mm base on the table, Shoves off a horse and shooting the horse instead of its rider (the "
+    "the Lasso (a Shoot Action that drags its Target: it needs a policy of its own); Marked Cards (an Income roll, "
+    "not a battle); of Horses (ridden from the start, never dismounted by choice), the 40mm base on the table, Shoves off a horse and shooting the horse instead of its rider (the "
     "horse is worth no VP; shooters aim at riders)",
     "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout): a gun model on Lookout Shoots (at "
     "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "

@@ -258,9 +258,15 @@ class ModelPlan:
     Concentrating and then Casting beats Casting and then the best shot at that band: (Power, 0) for a Power of
     ``casts``, ("Summon", Difficulty), ("Banish", the enemy Entity's Difficulty)."""
 
+    nitro: int = 0
+    """1: it carries a Vial of Nitro, thrown like a stick of Dynamite and set off by its bearer's failed Save with a
+    score of 1 or 2; ``blessed_water``: its flasks, thrown like Dynamite at a Supernatural Target only. Played on the
+    table only (docs/shadows-battles.md section 11b); 0 with ``--movement none``."""
+    blessed_water: int = 0
+
     @property
     def can_shoot(self) -> bool:
-        return any(w.usable for w in self.weapons) or self.dynamite > 0
+        return any(w.usable for w in self.weapons) or self.dynamite > 0 or self.nitro > 0
 
 
 @dataclass(frozen=True)
@@ -407,6 +413,10 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     dynamite = sum(1 for g in model.battle_gear() if g.name == "Dynamite")
     if model.hired_gun is not None and model.hired_gun.name == "Moonshiner":
         dynamite += 1  # a burning bottle of 'shine, once per game, "following the rules for a stick of Dynamite"
+    gear_names = [g.name for g in model.battle_gear()] if table else []
+    nitro = int("Vial of Nitro" in gear_names)
+    water = gear_names.count("Blessed Water")
+    throws = dynamite + nitro   # what a model without a Weapon that shoots may throw at anyone (not the Water)
     danger = max((p.value for p in plans if p.usable), default=0.0)
     blast = model.is_vessel and "Arcane Blast" in (model.role.powers if model.role else ())
     bonus = fight_bonus(model)
@@ -417,12 +427,12 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     elif plan == "gunline":
         style = "gun"
     else:
-        style = "brawl" if (not usable and not dynamite) or bonus >= BRAWL_FIGHT_BONUS else "gun"
+        style = "brawl" if (not usable and not throws) or bonus >= BRAWL_FIGHT_BONUS else "gun"
     if usable:
         desired = usable[0].bands[1].edge_inches if usable[0].bands else 0.0
     else:
-        desired = float(R.DYNAMITE_THROW_INCHES) if dynamite else 0.0
-    gear = [g.name for g in model.battle_gear()] if table else []
+        desired = float(R.DYNAMITE_THROW_INCHES) if throws else 0.0
+    gear = gear_names
     values = () if not table or model.is_vessel else power_values(model)
     ranked = sorted((nv for nv in values if nv[0] in CAST_POWERS and nv[1] is not None and nv[1] > 0),
                     key=lambda nv: (-nv[1], CAST_POWERS.index(nv[0])))
@@ -453,7 +463,8 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     concentrate = tuple(frozenset(key for key, gain in gains.items() if gain > best[i] > 0) | forced for i in range(3))
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
                      gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish,
-                     beast_form=beast, beast_at_once=beast is not None and style == "brawl", concentrate=concentrate)
+                     beast_form=beast, beast_at_once=beast is not None and style == "brawl", concentrate=concentrate,
+                     nitro=nitro, blessed_water=water)
 
 
 def _concentrate_label(key: tuple[str, int]) -> str:
@@ -842,6 +853,8 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["flying"]] = int(m.flying)
     mounted = None if mp.revenant else m.mounted_move_inches
     row[col["mount_move"]] = _inches(mounted) if mounted else 0   # section 11: Horses
+    row[col["nitro"]] = mp.nitro   # section 11b
+    row[col["blessed_water"]] = mp.blessed_water
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -976,6 +989,15 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
                 notes.append(f"{tag} rides: {', '.join(riders)}: mounted from the start until Downed; an enemy on the "
                              f"ground Attacking a rider is Fortified against (-1 Die); caught in a blast, the horse falls "
                              f"and the rider makes a {R.HORSE_RIDER_SAVE}+ Save too")
+            nitro = [mp.model.name for mp in side.models if mp.nitro]
+            if nitro:
+                notes.append(f"{tag} carries a Vial of Nitro: {', '.join(nitro)}: thrown like a stick of Dynamite, "
+                             f"before any stick; it goes off over its bearer when the bearer fails a Save with a score of "
+                             f"{max(R.VIAL_OF_NITRO_EXPLODES_ON)} or less")
+            water = [f"{mp.model.name} ({mp.blessed_water})" for mp in side.models if mp.blessed_water]
+            if water:
+                notes.append(f"{tag} carries Blessed Water: {', '.join(water)}: thrown like Dynamite at a Supernatural "
+                             f"Target only (first of all it carries); its blast hurts Supernatural models only")
             for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
                                         "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
@@ -1078,6 +1100,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "good_shot": int(GOOD_SHOT),
         "fortified_dice": R.FightModifier.FORTIFIED.dice, "horse_die": R.HORSE_GRIT_DIE,
         "horse_rider_save": R.HORSE_RIDER_SAVE, "mounted_base_mm": R.MOUNTED_BASE_MM,
+        "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON),
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

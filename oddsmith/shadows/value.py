@@ -45,10 +45,10 @@ BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
-TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse")
-"""Gear used in a Move Action and horses (docs/shadows-battles.md section 11): valued on the table only. The rulebook
-text gives Whiskey and Snake Oil no price (Uncommon Items): they are valued when the posse file gives a house
-price."""
+TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse", "Vial of Nitro", "Blessed Water")
+"""Gear used in a Move Action, horses, the Vial of Nitro and Blessed Water (docs/shadows-battles.md sections 11, 11a
+and 11b): valued on the table only. The rulebook text gives Whiskey, Snake Oil, the Vial of Nitro and Blessed Water
+no price: they are valued when the posse file gives a house price."""
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
