@@ -64,6 +64,46 @@ def test_income_matches_brute_force(n):
     assert summary["expected_dollars"] == Fraction(7 * n, 2)
 
 
+def brute_marked_income(n):
+    """Marked Cards on every ordered roll: the lowest die (any one of equals) re-rolled when it shows 3 or less; a new
+    1 is caught cheating."""
+    sums, rolled, caught, total = Counter(), Counter(), Fraction(0), Fraction(0)
+    for roll in itertools.product(range(1, 7), repeat=n):
+        low = min(roll)
+        if low > 3:
+            outcomes = [(roll, False)]
+        else:
+            i = roll.index(low)
+            outcomes = [(roll[:i] + (face,) + roll[i + 1:], face == 1) for face in range(1, 7)]
+        for final, is_caught in outcomes:
+            w = Fraction(1, 6 ** n * len(outcomes))
+            sums[sum(final)] += w
+            caught += w if is_caught else 0
+            counts = Counter(final)
+            for value, c in counts.items():
+                if c >= 2:
+                    rolled[(min(c, 4), value)] += w
+            total += w
+    assert total == 1
+    return dict(sums), dict(rolled), caught
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5])
+def test_marked_cards_income_matches_brute_force(n):
+    sums, rolled, caught = brute_marked_income(n)
+    assert C.marked_income_distribution(n) == dict(sorted(sums.items()))
+    summary = C.income_summary(n_dice=n, marked_cards=True)
+    assert summary["p_caught_cheating"] == caught == (1 - Fraction(1, 2) ** n) / 6
+    assert summary["expected_gain"] == sum(k * p for k, p in sums.items()) - Fraction(7 * n, 2) > 0
+    df = C.encounter_table(n_dice=n, exact=True, marked_cards=True)
+    for row in df.itertuples():
+        size = {"two of a kind": 2, "three of a kind": 3, "four of a kind": 4}[row.set]
+        assert row.p_rolled_exact == rolled.get((size, row.value), 0)
+    assert C.income_table(n_dice=n, exact=True, marked_cards=True)["p_exactly_exact"].sum() == 1
+    # without the Cards, nothing changes
+    assert "p_caught_cheating" not in C.income_summary(n_dice=n)
+
+
 def test_income_hand_values():
     # no two dice alike among 4D6: 6*5*4*3 / 6**4
     assert C.income_summary(False)["p_no_encounter"] == Fraction(360, 1296)
@@ -212,6 +252,12 @@ def test_cli_income(capsys):
     assert rc == 0 and "| 5D6 | two of a kind | 3 | Forgotten Cabin |" in out
     rc, out, _ = run(capsys, "income", "--format", "table")
     assert rc == 0 and "expected $14.00" in out
+    rc, out, _ = run(capsys, "income", "--marked-cards", "--format", "json")
+    data = json.loads(out)
+    assert rc == 0 and data["marked_cards"] is True and data["p_caught_cheating"] == pytest.approx(15 / 16 / 6)
+    assert data["expected_dollars"] == pytest.approx(14 + data["expected_gain"]) and data["expected_gain"] > 1.5
+    rc, out, _ = run(capsys, "income", "--marked-cards", "--encounters", "--format", "table")
+    assert rc == 0 and "with Marked Cards" in out and "P(caught" in out
 
 
 def test_cli_injury_recruit_search(capsys):

@@ -91,13 +91,14 @@ def register(app: typer.Typer) -> None:
         won: bool = typer.Option(False, "--won", help="The posse won its game: $5D6 instead of $4D6."),
         encounters: bool = typer.Option(False, "--encounters", help="Show the Encounter odds (two, three, four of a kind) instead of the $ distribution."),
         supernatural: bool = typer.Option(False, "--supernatural", help="Name the Dracula's America (Supernatural) Encounters."),
+        marked_cards: bool = typer.Option(False, "--marked-cards", help="A model uses the posse's Marked Cards: the lowest die re-rolled when it shows 3 or less; a new 1 is caught cheating (that model rolls for Injury)."),
         fmt: Format = FORMAT_OPTION,
         output: Optional[Path] = OUTPUT_OPTION,
         exact_fractions: bool = EXACT_FRACTIONS_OPTION,
     ) -> None:
         """Income ($4D6, $5D6 after a win) and the chance of each Encounter among the dice."""
-        summary = C.income_summary(won)
-        meta: dict[str, Any] = {"command": "income", "won": won, "dice": summary["dice"]}
+        summary = C.income_summary(won, marked_cards=marked_cards)
+        meta: dict[str, Any] = {"command": "income", "won": won, "dice": summary["dice"], "marked_cards": marked_cards}
         for key, value in summary.items():
             if key.startswith("p_") or key.startswith("expected_"):
                 meta[key] = float(value)
@@ -106,12 +107,16 @@ def register(app: typer.Typer) -> None:
         head = (f"Income {summary['dice']}D6: expected ${float(summary['expected_dollars']):.2f}; "
                 f"P(Encounter) {float(summary['p_encounter']):.4f}, P(choice of two or more) "
                 f"{float(summary['p_choice_of_encounters']):.4f}")
+        if marked_cards:
+            head += (f"\nwith Marked Cards (the lowest die re-rolled when it shows {C.MARKED_CARDS_REROLL_AT_MOST} or "
+                     f"less): ${float(summary['expected_gain']):+.2f} on average; P(caught cheating: the nominated "
+                     f"model rolls for Injury) {float(summary['p_caught_cheating']):.4f}")
         if encounters:
             meta["supernatural"] = supernatural
-            df = C.encounter_table(won, supernatural=supernatural, exact=exact_fractions)
+            df = C.encounter_table(won, supernatural=supernatural, exact=exact_fractions, marked_cards=marked_cards)
             title = head + "\nEncounters (a value showing 2, 3 or 4 times; an empty name: no entry in the rulebook text)"
         else:
-            df = C.income_table(won, exact=exact_fractions)
+            df = C.income_table(won, exact=exact_fractions, marked_cards=marked_cards)
             title = head
         emit(_render(df, fmt, title, meta), output)
 

@@ -240,16 +240,58 @@ def _encounter_weights(n_dice: int) -> tuple[tuple[tuple[tuple[int, int], ...], 
     return tuple(out)
 
 
+MARKED_CARDS_REROLL_AT_MOST = 3
+"""Policy for Marked Cards ("re-roll any single Die result"): the lowest die is re-rolled when it shows 3 or less,
+the re-rolls that raise the expected $ (a new die is worth 3.5 on average); Encounters are read off the dice as they
+end up. The nominated model is caught cheating when the new roll is a 1 (``R.MARKED_CARDS_CAUGHT_ON``)."""
+
+
+@lru_cache(maxsize=None)
+def _marked_rolls(n_dice: int) -> tuple[tuple[tuple[int, ...], bool, Fraction], ...]:
+    """(the dice after the Marked Cards' re-roll, sorted; caught cheating; probability) for every outcome of
+    ``n_dice`` D6 under :data:`MARKED_CARDS_REROLL_AT_MOST` (count vectors weighted by their multinomials)."""
+    check_whole(n_dice, "income dice", 1, 12)
+    total = R.INCOME_DIE ** n_dice
+    out: dict[tuple[tuple[int, ...], bool], Fraction] = {}
+    for counts in _count_vectors(n_dice, R.INCOME_DIE):
+        dice = tuple(v + 1 for v, c in enumerate(counts) for _ in range(c))
+        p = Fraction(_multinomial(counts), total)
+        if dice[0] > MARKED_CARDS_REROLL_AT_MOST:
+            out[(dice, False)] = out.get((dice, False), Fraction(0)) + p
+            continue
+        for face in range(1, R.INCOME_DIE + 1):
+            key = (tuple(sorted(dice[1:] + (face,))), face == R.MARKED_CARDS_CAUGHT_ON)
+            out[key] = out.get(key, Fraction(0)) + p / R.INCOME_DIE
+    return tuple((d, caught, p) for (d, caught), p in out.items())
+
+
+@lru_cache(maxsize=None)
+def marked_income_distribution(n_dice: int) -> dict[int, Fraction]:
+    """Exact distribution of the Income in $ when a model uses Marked Cards (:data:`MARKED_CARDS_REROLL_AT_MOST`)."""
+    dist: dict[int, Fraction] = {}
+    for dice, _, p in _marked_rolls(n_dice):
+        dist[sum(dice)] = dist.get(sum(dice), Fraction(0)) + p
+    return dict(sorted(dist.items()))
+
+
+def _weights(n_dice: int, marked_cards: bool) -> Iterable[tuple[tuple[tuple[int, int], ...], Fraction]]:
+    if not marked_cards:
+        return _encounter_weights(n_dice)
+    return ((tuple(R.encounter_sets(dice)), p) for dice, _, p in _marked_rolls(n_dice))
+
+
 _SET_NAMES = {2: "two of a kind", 3: "three of a kind", 4: "four of a kind"}
 
 
-def income_table(won: bool = False, *, n_dice: int | None = None, exact: bool = False) -> pd.DataFrame:
-    """Income in $ after a game: $4D6 after a draw or loss, $5D6 after a win.
+def income_table(won: bool = False, *, n_dice: int | None = None, exact: bool = False,
+                 marked_cards: bool = False) -> pd.DataFrame:
+    """Income in $ after a game: $4D6 after a draw or loss, $5D6 after a win; ``marked_cards``: a model uses the
+    posse's Marked Cards ("Horses and Gear Summary"; :data:`MARKED_CARDS_REROLL_AT_MOST`).
 
     Columns: ``dice``, ``dollars``, ``p_exactly``, ``p_at_least``.
     """
     n = R.income_dice(won) if n_dice is None else n_dice
-    dist = income_distribution(n)
+    dist = marked_income_distribution(n) if marked_cards else income_distribution(n)
     rows = []
     at_least = Fraction(1)
     for dollars, p in dist.items():
@@ -259,19 +301,20 @@ def income_table(won: bool = False, *, n_dice: int | None = None, exact: bool = 
 
 
 def encounter_table(won: bool = False, *, supernatural: bool = False, n_dice: int | None = None,
-                    exact: bool = False) -> pd.DataFrame:
+                    exact: bool = False, marked_cards: bool = False) -> pd.DataFrame:
     """Chance the Income dice show each Encounter: one row per set size (two, three, four of a kind) and value.
 
     Columns: ``dice``, ``set``, ``value``, ``encounter`` (the book's name;
     empty where this rulebook text lists no entry), ``p_rolled`` (the roll
     holds that set), ``p_only_encounter`` (it is the roll's only Encounter,
-    so no choice is left).
+    so no choice is left). ``marked_cards``: read off the dice after the
+    Marked Cards' re-roll (:data:`MARKED_CARDS_REROLL_AT_MOST`).
     """
     n = R.income_dice(won) if n_dice is None else n_dice
     tables = R.ENCOUNTER_TABLES[bool(supernatural)]
     rolled: dict[tuple[int, int], Fraction] = {}
     only: dict[tuple[int, int], Fraction] = {}
-    for sets, p in _encounter_weights(n):
+    for sets, p in _weights(n, marked_cards):
         for s in sets:
             rolled[s] = rolled.get(s, Fraction(0)) + p
         if len(sets) == 1:
@@ -288,14 +331,20 @@ def encounter_table(won: bool = False, *, supernatural: bool = False, n_dice: in
     return _finish(rows, exact)
 
 
-def income_summary(won: bool = False, *, n_dice: int | None = None) -> dict[str, Fraction | int]:
-    """Headline Income figures: expected $, and the chance of no / any / several Encounters and of each set size."""
+def income_summary(won: bool = False, *, n_dice: int | None = None,
+                   marked_cards: bool = False) -> dict[str, Fraction | int]:
+    """Headline Income figures: expected $, and the chance of no / any / several Encounters and of each set size.
+    ``marked_cards``: with a model using Marked Cards, plus ``expected_gain`` ($ more than without) and
+    ``p_caught_cheating`` (the new roll a 1: the model rolls for Injury)."""
     n = R.income_dice(won) if n_dice is None else n_dice
-    dist = income_distribution(n)
+    dist = marked_income_distribution(n) if marked_cards else income_distribution(n)
     out: dict[str, Fraction | int] = {"dice": n, "expected_dollars": sum((k * p for k, p in dist.items()), Fraction(0))}
+    if marked_cards:
+        out["expected_gain"] = out["expected_dollars"] - Fraction(7 * n, 2)
+        out["p_caught_cheating"] = sum((p for _, caught, p in _marked_rolls(n) if caught), Fraction(0))
     none = anyone = several = Fraction(0)
     by_size = {s: Fraction(0) for s in R.ENCOUNTER_SETS}
-    for sets, p in _encounter_weights(n):
+    for sets, p in _weights(n, marked_cards):
         if not sets:
             none += p
         else:

@@ -43,6 +43,8 @@ SPOTTING_SKILLS = ("Hawkeye",)
 """Skills of the Spotting Test, taken on the table when ``targets`` prefers a model that is not the legal Target."""
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
+INCOME_ITEMS = ("Marked Cards",)
+"""Gear used "When rolling for Income" (oddsmith.shadows.campaign, ``--marked-cards``), never in a battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
 TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse", "Vial of Nitro", "Blessed Water")
@@ -76,6 +78,8 @@ NO_EFFECT = ("no effect in the fixed-range firefight (--movement none: no Moves,
 NO_SPOTTING = "no effect with --targets closest (no Spotting Test is ever taken)"
 NOT_PLAYED_SKILL = "no effect in this battle: the battle does not play this Skill's own rules"
 NOT_PLAYED_GEAR = "no effect in this battle: the battle does not play this item's own rules (the notes list them)"
+INCOME_GEAR = ("no effect in a battle: it is used when rolling for Income (oddsmith shadows income "
+               "--marked-cards)")
 NO_RIFLE = "a Telescopic Sight fits a Rifle-Class Weapon that shoots, and this model has none"
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
 VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
@@ -109,6 +113,8 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
         return None
     if name in FIGHT_GEAR or name in TABLE_GEAR:
         return None if _table_battle(options) else NO_EFFECT
+    if name in INCOME_ITEMS:
+        return INCOME_GEAR
     return NOT_PLAYED_GEAR
 
 

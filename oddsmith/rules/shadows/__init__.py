@@ -185,6 +185,7 @@ from oddsmith.rules.shadows.gear import (  # noqa: F401
     GearKind,
     HORSES_AND_GEAR,
     HORSE_DIES_ON_D6,
+    MARKED_CARDS_CAUGHT_ON,
     SET_DYNAMITE_INCHES,
     SNAKE_OIL_CHANCE,
     SNAKE_OIL_DIE,

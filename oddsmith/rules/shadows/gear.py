@@ -176,6 +176,10 @@ def whiskey_passes(test: TestKind) -> bool:
 HORSE_DIES_ON_D6 = 1
 """In a Campaign, a horse that became a Casualty is dead on a D6 roll of 1 ("Horses in Combat")."""
 
+MARKED_CARDS_CAUGHT_ON = 1
+"""Marked Cards: "When rolling for Income, you may nominate a model to use the Cards and re-roll any single Die result.
+If the new roll is a 1, the nominated model is caught cheating and must roll for Injury immediately"."""
+
 VIAL_OF_NITRO_EXPLODES_ON = (1, 2)
 """The Nitro explodes if its bearer fails a Save with a score of 1 or 2."""
 
