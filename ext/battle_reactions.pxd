@@ -24,18 +24,24 @@ from battle_game cimport *
 from battle_tokens cimport *
 
 
-cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, double d2) noexcept nogil:
+cdef inline double enemy_move(Setup *p, Game *g, int o, int t) noexcept nogil:
+    """One Move of enemy t (side o) as rules (4) and (6) reckon it: its own Move in the Form it is in or on
+    horseback (option ``lookout_move``), else the book's 4"."""
+    return move_of(p, g, o, t) if p.opt[O_LOOKOUT_MOVE] else p.opt[O_MOVE] / 1000.0
+
+
+cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, int t, double d2) noexcept nogil:
     """Gun rule (6) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
-    already acted (the caller checks that): instead of Moving toward the closest standing enemy (squared centre
-    distance ``d2``) it goes on Lookout when that enemy is within its best ready Weapon's Long Range plus one Move
-    (the enemy can come into range with one Move)."""
+    already acted (the caller checks that): instead of Moving toward the closest standing enemy t (squared centre
+    distance ``d2``) it goes on Lookout when t is within its best ready Weapon's Long Range plus one Move of t
+    (t can come into range with one Move)."""
     cdef int w
     cdef double lim
     if not p.mp[s][m][M_LOOKOUT]:
         return 0
     for w in range(MAXW):
         if weapon_ready(p, g, s, m, w):
-            lim = p.base + (p.wp[s][m][w][W_EDGE_L] + p.opt[O_MOVE]) / 1000.0 + 1e-6
+            lim = p.base + p.wp[s][m][w][W_EDGE_L] / 1000.0 + enemy_move(p, g, 1 - s, t) + 1e-6
             return d2 <= lim * lim
     return 0
 
@@ -44,11 +50,11 @@ cdef inline int lookout_wanted_brawl(Setup *p, Game *g, int s, int m, int t, dou
     """Brawl rule (4) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
     already acted (the caller checks that): instead of Moving toward the closest standing enemy t (squared centre
     distance ``d2``, beyond its Charge) it goes on Lookout when t plays brawl and is within its Charge reach plus one
-    Move: t can come into its reach with one Move, and its Charge Reaction then meets t first."""
+    Move of t: t can come into its reach with one Move, and its Charge Reaction then meets t first."""
     cdef double lim
     if not p.mp[s][m][M_LOOKOUT] or (p.mp[1 - s][t][M_STYLE] == STYLE_GUN and not g.beast[1 - s][t]):
         return 0
-    lim = sqrt(reach2_of(p, g, s, m)) + p.opt[O_MOVE] / 1000.0 + 1e-6
+    lim = sqrt(reach2_of(p, g, s, m)) + enemy_move(p, g, 1 - s, t) + 1e-6
     return d2 <= lim * lim
 
 

@@ -794,7 +794,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     if clear_jam(p, g, s, m):
         return DID_CLEAR
     if t >= 0 and d2 > p.desired2[s][m]:
-        if last and second and lookout_wanted(p, g, s, m, d2):
+        if last and second and lookout_wanted(p, g, s, m, t, d2):
             return DID_LOOKOUT   # section 13: Lookout instead of this Move (battle_reactions.pxd)
         step = sqrt(d2) - p.base - p.mp[s][m][M_DESIRED] / 1000.0    # gap - D*
         if m < p.n[s] and p.opt[O_GUN_PACE]:

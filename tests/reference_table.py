@@ -1133,20 +1133,21 @@ class TableGame(RB.Game):
     def lookout_wanted(self, m: TModel, near: TModel) -> bool:
         """Policy (docs/shadows-battles.md 'Lookout and Reactions'): a Lookout model (a gun model with Quickdraw or
         Bushwhacker) that would Move toward ``near`` on its Activation's last Action, after a first one, goes on
-        Lookout instead when ``near`` is within its best ready Weapon's Long Range plus one Move."""
+        Lookout instead when ``near`` is within its best ready Weapon's Long Range plus one Move of ``near`` (its
+        own: on horseback, in a Beast Form)."""
         if not getattr(m.plan, "lookout", False):
             return False
         ready = [w for w in m.plan.weapons if self.ready(m, w) and w.bands]
-        return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + R.MOVE_INCHES + EPS
+        return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + near.move_inches + EPS
 
     def lookout_wanted_brawl(self, m: TModel, near: TModel) -> bool:
         """Policy (docs/shadows-battles.md section 13): a brawl-style Lookout model (Quickdraw or Bushwhacker) that
         would Move toward ``near`` on its Activation's last Action, after a first one, goes on Lookout instead when
-        ``near`` plays brawl and is within its Charge (its Move) plus one Move: ``near`` can come into its reach with
-        one Move, and meets its Charge Reaction first."""
+        ``near`` plays brawl and is within its Charge (its Move) plus one Move of ``near`` (its own): ``near`` can
+        come into its reach with one Move, and meets its Charge Reaction first."""
         if not getattr(m.plan, "lookout", False) or (near.plan.style == "gun" and not near.beast):
             return False
-        return gap(m, near) <= m.move_inches + R.MOVE_INCHES + EPS
+        return gap(m, near) <= m.move_inches + near.move_inches + EPS
 
     def lose_lookout(self, m: TModel) -> None:
         """"the Lookout Token is immediately replaced by a Done Token" ("Lookout")."""

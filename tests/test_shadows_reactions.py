@@ -193,7 +193,7 @@ def brawl_lookout(name="L", rank="Veteran", skills=("Quickdraw",)):
 def test_brawl_model_goes_on_lookout_instead_of_its_second_move():
     """Brawl rule (4): on an Activation's last Action after a first, where it would Move toward the closest enemy, a
     brawl-style Lookout model goes on Lookout instead when that enemy plays brawl and is within its Charge (4") plus
-    one Move (4"), edge to edge."""
+    one Move of that enemy (4" on foot), edge to edge."""
     lk = brawl_lookout()
     foe = FakePlan(model("E"), style="brawl")
     centre = R.BASE_INCHES  # centre distance = gap + one base
@@ -210,6 +210,21 @@ def test_brawl_model_goes_on_lookout_instead_of_its_second_move():
     assert first_move(lk, foe, 7.0, second=False)[0] == "move"      # a Dual Action (its only one) Moves
     plain = FakePlan(model("P"), style="brawl")                       # no Reaction Skill: plan.lookout False
     assert first_move(plain, foe, 7.0)[0] == "move"
+
+
+def test_rule_four_reckons_one_move_of_that_enemy():
+    """"One Move" of brawl rule (4) is the enemy's own: a rider's 6" (and a Crusader's 3"), not the book's 4"."""
+    lk = brawl_lookout()
+    rider = FakePlan(replace(model("E"), horse=R.gear("Horse")), style="brawl")
+    centre = R.BASE_INCHES
+
+    def first_move(enemy, gap):
+        g = table([(lk, (10, 10))], [(enemy, (10 + centre + gap, 10))])
+        return g.one_action(g.sides[0][0], set(), [], late=True, after_move=False, second=True)
+
+    assert first_move(rider, 9.5) == "lookout"      # within 4" + 6"
+    assert first_move(rider, 10.5) == "move"
+    assert first_move(FakePlan(model("E"), style="brawl"), 9.5) == "move"   # on foot: beyond 4" + 4"
 
 
 def test_move_reaction_charges_the_triggering_model_then_done():
@@ -282,6 +297,22 @@ def test_kernel_brawl_lookout_instead_of_the_second_move():
         assert (tuple(last[0, 0]) != (10, 10)) is moved
 
 
+def test_kernel_lookout_rules_reckon_the_enemys_own_move():
+    """Rules (4) and (6) in the kernel with a mounted enemy (6"): Lookout where one Move of that rider brings it
+    within reach, a Move where the book's 4" (option ``lookout_move`` 0, the rule before 2026-12-04) would not."""
+    col = B._K.OPTION_COLUMNS.index("lookout_move")
+    rider = dict(NOVICE, horse="Horse")
+    last_after_first = 1 | 2
+    for plan, me, gap in (("brawl", dict(BRAWLER, weapons=["Woodsman's Axe"]), 9.5),   # 4" reach + 6"
+                          ("gunline", BRAWLER, 17.5)):                               # Pistol's 12" + 6"
+        for own in (1, 0):
+            st = _setup([me], [rider], plan=plan, vs_plan="brawl")
+            st.opts[col] = own
+            where = {(0, 0): (10, 10), (1, 0): (10 + R.BASE_INCHES + gap, 10)}
+            _, did, last = _probe(st, "action", 0, 0, last_after_first, where=where, trials=20, seed=25)
+            assert bool(did[0] == 20) is bool(own) and bool(did[1] == 20) is not bool(own), (plan, own, list(did))
+
+
 # ---------------------------------------------------------------------------
 # The kernel against the reference
 # ---------------------------------------------------------------------------
@@ -343,8 +374,8 @@ def test_bushwhacker_beats_quickdraw_on_lookout():
 def test_brawlers_gain_from_a_reaction_skill():
     """A brawl posse whose models have Quickdraw (Lookout with the Charge Reaction, brawl rule (4)) beats the same
     posse without it against a brawling enemy (common random numbers; measured +0.56 +- 0.07 pp at 40,000). The
-    enemy's Marshal is on foot, as he was when it was measured: brawl rule (4) reckons with the book's 4" Move of the
-    enemy, and his Horse's 6" takes the gain away (-0.06 +- 0.05 pp; docs/shadows-battles.md section 11a)."""
+    enemy's Marshal is on foot, as he was when it was measured: his Horse's 6" takes the gain away (-0.06 +- 0.05 pp;
+    docs/shadows-battles.md section 11a), whether rule (4) reckons his Move at 4" or 6"."""
     enemy = P.sample_posse(None)
     enemy = replace(enemy, models=tuple(replace(m, horse=None) for m in enemy.models))
     opts = TT.table_options(plan_a="brawl", plan_b="brawl")

@@ -44,6 +44,10 @@ GOOD_SHOT = True
 """Policy (docs/shadows-battles.md section 13, "Good Shot!"): a gun-style Lookout model waits to see whether a model
 that may throw Dynamite throws, and then Shoots the stick (the kernel's option ``good_shot``; 0 only where a test
 measures what it brings: the Lookout model then Shoots the thrower at once)."""
+LOOKOUT_ENEMY_MOVE = True
+"""Policy (docs/shadows-battles.md section 13): gun rule (6) and brawl rule (4) reckon one Move of the closest enemy at
+its own Move, in the Form it is in or on horseback (the kernel's option ``lookout_move``; 0 only where a test measures
+what it brings: the book's 4" for every enemy, as before 2026-12-04)."""
 SPOTTING_MIN_CHANCE = 0.5
 """Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
 FIXED_POINT = 1000
@@ -1001,10 +1005,10 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
                                         "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
-                                        "Long Range plus 4\""),
+                                        "Long Range plus that enemy's Move"),
                                ("brawl", "React with a Charge at the triggering model within their Move, and go on "
                                          "Lookout instead of an Activation's last Move when the closest enemy plays "
-                                         "brawl and is within their Move plus 4\"")):
+                                         "brawl and is within their Move plus its own")):
                 names = [mp.model.name for mp in side.models if mp.lookout and mp.style == style]
                 if names:
                     notes.append(f"{tag}: on Lookout (a Reaction Skill), {', '.join(names)} {how}")
@@ -1100,7 +1104,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "good_shot": int(GOOD_SHOT),
         "fortified_dice": R.FightModifier.FORTIFIED.dice, "horse_die": R.HORSE_GRIT_DIE,
         "horse_rider_save": R.HORSE_RIDER_SAVE, "mounted_base_mm": R.MOUNTED_BASE_MM,
-        "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON),
+        "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON), "lookout_move": int(LOOKOUT_ENEMY_MOVE),
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))
