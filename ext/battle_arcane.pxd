@@ -60,20 +60,20 @@ cdef inline int harbinger_near(Setup *p, Game *g, int s, int m) noexcept nogil:
 
 cdef inline int casting_dice(Setup *p, Game *g, int s, int m, int mod) noexcept nogil:
     """The Casting Test's Dice: 3, +1 for a Grimoire given to an Arcanist, +1 for the Magister with its Harbinger
-    near, and ``mod`` more (+1 after a Concentrate, a unique Summoning's -1)."""
+    near, +1 in an Arcane Storm, and ``mod`` more (+1 after a Concentrate, a unique Summoning's -1)."""
     return (p.opt[O_CASTING_DICE] + p.mp[s][m][M_GRIMOIRE] + (p.opt[O_HARBINGER_DICE] if harbinger_near(p, g, s, m)
-                                                              else 0) + mod)
+                                                              else 0) + (p.opt[O_STORM_DICE] if g.storm else 0) + mod)
 
 
 cdef inline int casting_test(Setup *p, Game *g, int s, int m, int difficulty, int conc, int mod) noexcept nogil:
     """A Casting Test ("Casting Powers") on :func:`casting_dice`, +1 after a Concentrate (``conc`` CONC_BONUS),
     ``mod`` more: 1 if Successes reach the Difficulty; no Successes and a 1 showing is a Miscast, the Caster Shaken
-    (Downed if already Shaken)."""
+    (Downed if already Shaken; in an Arcane Storm "the Caster immediately becomes a Casualty")."""
     cdef int succ, one
     succ = model_test(p, g, s, m, casting_dice(p, g, s, m, mod + (p.opt[O_CONCENTRATE_DICE] if conc == CONC_BONUS
                                                                   else 0)), 0, &one)
     if succ == 0 and one:
-        hurt(p, g, s, m, DMG_SHAKEN, -1)
+        hurt(p, g, s, m, DMG_CASUALTY if g.storm else DMG_SHAKEN, -1)   # an Arcane Storm's Miscast: a Casualty
         return 0
     return succ >= difficulty
 
@@ -224,8 +224,8 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
     if code == PW_BLAST:
         if casting_test(p, g, s, m, p.opt[O_ARCANE_DIFFICULTY], conc, 0):
             # an unmodified 3 Dice Shooting Test, no Jam, Save and Damage as a shot
-            succ = model_test(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
-                              &one)   # "Roll four Dice if the Target is an Entity"
+            succ = model_test_as_is(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE],
+                                    0, &one)   # "Roll four Dice if the Target is an Entity"
             if succ > 0:
                 land_shot(p, g, s, m, o, t, succ, 0)
     elif code == PW_TRANSFIX:

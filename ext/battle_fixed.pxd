@@ -50,8 +50,8 @@ cdef inline int fire(Setup *p, Game *g, int s, int m, int w, int shots) noexcept
         t = choose_target(p, g, o)
         if t < 0:
             return 0
-        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], wp[W_DICE], p.opt[O_READING], 0,
-                         p.opt[O_ONE_FACE], &one)
+        succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], light_dice(p, g, s, m, wp[W_DICE]),
+                         p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
         if succ == 0:
             if one and jams(p, g, s, m, w):
                 return 0
@@ -99,10 +99,11 @@ cdef inline void arcane_fixed(Setup *p, Game *g, int s, int m, int t) noexcept n
     """Arcane Blast at the fixed range (docs/shadows-battles.md, section 9): the Casting Test, then an unmodified
     3 Dice Shooting Test at the policy's Target."""
     cdef int succ, one
-    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], p.opt[O_CASTING_DICE], p.opt[O_READING], 0,
-                     p.opt[O_ONE_FACE], &one)
+    succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T],
+                     light_dice(p, g, s, m, p.opt[O_CASTING_DICE] + (p.opt[O_STORM_DICE] if g.storm else 0)),
+                     p.opt[O_READING], 0, p.opt[O_ONE_FACE], &one)
     if succ == 0 and one:
-        hurt(p, g, s, m, DMG_SHAKEN, -1)   # Miscast
+        hurt(p, g, s, m, DMG_CASUALTY if g.storm else DMG_SHAKEN, -1)   # Miscast (a Casualty in an Arcane Storm)
         return
     if succ < p.opt[O_ARCANE_DIFFICULTY]:
         return

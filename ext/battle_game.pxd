@@ -49,7 +49,7 @@ cdef enum:
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
     O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
-    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE, NOPT
+    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE, O_STORM_DICE, O_LIGHT_DICE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -72,6 +72,9 @@ cdef enum:
     EV_DUST = 2
     EV_OMEN = 3
     EV_HERO = 4
+    EV_GLOOM = 5        # Supernatural Events (--events supernatural): Unnatural Gloom, Let There Be Light, Arcane Storm
+    EV_LIGHT = 6
+    EV_STORM = 7
 
 # Failed Dynamite throw results
 cdef enum:
@@ -183,7 +186,9 @@ ctypedef struct Game:
     int hand_n[NSIDE]
     int hand_pos[NSIDE]
     int vp[NSIDE]
-    int dust
+    int dust                     # 1: a Dust Storm (nobody sees past 12"); 2: Unnatural Gloom (no non-Supernatural model does)
+    int light                    # Let There Be Light this Game Turn: Supernatural models -1 Die on all Tests
+    int storm                    # an Arcane Storm this Game Turn: +1 Die to Cast; a Miscast makes the Caster a Casualty
     int event_this_turn
     int look[NSIDE][MAXM]        # on Lookout (battle_reactions.pxd): holds a Lookout Token
     int nlook[NSIDE]             # models of the side on Lookout (0: no Reaction work at all)
@@ -495,10 +500,27 @@ cdef inline int band_at(Setup *p, int s, int m, int w, double d2) noexcept nogil
     return 0 if d2 <= p.band2[s][m][w][0] else (1 if d2 <= p.band2[s][m][w][1] else 2)
 
 
+cdef inline int gloomy(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s sees no farther than 12": a Dust Storm ("Visibility drops to a maximum of 12"") or, if it is
+    not Supernatural, Unnatural Gloom ("visibility is reduced to 12" for all non-Supernatural models")."""
+    return g.dust == 1 or (g.dust == 2 and not p.mp[s][m][M_SUPER])
+
+
+cdef inline int light_dice(Setup *p, Game *g, int s, int m, int n) noexcept nogil:
+    """The Dice of a Test under Let There Be Light: "all Supernatural models suffer a -1 Die Modifier on all Tests",
+    never below one Die ("You can never be reduced to 0 Dice for any Test")."""
+    if g.light and n > 0 and p.mp[s][m][M_SUPER]:
+        n += p.opt[O_LIGHT_DICE]
+        if n < 1:
+            return 1
+    return n
+
+
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
-    """Weapon w may fire: usable, not Jammed, not beyond a Dust Storm's 12", and the model not in a Beast Form ("cannot
+    """Weapon w may fire: usable, not Jammed, not beyond a Dust Storm's 12" (Unnatural Gloom's), and the model not in a Beast Form ("cannot
     use any Weapons or Gear")."""
-    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR]) \
+    return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR]
+                                                                             and gloomy(p, g, s, m)) \
         and not g.beast[s][m]
 
 

@@ -119,7 +119,7 @@ cdef inline int reacting_model(Setup *p, Game *g, int s, int m, int *rw) noexcep
         if not g.look[o][t] or not standing(g, o, t) or (g.cmask[o][t] & g.upmask[s]):
             continue
         d2 = dist2(g, o, t, s, m)
-        if g.dust and d2 > p.dust2:
+        if g.dust and d2 > p.dust2 and gloomy(p, g, o, t):
             continue
         if p.mp[o][t][M_STYLE] != STYLE_GUN or g.beast[o][t]:
             if d2 <= reach2_of(p, g, o, t):

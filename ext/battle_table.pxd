@@ -243,7 +243,7 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
     d2[0] = dist2(g, s, m, o, t)
     if d2[0] > reach2:
         return 0
-    if g.dust and d2[0] > p.dust2:
+    if g.dust and d2[0] > p.dust2 and gloomy(p, g, s, m):
         return 0
     return 1
 
@@ -497,17 +497,17 @@ cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:
     Miscast, Shaken or Downed if already Shaken); on a Cast an unmodified 3 Dice Shooting Test at the closest
     candidate within 9" (no Jam, no range or Cover modifiers), Save and Damage as a shot."""
     cdef int o = 1 - s, t, succ, one
-    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE], 0, &one)
+    succ = model_test(p, g, s, m, p.opt[O_CASTING_DICE] + (p.opt[O_STORM_DICE] if g.storm else 0), 0, &one)
     if succ == 0 and one:
-        hurt(p, g, s, m, DMG_SHAKEN, -1)
+        hurt(p, g, s, m, DMG_CASUALTY if g.storm else DMG_SHAKEN, -1)   # an Arcane Storm's Miscast: a Casualty
         return
     if succ < p.opt[O_ARCANE_DIFFICULTY]:
         return
     t = closest_candidate(p, g, s, m, p.arcane2)
     if t < 0:
         return
-    succ = model_test(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
-                      &one)   # four Dice at an Entity (slots ENT0..)
+    succ = model_test_as_is(p, g, s, m, p.opt[O_ENTITY_BLAST_DICE] if t >= ENT0 else p.opt[O_ARCANE_DICE], 0,
+                            &one)   # four Dice at an Entity (slots ENT0..)
     if succ > 0:
         land_shot(p, g, s, m, o, t, succ, 0)
 

@@ -30,8 +30,15 @@ cdef inline void token_rerolls(DiceStream *st, int D, int T, int n, int k, int *
 
 
 cdef inline int model_test(Setup *p, Game *g, int s, int m, int n, int free_rr, int *one) noexcept nogil:
-    """A Test of n dice by model m of side s on its current Grit Die ("Tests"): roll_test, then its Bless or Curse
-    token (spent) if it has one. Successes; ``one``: a final die shows the Jam face."""
+    """A Test of n dice by model m of side s on its current Grit Die ("Tests"), Let There Be Light's -1 Die for a
+    Supernatural model included (battle_game.light_dice): model_test_as_is."""
+    return model_test_as_is(p, g, s, m, light_dice(p, g, s, m, n), free_rr, one)
+
+
+cdef inline int model_test_as_is(Setup *p, Game *g, int s, int m, int n, int free_rr, int *one) noexcept nogil:
+    """A Test of exactly n dice ("an unmodified 3 Dice Shooting Test": Arcane Blast's) by model m of side s on its
+    current Grit Die: roll_test, then its Bless or Curse token (spent) if it has one. Successes; ``one``: a final die
+    shows the Jam face."""
     cdef int faces[MAX_DICE]
     cdef char rr[MAX_DICE]
     cdef int i, k, D = cur_die(p, g, s, m), T = p.opt[O_T], c = 0
@@ -57,6 +64,7 @@ cdef inline int model_fight_test(Setup *p, Game *g, int s, int m, int n, int *hi
     cdef int faces[MAX_DICE]
     cdef char rr[MAX_DICE]
     cdef int k, D = cur_die(p, g, s, m), T = p.opt[O_T]
+    n = light_dice(p, g, s, m, n)
     if not (g.ntok and g.tok[s][m]):
         return roll_fight_test(&g.st, D, T, n, p.opt[O_READING], high)
     if n < 1:

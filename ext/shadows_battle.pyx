@@ -62,7 +62,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
-                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move")
+                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move", "storm_dice", "light_dice")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -319,9 +319,13 @@ cdef void unexpected_event(Setup *p, Game *g) noexcept nogil:
     """Roll on the Unexpected Events table and apply what the battle allows ("Unexpected Events"): 'Ornery Critter!
     picks a model "not Downed or engaged", Bad Omen and Hero of the Hour one "not Downed"."""
     cdef int face = roll_die(&g.st, p.opt[O_EVENT_DIE]), code = p.event_code[face], s = 0, m, fired = 0, again = 0
-    if code == EV_DUST:
-        g.dust = 1
+    if code == EV_DUST or code == EV_GLOOM:
+        g.dust = 1 if code == EV_DUST else 2   # Unnatural Gloom: non-Supernatural models only (battle_game.gloomy)
         g.nc_valid = 0
+    elif code == EV_LIGHT:
+        g.light = 1
+    elif code == EV_STORM:
+        g.storm = 1
     elif code == EV_CRITTER or code == EV_OMEN or code == EV_HERO:
         m = random_model(p, g, &s, code == EV_CRITTER and p.opt[O_MOVEMENT] == MOVE_TABLE)
         if m < 0:
@@ -424,8 +428,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
                     if f != m and standing(g, s, f) and dist2(g, s, m, s, f) <= p.contact2:
                         dice += p.opt[O_FRIEND_RECOVERY]   # "Friend in Contact"
                         break
-            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], dice, p.opt[O_READING], 0,
-                             p.opt[O_ONE_FACE], &one)
+            succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], light_dice(p, g, s, m, dice), p.opt[O_READING],
+                             0, p.opt[O_ONE_FACE], &one)
         if succ == 0:
             g.on[s][m] = 0
             g.cas[s][m] = 1      # worth no Victory Points
@@ -454,7 +458,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         if p.mp[s][m][M_PREACHER] and standing(g, s, m):
             rr += 1
             break
-    succ = roll_test(&g.st, cur_die(p, g, s, roller), p.opt[O_T], dice, p.opt[O_READING], rr, p.opt[O_ONE_FACE], &one)
+    succ = roll_test(&g.st, cur_die(p, g, s, roller), p.opt[O_T], light_dice(p, g, s, roller, dice), p.opt[O_READING], rr,
+                     p.opt[O_ONE_FACE], &one)
     return 1 if succ == 0 else 0
 
 
@@ -557,6 +562,8 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             for m in range(g.nm[s]):
                 g.acts[s][m] = 0
         g.dust = 0
+        g.light = 0   # Supernatural Events last "Until the end of this Game Turn"
+        g.storm = 0
         g.nc_valid = 0
         g.event_this_turn = 0
         for s in range(NSIDE):
@@ -965,7 +972,8 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                 const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
                 const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] in_game,
                 const double[:, :, ::1] positions, const int32_t[:, :, ::1] state, int kind, int side, int model,
-                int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last):
+                int arg, int64_t trials, int64_t[:, :, ::1] out, int64_t[::1] did, double[:, :, ::1] last,
+                int turn_events=0):
     """One step of the table game from a given position, ``trials`` times (for tests): ``in_game`` models per side,
     ``positions`` (side, model, x/y inches), ``state`` (side, model, on/downed/shaken, optionally in its Beast Form).
     Adds into ``out`` (side, model, on/downed/Shaken and standing/casualty, optionally riding, after the step),
@@ -973,7 +981,8 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
     a model going on Lookout counts in did[0]) and leaves the last trial's positions in ``last``. Kind "reaction":
     ``model`` of ``side`` is on Lookout and enemy ``arg`` declares an Action (battle_table.react); did counts nothing
     done, or Lookout where the Token is kept. Kind "declared": enemy ``arg`` is on Lookout and ``model`` makes one Action as act() plays it (a
-    Dual Action)."""
+    Dual Action). ``turn_events``: the Events in force this Game Turn, bits 1 Dust Storm, 2 Unnatural Gloom, 4 Let There
+    Be Light, 8 Arcane Storm."""
     if not (0 <= kind < 8 and 0 <= side < 2 and in_game.shape[0] == 2 and positions.shape[0] == 2
             and positions.shape[1] == MAXM and positions.shape[2] == 2 and state.shape[0] == 2
             and state.shape[1] == MAXM and 3 <= state.shape[2] <= 4 and out.shape[0] == 2 and out.shape[1] == MAXM
@@ -1002,7 +1011,9 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
             g.fights = 0
             g.gs_pending = 0
             g.fuse = 0
-            g.dust = 0
+            g.dust = 1 if turn_events & 1 else (2 if turn_events & 2 else 0)
+            g.light = (turn_events >> 2) & 1
+            g.storm = (turn_events >> 3) & 1
             g.nc_valid = 0
             for s in range(NSIDE):
                 g.nm[s] = in_game[s]

@@ -98,6 +98,10 @@ class Game:
         self.discards: list[list[R.PlayingCard]] = [[], []]
         self.hands: list[list[R.PlayingCard]] = [[], []]
         self.dust_storm = False
+        # Supernatural Events (--events supernatural), each "Until the end of this Game Turn"
+        self.gloom = False  # Unnatural Gloom: "visibility is reduced to 12" for all non-Supernatural models"
+        self.light = False  # Let There Be Light: "all Supernatural models suffer a -1 Die Modifier on all Tests"
+        self.storm = False  # Arcane Storm: +1 Die to Cast; "on a Miscast the Caster immediately becomes a Casualty"
         self.events = 0
         self.first_side_turn_1 = None
         self.event_turn_1 = False
@@ -219,7 +223,7 @@ class Game:
             weapon = R.weapon(wp.name)
             dice = R.shooting_dice(weapon, wp.band, cover=self.cover[victim.side], skills=shooter.pm.all_skills,
                                    injuries=shooter.pm.injuries)
-            faces = roll_test(self.rng, shooter.grit_die(), dice, self.o.reading)
+            faces = roll_test(self.rng, shooter.grit_die(), self.dice(shooter, dice), self.o.reading)
             hits = successes(faces)
             if hits == 0:
                 if 1 in faces and self.jams(shooter, weapon.jam_die):
@@ -261,10 +265,21 @@ class Game:
             if m.on_table:
                 self.save(m, R.DYNAMITE_BLAST_SAVE, 0, thrower.side if m.side != thrower.side else None)
 
+    def sees_short(self, m: Model) -> bool:
+        """``m`` sees no farther than 12": a Dust Storm, or Unnatural Gloom and ``m`` not Supernatural."""
+        return self.dust_storm or (self.gloom and not m.pm.supernatural)
+
+    def dice(self, m: Model, n: int) -> int:
+        """A Test's Dice for ``m``: Let There Be Light's -1 for a Supernatural model, never below one Die ("You can
+        never be reduced to 0 Dice for any Test")."""
+        if self.light and m.pm.supernatural and n > 0:
+            return max(1, n + R.LET_THERE_BE_LIGHT)
+        return n
+
     def ready(self, m: Model, wp: B.WeaponPlan) -> bool:
         if not wp.usable or id(wp) in m.jammed:
             return False
-        return not (self.dust_storm and wp.far)
+        return not (self.sees_short(m) and wp.far)
 
     def action(self, m: Model, fired: set, again: list) -> None:
         """One Shoot Action (or a Move to clear a Jam)."""
@@ -350,10 +365,16 @@ class Game:
         self.action(m, set(), [])
 
     def event(self) -> None:
-        roll = self.rng.randint(1, R.UNEXPECTED_EVENTS.die)
-        name = R.UNEXPECTED_EVENTS.entry(roll).name
+        table = R.SUPERNATURAL_EVENTS if self.o.events == "supernatural" else R.UNEXPECTED_EVENTS
+        name = table.entry(self.rng.randint(1, table.die)).name
         if name == "Dust Storm":
             self.dust_storm = True
+        elif name == "Unnatural Gloom":
+            self.gloom = True
+        elif name == "Let There Be Light":
+            self.light = True
+        elif name == "Arcane Storm":
+            self.storm = True
         elif name in ("'Ornery Critter!", "Bad Omen", "Hero of the Hour"):
             m = self.event_model(name)
             if m is None:
@@ -387,7 +408,7 @@ class Game:
                 if cards[s] is not None:
                     self.discards[s].append(cards[s])
             if all(plays):
-                if cards[0] == cards[1] and self.o.events and not event_this_turn:
+                if cards[0] == cards[1] and self.o.events != "none" and not event_this_turn:
                     event_this_turn = True
                     self.event()
                 if cards[0].activation_key == cards[1].activation_key:
@@ -439,7 +460,7 @@ class Game:
             if m.has("Hard to Kill"):
                 m.downed, m.shaken = False, True
                 continue
-            n = successes(roll_test(self.rng, m.grit_die(), self.recovery_dice(m), self.o.reading))
+            n = successes(roll_test(self.rng, m.grit_die(), self.dice(m, self.recovery_dice(m)), self.o.reading))
             result = R.recovery_result(n)
             if result is R.RecoveryResult.CASUALTY:
                 self.remove_casualty(m, None)  # worth no VP
@@ -456,7 +477,7 @@ class Game:
         rerolls = int(roller.has("Nerves of Steel"))
         if any(m.pm.hired_gun is not None and m.pm.hired_gun.name == "Preacher" for m in up):
             rerolls += 1
-        return successes(roll_test(self.rng, roller.grit_die(), dice, self.o.reading, rerolls)) == 0
+        return successes(roll_test(self.rng, roller.grit_die(), self.dice(roller, dice), self.o.reading, rerolls)) == 0
 
     def play(self) -> dict:
         bottled = [False, False]
@@ -465,7 +486,7 @@ class Game:
         turns = 0
         for turn in range(1, self.o.turns + 1):
             turns = turn
-            self.dust_storm = False
+            self.dust_storm = self.gloom = self.light = self.storm = False
             for s in (0, 1):
                 self.draw(s)
             self.action_phase(turn)

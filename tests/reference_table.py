@@ -309,7 +309,7 @@ class TableGame(RB.Game):
             if not e.standing:
                 continue
             g = gap(m, e)
-            if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
+            if self.sees_short(m) and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
             if reach(g) and not self.engaged(e):
                 yield e
@@ -647,10 +647,12 @@ class TableGame(RB.Game):
             victim.mounted = False  # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
 
     # -- Bless and Curse tokens (docs/shadows-battles.md section 12) -----------------------------------------------
-    def test(self, m: TModel, n: int, extra_rerolls: int = 0) -> list[int]:
-        """A Test of ``n`` dice by ``m`` on its Grit Die; its Bless or Curse token acts on it and goes ("the very
-        next Test or Save it has to make, after which the token is removed")."""
-        return RB.roll_test(self.rng, m.grit_die(), n, self.o.reading, extra_rerolls, self.spend_token(m))
+    def test(self, m: TModel, n: int, extra_rerolls: int = 0, unmodified: bool = False) -> list[int]:
+        """A Test of ``n`` dice by ``m`` on its Grit Die (Let There Be Light's -1 Die unless ``unmodified``: Arcane
+        Blast's "unmodified 3 Dice Shooting Test"); its Bless or Curse token acts on it and goes ("the very next Test
+        or Save it has to make, after which the token is removed")."""
+        return RB.roll_test(self.rng, m.grit_die(), n if unmodified else self.dice(m, n), self.o.reading,
+                            extra_rerolls, self.spend_token(m))
 
     def caster_out(self, caster: TModel) -> None:
         """"Should the Caster be Downed or become a Casualty, the effects of all Powers they have in play will end
@@ -744,7 +746,7 @@ class TableGame(RB.Game):
             return True
         victim = self.closest(m, cands)
         dice = R.ARCANE_BLAST_ENTITY_DICE if victim.summoned else R.CASTING_DICE  # "four Dice if ... an Entity"
-        hits = RB.successes(self.test(m, dice))
+        hits = RB.successes(self.test(m, dice, unmodified=True))
         if victim.boilerplate:
             hits -= R.BOILERPLATE_CANCELS
         if hits > 0:
@@ -775,11 +777,14 @@ class TableGame(RB.Game):
         Concentrate (``conc`` "bonus"): "they gain a +1 Die Modifier to their Casting Test"; ``mod``: a unique
         Summoning's "-1 Die Modifier"."""
         faces = self.test(m, R.CASTING_DICE + (R.CONCENTRATE_DICE if conc == "bonus" else 0) + mod
-                          + self.casting_bonus(m))
+                          + self.casting_bonus(m) + (R.CastingModifier.ARCANE_STORM.dice if self.storm else 0))
         if RB.successes(faces) >= difficulty:
             return True
         if R.is_miscast(faces):
-            if m.shaken:
+            if self.storm:  # an Arcane Storm: "on a Miscast the Caster immediately becomes a Casualty" (no VP)
+                self.remove_casualty(m, None)
+                self.caster_out(m)
+            elif m.shaken:
                 m.downed = True
                 self.caster_out(m)
             else:
@@ -867,7 +872,7 @@ class TableGame(RB.Game):
         if name == "Arcane Blast":
             # "Make an unmodified 3 Dice Shooting Test against one visible Target model within 9""; four Dice at an Entity
             dice = R.ARCANE_BLAST_ENTITY_DICE if target.summoned else R.arcane_power(name).dice
-            hits = RB.successes(self.test(m, dice))
+            hits = RB.successes(self.test(m, dice, unmodified=True))
             if target.boilerplate:
                 hits -= R.BOILERPLATE_CANCELS
             if hits > 0:
@@ -1166,7 +1171,7 @@ class TableGame(RB.Game):
             if not (e.lookout and e.standing) or self.engaged(e):
                 continue
             g = gap(e, m)
-            if self.dust_storm and g > R.DUST_STORM_VISIBILITY + EPS:
+            if self.sees_short(e) and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
             if e.plan.style != "gun" or e.beast:
                 if g <= e.move_inches + EPS:

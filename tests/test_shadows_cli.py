@@ -250,6 +250,7 @@ def test_cli_choices_are_the_battles():
     assert {m.value for m in SB.MovementOption} == set(B.MOVEMENT_MODES) == set(W.MOVEMENTS)
     assert {p.value for p in SB.PlanOption} == set(B.PLANS) == set(W.PLANS)
     assert {t.value for t in SB.TargetsOption} == set(B.TARGET_POLICIES) == set(W.TARGETS)
+    assert {e.value for e in SB.EventsOption} == set(B.EVENT_TABLES) == set(W.EVENTS)
     assert "closest" in B.TARGET_POLICIES
 
 

@@ -138,9 +138,10 @@ def _setup(a_models, b_models, **opts):
     return B.prepare(_posse("A", a_models), _posse("B", b_models), B.battle_options(**opts), check=False)
 
 
-def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None, riding=False):
+def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None, riding=False, turn_events=0):
     """Play one step of the table game ``trials`` times from the positions ``where`` ({(side, model): (x, y)}; every
-    model not named is off the table); ``riding``: ``out`` has a fifth column, the models still on horseback."""
+    model not named is off the table); ``riding``: ``out`` has a fifth column, the models still on horseback;
+    ``turn_events``: the Events in force (bits 1 Dust Storm, 2 Unnatural Gloom, 4 Let There Be Light, 8 Arcane Storm)."""
     pos = np.zeros((2, K.MAX_MODELS, 2))
     stt = np.zeros((2, K.MAX_MODELS, 3), dtype=np.int32)
     for (s, m), xy in where.items():
@@ -153,7 +154,7 @@ def _probe(st, kind, side, model, arg=0, *, where, trials=1, seed=1, state=None,
     last = np.zeros((2, K.MAX_MODELS, 2))
     K.table_probe(np.random.PCG64(seed), st.models, st.weapons, st.n_models, st.order, st.opts, E.SAVE_TABLE_ARRAY,
                   E.DAMAGE_ARRAY, st.n_models.copy(), pos, stt, K.PROBE_KINDS.index(kind), side, model, arg, trials,
-                  out, did, last)
+                  out, did, last, turn_events)
     return out, did, last
 
 

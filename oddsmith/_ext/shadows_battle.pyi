@@ -72,4 +72,5 @@ def table_probe(
     out: npt.NDArray[np.int64],
     did: npt.NDArray[np.int64],
     last: npt.NDArray[np.float64],
+    turn_events: int = 0,
 ) -> None: ...

@@ -58,6 +58,8 @@ TARGETS_HELP = ("Who each shot goes at: most-dangerous (default), weakest or bos
                 "Test).")
 SEED_HELP = "Seed of the simulation; the same seed gives the same figures whatever --workers."
 WORKERS_HELP = "Worker threads."
+EVENTS_HELP = ("The Events table rolled when identical cards are revealed: unexpected (the book's Unexpected Events), "
+               "supernatural (the Supernatural Events, which a Dracula's America game may roll instead) or none.")
 ACTIVATION_HELP = ("Solo or Dual Activations: auto (Dual while a side has more models to act than cards left, else Solo), "
                    "dual or solo.")
 
@@ -82,6 +84,13 @@ class PlanOption(str, enum.Enum):
     balanced = "balanced"
 
 
+class EventsOption(str, enum.Enum):
+    """As battle.EVENT_TABLES."""
+    unexpected = "unexpected"
+    supernatural = "supernatural"
+    none = "none"
+
+
 class ActivationOption(str, enum.Enum):
     auto = "auto"
     dual = "dual"
@@ -101,6 +110,7 @@ VS_COVER_OPTION = typer.Option(False, "--vs-cover", help=VS_COVER_HELP)
 TURNS_OPTION = typer.Option(8, "--turns", help=TURNS_HELP)
 TARGETS_OPTION = typer.Option(TargetsOption.most_dangerous, "--targets", help=TARGETS_HELP)
 ACTIVATION_OPTION = typer.Option(ActivationOption.auto, "--activation", help=ACTIVATION_HELP)
+EVENTS_OPTION = typer.Option(EventsOption.unexpected, "--events", help=EVENTS_HELP)
 SEED_OPTION = typer.Option(None, "--seed", help=SEED_HELP)
 WORKERS_OPTION = typer.Option(1, "--workers", "-w", help=WORKERS_HELP)
 
@@ -181,7 +191,8 @@ def _head(result_setup: B.BattleSetup, trials: int, seed: int) -> str:
     o = result_setup.options
     a, b = result_setup.a.posse, result_setup.b.posse
     policies = (f"at most {o.turns} Game Turns; targets {o.targets}; activations {o.activation}; re-roll reading "
-                f"{o.reading.name}")
+                f"{o.reading.name}" + ({"supernatural": "; the Supernatural Events table", "none": "; no Events"}
+                                       .get(o.events, "")))
     if _table_mode(o):
         where = (f"Battle: A {a.name} ({len(a.models)} models, plan {o.plan_a}) against B {b.name} "
                  f"({len(b.models)} models, plan {o.plan_b})\non the table (movement table: 36\" x 36\", Showdown "
@@ -231,6 +242,7 @@ class BattleArgs:
     turns: int = 8
     targets: TargetsOption = TargetsOption.most_dangerous
     activation: ActivationOption = ActivationOption.auto
+    events: EventsOption = EventsOption.unexpected
 
     def options(self) -> B.BattleOptions:
         """The battle's options; the fixed-range options with the table battle are refused with one line."""
@@ -246,6 +258,7 @@ class BattleArgs:
         return B.battle_options(B.DEFAULT_RANGE if self.range_ is None else self.range_, cover=self.cover,
                                 vs_cover=self.vs_cover, turns=self.turns, targets=self.targets.value,
                                 activation=self.activation.value, movement=self.movement.value,
+                                events=self.events.value,
                                 terrain=self.terrain, plan=self.plan.value, vs_plan=self.vs_plan.value)
 
 
@@ -276,6 +289,7 @@ def register(app: typer.Typer) -> None:
         turns: int = TURNS_OPTION,
         targets: TargetsOption = TARGETS_OPTION,
         activation: ActivationOption = ACTIVATION_OPTION,
+        events: EventsOption = EVENTS_OPTION,
         trials: int = typer.Option(B.DEFAULT_TRIALS, "--trials", "-t", help="Battles to simulate."),
         seed: Optional[int] = SEED_OPTION,
         workers: int = WORKERS_OPTION,
@@ -283,7 +297,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = OUTPUT_OPTION,
     ) -> None:
         """Posse against posse on the table (or --movement none): who wins, who Bottles Out, who falls."""
-        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation)
+        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation, events)
         a, b, opts = _prepare(posse, vs, args, trials, workers, output)
         result = B.battle(a, b, opts, trials=trials, seed=seed, workers=workers)
         emit(render_battle(result, fmt), output)
@@ -302,6 +316,7 @@ def register(app: typer.Typer) -> None:
         turns: int = TURNS_OPTION,
         targets: TargetsOption = TARGETS_OPTION,
         activation: ActivationOption = ACTIVATION_OPTION,
+        events: EventsOption = EVENTS_OPTION,
         trials: int = typer.Option(V.DEFAULT_TRIALS, "--trials", "-t",
                                    help="Battles per purchase (the same battles for each: common random numbers)."),
         seed: Optional[int] = SEED_OPTION,
@@ -315,7 +330,7 @@ def register(app: typer.Typer) -> None:
         if top < 0:
             raise OddsmithError(f"--top must be 0 or more, got {top}")
         V.check_budget(budget)
-        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation)
+        args = BattleArgs(movement, terrain, plan, vs_plan, range_, cover, vs_cover, turns, targets, activation, events)
         a, b, opts = _prepare(posse, vs, args, trials, workers, output)
         result = V.value(a, b, opts, trials=trials, seed=seed, workers=workers, budget=budget)
         emit(render_value(result, fmt, top), output)

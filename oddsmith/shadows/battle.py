@@ -84,6 +84,7 @@ Distance = _plan.Distance
 FIXED_POINT = _plan.FIXED_POINT
 LONE_GUN_POLICIES = _plan.LONE_GUN_POLICIES
 MOVEMENT_MODES = _plan.MOVEMENT_MODES
+EVENT_TABLES = _plan.EVENT_TABLES
 ModelPlan = _plan.ModelPlan
 PLANS = _plan.PLANS
 REVENANT_SLOTS = _plan.REVENANT_SLOTS
@@ -119,7 +120,26 @@ EVENT_EFFECTS: dict[str, str] = {
     "Lucky Find": "not modelled: the rulebook text gives no effect",
 }
 """What the battle does with each Unexpected Event (the events table is R.UNEXPECTED_EVENTS)."""
-_EVENT_CODE = {"'Ornery Critter!": 1, "Dust Storm": 2, "Bad Omen": 3, "Hero of the Hour": 4}
+
+SUPERNATURAL_EVENT_EFFECTS: dict[str, str] = {
+    "Armed Civilians": "not modelled: it needs an empty piece of terrain, and open ground has none",
+    "Unnatural Gloom": "applied: no non-Supernatural model sees (shoots, Reacts) farther than 12\" until the end of the "
+                       "Turn",
+    "Haunted!": "not modelled: it needs a piece of terrain with models in it, and open ground has none",
+    "Let There Be Light": "applied: every Supernatural model rolls one Die fewer on all its Tests until the end of the "
+                          "Turn (never fewer than one; Arcane Blast's unmodified Shooting Test excepted)",
+    "Arcane Storm": "applied: +1 Die to every Casting Test until the end of the Turn, and a Miscast makes the Caster a "
+                    "Casualty",
+    "(roll of 6)": "not modelled: this rulebook text gives no entry (the Unwelcome Guests' Bestiary is cut off)",
+}
+"""What the battle does with each Supernatural Event (``--events supernatural``; the table is R.SUPERNATURAL_EVENTS)."""
+_EVENT_CODE = {"'Ornery Critter!": 1, "Dust Storm": 2, "Bad Omen": 3, "Hero of the Hour": 4,
+               "Unnatural Gloom": 5, "Let There Be Light": 6, "Arcane Storm": 7}
+
+
+def event_effects(options: BattleOptions) -> dict[str, str]:
+    """What the battle does with each Event of the table ``options.events`` names ({} with no Events)."""
+    return {"unexpected": EVENT_EFFECTS, "supernatural": SUPERNATURAL_EVENT_EFFECTS}.get(options.events, {})
 _DYNAMITE_CODE = {R.DynamiteOutcome.ON_THROWER: 1, R.DynamiteOutcome.TOWARDS_THROWER: 2,
                   R.DynamiteOutcome.AWAY_FROM_THROWER: 3, R.DynamiteOutcome.DUD: 4}
 
@@ -135,12 +155,13 @@ NOT_MODELLED = (
     "posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (every "
-    "policy tried lost battles; so Dispel only ever removes a Bless or a Curse), the Arcane Storm (a Supernatural "
-    "Event); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
+    "policy tried lost battles; so Dispel only ever removes a Bless or a Curse); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
     "Corridor, the Swamp Baka's Lasso and the 40mm bases",
     "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's): every model is a 25mm disc on the table "
     "(the Bear's bear-hug still compares the bases)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
+    "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
+    "pieces; no effect or no entry in this rulebook text)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
@@ -160,6 +181,8 @@ NOT_MODELLED_NONE = (
     "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "the +1 Die of a friend in Contact on Recovery Tests (no model is in Contact on open ground)",
+    "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
+    "pieces; no effect or no entry in this rulebook text)",
 )
 """What the fixed-range firefight (``--movement none``) leaves out."""
 
@@ -175,9 +198,11 @@ SUMMARY_FIGURES = ("p_a_wins", "p_b_wins", "p_draw", "p_a_bottles", "p_b_bottles
                    "p_a_fight_casualties", "p_b_fight_casualties")
 
 
-def _event_codes() -> np.ndarray:
+def _event_codes(options: BattleOptions | None = None) -> np.ndarray:
+    """The kernel's effect code of each face of the Events die, for the table ``options.events`` names."""
     codes = np.zeros(16, dtype=np.int32)
-    for e in R.UNEXPECTED_EVENTS.entries:
+    table = R.SUPERNATURAL_EVENTS if options is not None and options.events == "supernatural" else R.UNEXPECTED_EVENTS
+    for e in table.entries:
         for face in range(e.low, e.high + 1):
             codes[face] = _EVENT_CODE.get(e.name or "", 0)
     return codes
@@ -243,6 +268,7 @@ class BattleResult:
             "cover_a": o.cover_a, "cover_b": o.cover_b, "turns": o.turns, "targets": o.targets,
             "activation": o.activation, "lone_gun": o.lone_gun, "reroll_reading": o.reading.name,
             "movement": o.movement, "terrain": o.terrain, "plan_a": o.plan_a, "plan_b": o.plan_b,
+            "event_table": o.events,
         }
         for f in SUMMARY_FIGURES:
             out[f] = float(s.loc[f, "value"])
@@ -257,7 +283,7 @@ class BattleResult:
         out["activation_exact"] = [
             {k: (v if not isinstance(v, (np.floating, np.integer)) else v.item()) for k, v in row.items()}
             for row in self.activation.to_dict("records")]
-        out["events"] = dict(EVENT_EFFECTS)
+        out["events"] = dict(event_effects(o))
         out["not_modelled"] = list(not_modelled(o))
         out["notes"] = list(self.notes)
         out["trials"] = self.trials
@@ -281,7 +307,7 @@ def _prop(count: float, n: int) -> tuple[float, float]:
 def run_counts(setup: BattleSetup, trials: int, seed: int, workers: int = 1, label: str = "battles") -> np.ndarray:
     """Raw kernel counts (HEAD_COLUMNS then per-model counts) of ``trials`` games."""
     plan = SamplingPlan(seed=seed, trials=trials)
-    ev, dy = _event_codes(), _dynamite_codes()
+    ev, dy = _event_codes(setup.options), _dynamite_codes()
 
     def work(gen, n):
         out = np.zeros(_K.N_OUT, dtype=np.int64)
@@ -326,7 +352,7 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
     records each game's outcome for one chunk at a time (memory: one chunk), and each changed run adds the sums of
     the paired products; the sums are integers, so the figures are the same for any ``workers``."""
     plan = SamplingPlan(seed=seed, trials=trials)
-    ev, dy = _event_codes(), _dynamite_codes()
+    ev, dy = _event_codes(base.options), _dynamite_codes()
     base_counts = np.zeros(_K.N_OUT, dtype=np.int64)
     counts = [np.zeros(_K.N_OUT, dtype=np.int64) for _ in changed]
     pairs = [np.zeros(len(_K.PAIRED_FIGURES) * len(_K.PAIR_SUMS), dtype=np.int64) for _ in changed]

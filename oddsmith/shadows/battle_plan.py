@@ -26,6 +26,8 @@ TARGET_POLICIES = ("most-dangerous", "weakest", "boss", "closest")
 ACTIVATION_POLICIES = ("auto", "dual", "solo")
 LONE_GUN_POLICIES = ("at-once", "hold")
 MOVEMENT_MODES = ("table", "none")
+EVENT_TABLES = ("unexpected", "supernatural", "none")
+"""``--events``: the Unexpected Events table, the Supernatural Events table, or no Events at all."""
 PLANS = ("gunline", "brawl", "balanced")
 TERRAINS: dict[str, float] = {"open": 0.0, "light": 0.25, "dense": 0.5}
 """Cover densities by name: the chance a Line of Fire is in Cover, drawn per shot (docs/shadows-battles.md)."""
@@ -132,7 +134,10 @@ class BattleOptions:
     activation: str = "auto"
     lone_gun: str = "at-once"
     reading: R.RerollReading = R.DEFAULT_REROLL_READING
-    events: bool = True
+    events: str = "unexpected"
+    """The Events table rolled when identical cards are revealed (:data:`EVENT_TABLES`): "unexpected" (the book's
+    Unexpected Events), "supernatural" ("Instead of using the Unexpected Events table, you may roll on the following
+    table instead": Supernatural Events) or "none"."""
     movement: str = "table"
     terrain: float = 0.0
     plan_a: str = "balanced"
@@ -143,12 +148,15 @@ class BattleOptions:
         return self.movement == "table"
 
     def checked(self) -> "BattleOptions":
+        if isinstance(self.events, bool):   # the older on/off switch
+            return replace(self, events="unexpected" if self.events else "none").checked()
         if not 1 <= int(self.turns) <= 64:
             raise OddsmithError(f"--turns must be between 1 and 64, got {self.turns}")
         for value, allowed, what in ((self.targets, TARGET_POLICIES, "--targets"),
                                      (self.activation, ACTIVATION_POLICIES, "--activation"),
                                      (self.lone_gun, LONE_GUN_POLICIES, "lone_gun"),
                                      (self.movement, MOVEMENT_MODES, "--movement"),
+                                     (self.events, EVENT_TABLES, "--events"),
                                      (self.plan_a, PLANS, "--plan"), (self.plan_b, PLANS, "--vs-plan")):
             if value not in allowed:
                 raise OddsmithError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
@@ -160,10 +168,11 @@ class BattleOptions:
 def battle_options(range_: str | float | Distance = DEFAULT_RANGE, *, cover: bool = False, vs_cover: bool = False,
                    turns: int = R.GAME_TURNS, targets: str = "most-dangerous", activation: str = "auto",
                    lone_gun: str = "at-once", reading: R.RerollReading | str = R.DEFAULT_REROLL_READING,
-                   events: bool = True, movement: str = "table", terrain: str | float = "open",
+                   events: bool | str = True, movement: str = "table", terrain: str | float = "open",
                    plan: str = "balanced", vs_plan: str = "balanced") -> BattleOptions:
     """Options from plain values (``cover``: posse A has Cover; ``vs_cover``: posse B has; both and ``range_`` are
-    for ``movement="none"``; on the table ``terrain`` decides Cover; ``plan``/``vs_plan``: A's and B's plans)."""
+    for ``movement="none"``; on the table ``terrain`` decides Cover; ``plan``/``vs_plan``: A's and B's plans;
+    ``events``: an Events table of :data:`EVENT_TABLES`, True for the Unexpected Events, False for none)."""
     d = range_ if isinstance(range_, Distance) else Distance.parse(range_)
     return BattleOptions(d, cover, vs_cover, turns, targets, activation, lone_gun, R.reroll_reading(reading),
                          events, movement, parse_terrain(terrain), plan, vs_plan).checked()
@@ -1066,7 +1075,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "activation": ACTIVATION_POLICIES.index(opts.activation), "lone_gun": LONE_GUN_POLICIES.index(opts.lone_gun),
         "reading": reading, "distance": -1 if d.inches is None else int(round(d.inches * 1000)),
         "dynamite_range": R.DYNAMITE_THROW_INCHES, "blast_radius": R.DYNAMITE_BLAST_RADIUS,
-        "blast_save": R.DYNAMITE_BLAST_SAVE, "critter_save": R.ORNERY_CRITTER_SAVE, "events": int(opts.events),
+        "blast_save": R.DYNAMITE_BLAST_SAVE, "critter_save": R.ORNERY_CRITTER_SAVE, "events": int(opts.events != "none"),
         "success_on": R.SUCCESS_ON, "one_face": E.JAM_FACE, "recovery_dice": R.TESTS[R.TestKind.RECOVERY].base_dice,
         "recovery_stand": next(lo for lo, _hi, res in R.RECOVERY_TABLE if res is R.RecoveryResult.STANDS_SHAKEN),
         "boss_dice": R.BOTTLE_CHECK_BOSS_DICE, "stand_in_dice": R.BOTTLE_CHECK_STAND_IN_DICE,
@@ -1105,6 +1114,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "fortified_dice": R.FightModifier.FORTIFIED.dice, "horse_die": R.HORSE_GRIT_DIE,
         "horse_rider_save": R.HORSE_RIDER_SAVE, "mounted_base_mm": R.MOUNTED_BASE_MM,
         "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON), "lookout_move": int(LOOKOUT_ENEMY_MOVE),
+        "storm_dice": R.CastingModifier.ARCANE_STORM.dice, "light_dice": R.LET_THERE_BE_LIGHT,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

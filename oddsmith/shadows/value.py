@@ -182,13 +182,14 @@ class ValueResult:
 def battle_words(options: B.BattleOptions) -> str:
     """The battle ``options`` play, in words (the value output says which battle its values hold for)."""
     o = options
+    events = {"supernatural": ", the Supernatural Events table", "none": ", no Events"}.get(o.events, "")
     if not _table_battle(o):
         cover = {(False, False): "", (True, False): ", posse A in Cover", (False, True): ", posse B in Cover",
                  (True, True): ", both posses in Cover"}[(bool(o.cover_a), bool(o.cover_b))]
-        return f"the fixed-range firefight (movement none) at {o.distance.label}{cover}"
+        return f"the fixed-range firefight (movement none) at {o.distance.label}{cover}{events}"
     name = next((n for n, v in B.TERRAINS.items() if v == float(o.terrain)), None)
     terrain = name if name is not None else f"cover density {float(o.terrain):g}"
-    return f"the table battle (movement table), plan {o.plan_a} against plan {o.plan_b}, terrain {terrain}"
+    return f"the table battle (movement table), plan {o.plan_a} against plan {o.plan_b}, terrain {terrain}{events}"
 
 
 def _with_model(posse: P.Posse, i: int, model: P.PosseModel) -> P.Posse:

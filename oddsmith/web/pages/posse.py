@@ -26,6 +26,8 @@ PLANS = ("balanced", "gunline", "brawl")
 """As battle.PLANS, the default first."""
 TERRAIN_HINT = "open, light, dense, or the chance of Cover from 0 to 1"
 ACTIVATIONS = ("auto", "dual", "solo")
+EVENTS = ("unexpected", "supernatural", "none")
+"""As battle.EVENT_TABLES: the Unexpected Events, the Supernatural Events (Dracula's America), or none."""
 TOP = 14
 
 
@@ -47,6 +49,7 @@ class Question:
     activation: str
     trials: int
     value_trials: int
+    events: str
     seed: int | None
     posse: object = field(compare=False, repr=False, default=None)
     vs_posse: object = field(compare=False, repr=False, default=None)
@@ -96,6 +99,7 @@ def question(q: Query) -> Question:
     turns = q.integer("turns", 8, 1, 8)
     targets, activation = q.choice("targets", TARGETS, "most-dangerous"), q.choice("activation", ACTIVATIONS, "auto")
     cover, vs_cover = q.flag("cover"), q.flag("vs_cover")
+    events = q.choice("events", EVENTS, "unexpected")
     if movement == "table":  # the fixed range and Cover belong to the firefight; on the table moves and terrain decide
         if range_:
             raise BadInput("range: a fixed range applies to movement none only; on the table the range comes from "
@@ -110,13 +114,13 @@ def question(q: Query) -> Question:
     try:
         options = B.battle_options(range_ or B.DEFAULT_RANGE, cover=cover, vs_cover=vs_cover, turns=turns,
                                    targets=targets, activation=activation, movement=movement, terrain=terrain_value,
-                                   plan=plan, vs_plan=vs_plan)
+                                   plan=plan, vs_plan=vs_plan, events=events)
     except OddsmithError as exc:
         raise BadInput(str(exc), "range") from None
     return Question(sample, pasted, vs_sample, vs_pasted, movement, terrain, plan, vs_plan, range_, cover, vs_cover,
                     turns, targets, activation,
                     q.integer("trials", DEFAULT_TRIALS, 1, MAX_TRIALS),
-                    q.integer("value_trials", DEFAULT_VALUE_TRIALS, 0, MAX_VALUE_TRIALS), q.seed(),
+                    q.integer("value_trials", DEFAULT_VALUE_TRIALS, 0, MAX_VALUE_TRIALS), events, q.seed(),
                     posse, vs_posse, options)
 
 
@@ -124,7 +128,7 @@ def params(x: Question) -> dict[str, str]:
     out = {"posse": x.sample, "paste": x.paste or "", "vs": x.vs, "vs_paste": x.vs_paste or "",
            "movement": x.movement, "terrain": x.terrain, "plan": x.plan, "vs_plan": x.vs_plan, "range": x.range_,
            "turns": str(x.turns), "targets": x.targets, "activation": x.activation, "trials": str(x.trials),
-           "value_trials": str(x.value_trials)}
+           "value_trials": str(x.value_trials), "events": x.events}
     out.update({k: "1" for k in ("cover", "vs_cover") if getattr(x, k)})
     if x.seed is not None:
         out["seed"] = str(x.seed)
@@ -187,6 +191,8 @@ def form(x: Question | None, q: Query) -> str:
 {C.number("turns", x.turns if x else 8, "Game Turns (at most 8)", 1, 8)}
 {C.select("targets", TARGETS, x.targets if x else "most-dangerous", "Who each shot goes at")}
 {C.select("activation", ACTIVATIONS, x.activation if x else "auto", "Solo or Dual Activations")}
+{C.select("events", EVENTS, x.events if x else "unexpected",
+          "Events table on identical cards (supernatural: the Dracula's America table)")}
 {C.number("value_trials", x.value_trials if x else DEFAULT_VALUE_TRIALS,
           f"Battles per purchase for 'what each $ buys' (0: skip; at most {MAX_VALUE_TRIALS:,})", 0, MAX_VALUE_TRIALS)}
 {C.sampling_fields(x.trials if x else q.params.get("trials", DEFAULT_TRIALS), x.seed if x else q.params.get("seed"), MAX_TRIALS)}
@@ -207,10 +213,11 @@ TABLE_LABELS = {"fights_mean": "Fights per battle (mean)",
 def _battle_words(x: Question) -> str:
     """Which battle was played, for the subtitles: the table with its terrain and plans, or the fixed range."""
     o = x.options
+    events = {"supernatural": "; the Supernatural Events table", "none": "; no Events"}.get(o.events, "")
     if o.movement == "none":
-        return f"movement none: {o.distance.label} apart, no Moves or Fights"
+        return f"movement none: {o.distance.label} apart, no Moves or Fights{events}"
     return (f"on the table (36\" x 36\", Showdown), terrain {x.terrain}; plans: the posse {o.plan_a}, "
-            f"the opponent {o.plan_b}")
+            f"the opponent {o.plan_b}{events}")
 
 
 def _summary_view(r):
