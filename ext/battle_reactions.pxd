@@ -25,8 +25,8 @@ from battle_tokens cimport *
 
 
 cdef inline double enemy_move(Setup *p, Game *g, int o, int t) noexcept nogil:
-    """One Move of enemy t (side o) as rules (4) and (6) reckon it: its own Move in the Form it is in or on
-    horseback (option ``lookout_move``), else the book's 4"."""
+    """One Move of enemy t (side o) as rules (4) and (6) reckon it: the book's 4", or with option ``lookout_move`` (off
+    by default: measured worse, docs section 13) its own Move in the Form it is in or on horseback."""
     return move_of(p, g, o, t) if p.opt[O_LOOKOUT_MOVE] else p.opt[O_MOVE] / 1000.0
 
 

@@ -7,7 +7,7 @@ Contact at centre distance ``base`` (+1e-6). Moves ("Move", "Other Models"), Cha
 positions, Fights ("Fight", "Outnumbered", Fighting Skills Table), Arcane Blast, and the plans' choice of
 each Action. Every function is ``cdef inline noexcept nogil``.
 """
-from libc.math cimport sqrt
+from libc.math cimport sqrt, fabs
 from libc.stdint cimport uint64_t, uint32_t
 
 from shadows_common cimport *
@@ -345,6 +345,61 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
 # Shooting on the table ("Shoot", "Dynamite", "Arcane Blast")
 # ---------------------------------------------------------------------------
 
+cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int w, int t) noexcept nogil:
+    """A fire corridor ("Fire Corridors"; section 4a) of model m's Weapon w at Target t: the line from m's centre
+    through t's, as far as the Weapon's Range (its long edge, measured edge to edge as every range: centres up to the
+    Range plus one base along the line). Every model on the table but m, friend or foe, Downed too, whose base is
+    within 1" of the line is a potential victim, from the closest to m to the most distant: one whose base lies under
+    the line is Hit automatically, any other when m's Grit Die (Shaken-lowered) is a Success. Then every model Hit
+    makes a 5+ Save; an enemy's Casualty is m's side's. No Shooting Test: no Jam, no Boilerplate."""
+    cdef int vs[2 * MAXM]
+    cdef int vx[2 * MAXM]
+    cdef int hit[2 * MAXM]
+    cdef double vd[2 * MAXM]
+    cdef int side, x, n = 0, i, j, ts, tx, th
+    cdef double dx, dy, L, ux, uy, a, e, d2, td, r = p.base / 2
+    cdef double reach = p.wp[s][m][w][W_EDGE_L] / 1000.0 + p.base, wide = p.opt[O_CORRIDOR_HALF] / 1000.0 + r
+    dx = g.x[1 - s][t] - g.x[s][m]
+    dy = g.y[1 - s][t] - g.y[s][m]
+    L = sqrt(dx * dx + dy * dy)
+    if L <= 0:
+        return
+    ux = dx / L
+    uy = dy / L
+    for side in range(NSIDE):
+        for x in range(g.nm[side]):
+            if not g.on[side][x] or (side == s and x == m):
+                continue
+            dx = g.x[side][x] - g.x[s][m]
+            dy = g.y[side][x] - g.y[s][m]
+            a = dx * ux + dy * uy
+            if a < 0 or a > reach + 1e-9:
+                continue
+            e = fabs(dx * uy - dy * ux)
+            if e > wide + 1e-9:
+                continue
+            d2 = dx * dx + dy * dy
+            i = n   # insertion by distance from m, ties in side and model order
+            while i > 0 and vd[i - 1] > d2:
+                vd[i] = vd[i - 1]
+                vs[i] = vs[i - 1]
+                vx[i] = vx[i - 1]
+                hit[i] = hit[i - 1]
+                i -= 1
+            vd[i] = d2
+            vs[i] = side
+            vx[i] = x
+            hit[i] = e <= r + 1e-9   # "A model whose base lies under the line is Hit automatically"
+            n += 1
+    for i in range(n):
+        if not hit[i]:
+            hit[i] = roll_die(&g.st, cur_die(p, g, s, m)) >= p.opt[O_T]
+    for i in range(n):
+        if hit[i] and g.on[vs[i]][vx[i]]:
+            hurt(p, g, vs[i], vx[i], save_roll(p, g, vs[i], vx[i], p.opt[O_CORRIDOR_SAVE], 0),
+                 s if vs[i] != s else -1)
+
+
 cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, int *spot) noexcept nogil:
     """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh (only the Action's first shot may take
     a Spotting Test); stops when it Jams. Returns 1 if a failed Spotting Test wasted the Action."""
@@ -357,6 +412,9 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
             return 1
         if t < 0:
             return 0
+        if wp[W_CORRIDOR]:
+            fire_corridor(p, g, s, m, w, t)
+            continue
         succ = model_test(p, g, s, m, whiskey_dice(p, g, s, m, wp[(W_BCOVER if cov else W_BDICE) + band]), 0, &one)
         if succ == 0:
             if one and jams(p, g, s, m, w):

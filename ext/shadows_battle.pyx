@@ -46,7 +46,8 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "beast_base_mm", "feeds", "flying", "mount_move", "nitro", "blessed_water")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
-                  "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save")
+                  "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save",
+                  "corridor")
 OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "distance", "dynamite_range", "blast_radius",
                   "blast_save", "critter_save", "events", "success_on", "one_face", "recovery_dice", "recovery_stand",
                   "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die", "movement", "terrain",
@@ -62,7 +63,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
-                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move", "storm_dice", "light_dice")
+                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move", "storm_dice", "light_dice",
+                  "corridor_half_width", "corridor_save")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -777,7 +779,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                         if not (1 <= p.wp[s][m][w][W_BDICE + b] <= MAX_DICE
                                 and 1 <= p.wp[s][m][w][W_BCOVER + b] <= MAX_DICE
                                 and 0 < p.wp[s][m][w][W_EDGE + b] <= 1000000
-                                and (b == 0 or p.wp[s][m][w][W_EDGE + b - 1] < p.wp[s][m][w][W_EDGE + b])):
+                                and (b == 0 or p.wp[s][m][w][W_EDGE + b - 1] < p.wp[s][m][w][W_EDGE + b]
+                                     or (p.wp[s][m][w][W_CORRIDOR] and p.wp[s][m][w][W_EDGE + b - 1]
+                                         == p.wp[s][m][w][W_EDGE + b]))):
                             raise ValueError("mc_battle: bad weapon band")
             # a Spotting Test is worth taking when it passes at least SPOTTING_MIN_CHANCE of the time
             for sh in range(2):

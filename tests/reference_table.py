@@ -372,6 +372,9 @@ class TableGame(RB.Game):
             if chosen == "wasted":
                 return False
             victim, bs, _covered = chosen
+            if getattr(wp, "corridor", 0):
+                self.corridor(m, wp, victim)
+                continue
             faces = self.test(m, self.shoot_dice(m, bs.dice_cover if _covered else bs.dice))
             hits = RB.successes(faces)
             if hits == 0:
@@ -386,6 +389,31 @@ class TableGame(RB.Game):
             modifier = bs.save_mod + (wp.silver if victim.pm.supernatural else 0)
             self.save(victim, R.save_target(hits), modifier, m.side)
         return True
+
+    def corridor(self, m: TModel, wp, victim: TModel) -> None:
+        """"Fire Corridors": "imagine a straight line extending directly forwards the full Range of the Weapon from
+        the centre of the Shooter's base and on through the centre of the Target's" (the Range measured edge to edge,
+        as every range: centres along the line up to Range plus one base). "Any visible model besides the Shooter —
+        friend or foe — within 1" of the line is a potential victim. A model whose base lies under the line is Hit
+        automatically. For every potential victim within 1" of the line the Shooter rolls one Grit Die, working from
+        closest model to most distant. On a Success, that model is also Hit. All models that were Hit must make a 5+
+        Save."""
+        d = dist(m, victim)
+        ux, uy = (victim.x - m.x) / d, (victim.y - m.y) / d
+        r = R.BASE_INCHES / 2
+        near = []
+        for x in (x for side in self.sides for x in side):
+            if x is m or not x.on_table:
+                continue
+            dx, dy = x.x - m.x, x.y - m.y
+            along, off = dx * ux + dy * uy, abs(dx * uy - dy * ux)
+            if 0 <= along <= wp.corridor + R.BASE_INCHES + 1e-9 and off <= R.FIRE_CORRIDOR_HALF_WIDTH + r + 1e-9:
+                near.append((dx * dx + dy * dy, x, off <= r + 1e-9))
+        near.sort(key=lambda v: v[0])  # "from closest model to most distant" (stable: side, then model order)
+        hit = [x for _, x, under in near if under or R.is_success(self.rng.randint(1, m.grit_die()))]
+        for x in hit:
+            if x.on_table:
+                self.save(x, R.FIRE_CORRIDOR_SAVE, 0, m.side if x.side != m.side else None)
 
     def good_shot_at(self, m: TModel, e: TModel, w, kind: str = "dynamite") -> bool:
         """"Good Shot!": Lookout model ``e`` Shoots the stick in thrower ``m``'s hand, "a normal Shooting Attack, with
@@ -1138,21 +1166,21 @@ class TableGame(RB.Game):
     def lookout_wanted(self, m: TModel, near: TModel) -> bool:
         """Policy (docs/shadows-battles.md 'Lookout and Reactions'): a Lookout model (a gun model with Quickdraw or
         Bushwhacker) that would Move toward ``near`` on its Activation's last Action, after a first one, goes on
-        Lookout instead when ``near`` is within its best ready Weapon's Long Range plus one Move of ``near`` (its
-        own: on horseback, in a Beast Form)."""
+        Lookout instead when ``near`` is within its best ready Weapon's Long Range plus one Move (the book's 4", whatever
+        ``near``'s own: docs section 13)."""
         if not getattr(m.plan, "lookout", False):
             return False
         ready = [w for w in m.plan.weapons if self.ready(m, w) and w.bands]
-        return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + near.move_inches + EPS
+        return bool(ready) and gap(m, near) <= ready[0].bands[-1].edge_inches + R.MOVE_INCHES + EPS
 
     def lookout_wanted_brawl(self, m: TModel, near: TModel) -> bool:
         """Policy (docs/shadows-battles.md section 13): a brawl-style Lookout model (Quickdraw or Bushwhacker) that
         would Move toward ``near`` on its Activation's last Action, after a first one, goes on Lookout instead when
-        ``near`` plays brawl and is within its Charge (its Move) plus one Move of ``near`` (its own): ``near`` can
-        come into its reach with one Move, and meets its Charge Reaction first."""
+        ``near`` plays brawl and is within its Charge (its Move) plus one Move (the book's 4"): ``near`` can come into
+        its reach with one Move, and meets its Charge Reaction first."""
         if not getattr(m.plan, "lookout", False) or (near.plan.style == "gun" and not near.beast):
             return False
-        return gap(m, near) <= m.move_inches + near.move_inches + EPS
+        return gap(m, near) <= m.move_inches + R.MOVE_INCHES + EPS
 
     def lose_lookout(self, m: TModel) -> None:
         """"the Lookout Token is immediately replaced by a Done Token" ("Lookout")."""

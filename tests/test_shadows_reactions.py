@@ -212,8 +212,9 @@ def test_brawl_model_goes_on_lookout_instead_of_its_second_move():
     assert first_move(plain, foe, 7.0)[0] == "move"
 
 
-def test_rule_four_reckons_one_move_of_that_enemy():
-    """"One Move" of brawl rule (4) is the enemy's own: a rider's 6" (and a Crusader's 3"), not the book's 4"."""
+def test_rule_four_reckons_the_books_four_inches():
+    """"One Move" of brawl rule (4) is the book's 4", a rider's 6" Move notwithstanding (policy, docs section 13: the
+    enemy's own Move was measured worse)."""
     lk = brawl_lookout()
     rider = FakePlan(replace(model("E"), horse=R.gear("Horse")), style="brawl")
     centre = R.BASE_INCHES
@@ -222,9 +223,9 @@ def test_rule_four_reckons_one_move_of_that_enemy():
         g = table([(lk, (10, 10))], [(enemy, (10 + centre + gap, 10))])
         return g.one_action(g.sides[0][0], set(), [], late=True, after_move=False, second=True)
 
-    assert first_move(rider, 9.5) == "lookout"      # within 4" + 6"
-    assert first_move(rider, 10.5) == "move"
-    assert first_move(FakePlan(model("E"), style="brawl"), 9.5) == "move"   # on foot: beyond 4" + 4"
+    assert first_move(rider, 9.5) == "move"       # beyond 4" + 4", though within 4" + 6"
+    assert first_move(rider, 7.5) == "lookout"
+    assert first_move(FakePlan(model("E"), style="brawl"), 7.5) == "lookout"
 
 
 def test_move_reaction_charges_the_triggering_model_then_done():
@@ -298,8 +299,9 @@ def test_kernel_brawl_lookout_instead_of_the_second_move():
 
 
 def test_kernel_lookout_rules_reckon_the_enemys_own_move():
-    """Rules (4) and (6) in the kernel with a mounted enemy (6"): Lookout where one Move of that rider brings it
-    within reach, a Move where the book's 4" (option ``lookout_move`` 0, the rule before 2026-12-04) would not."""
+    """The kernel's option ``lookout_move`` (1: rules (4) and (6) reckon the enemy's own Move; measured worse and off
+    by default, docs section 13) with a mounted enemy (6"): Lookout where one Move of that rider brings it within
+    reach, a Move where the book's 4" would not."""
     col = B._K.OPTION_COLUMNS.index("lookout_move")
     rider = dict(NOVICE, horse="Horse")
     last_after_first = 1 | 2
@@ -375,7 +377,7 @@ def test_brawlers_gain_from_a_reaction_skill():
     """A brawl posse whose models have Quickdraw (Lookout with the Charge Reaction, brawl rule (4)) beats the same
     posse without it against a brawling enemy (common random numbers; measured +0.56 +- 0.07 pp at 40,000). The
     enemy's Marshal is on foot, as he was when it was measured: his Horse's 6" takes the gain away (-0.06 +- 0.05 pp;
-    docs/shadows-battles.md section 11a), whether rule (4) reckons his Move at 4" or 6"."""
+    docs/shadows-battles.md section 11a), whether rule (4) reckons his Move at 4" or at his own 6"."""
     enemy = P.sample_posse(None)
     enemy = replace(enemy, models=tuple(replace(m, horse=None) for m in enemy.models))
     opts = TT.table_options(plan_a="brawl", plan_b="brawl")

@@ -163,8 +163,9 @@ NOT_MODELLED = (
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
     "pieces; no effect or no entry in this rulebook text)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
-    "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
-    "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
+    "the LeMat's once-per-game Sawn-Off shot and the Behemoth's breath (fire corridors: a Sawn-Off Shotgun fires one "
+    "when the posse file gives it a house Range), and Weapons the rulebook text gives no ranges for (Rifle, Buffalo "
+    "Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "Boilerplate cancels Successes of shots only, not of a Fight",
 )
@@ -177,8 +178,8 @@ NOT_MODELLED_NONE = (
     "Horses, Lasso, Snake Oil, Whiskey, Marked Cards, Vial of Nitro, Blessed Water and every Arcane Power but the "
     "Vessel's Arcane Blast (other casting models cast only on the table)",
     "Slick (an extra Action), Hawkeye (Spotting Tests) and Limp (no model Moves)",
-    "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot) and Weapons the rulebook text gives "
-    "no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
+    "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot: nobody stands along a line at a fixed "
+    "range) and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "the +1 Die of a friend in Contact on Recovery Tests (no model is in Contact on open ground)",
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "

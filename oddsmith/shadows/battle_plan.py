@@ -46,10 +46,11 @@ GOOD_SHOT = True
 """Policy (docs/shadows-battles.md section 13, "Good Shot!"): a gun-style Lookout model waits to see whether a model
 that may throw Dynamite throws, and then Shoots the stick (the kernel's option ``good_shot``; 0 only where a test
 measures what it brings: the Lookout model then Shoots the thrower at once)."""
-LOOKOUT_ENEMY_MOVE = True
+LOOKOUT_ENEMY_MOVE = False
 """Policy (docs/shadows-battles.md section 13): gun rule (6) and brawl rule (4) reckon one Move of the closest enemy at
-its own Move, in the Form it is in or on horseback (the kernel's option ``lookout_move``; 0 only where a test measures
-what it brings: the book's 4" for every enemy, as before 2026-12-04)."""
+the book's 4" (the kernel's option ``lookout_move`` 0). At the enemy's own Move (option 1, in the Form it is in or on
+horseback) Bushwhacker on the sample Regulators' Billy Crane was worth 3.5 pp less against the Twilight Order (its
+Crusaders Move 3"): measured worse, not kept; a test keeps the option working."""
 SPOTTING_MIN_CHANCE = 0.5
 """Policy: a model takes a Spotting Test for its preferred Target only when it passes at least half the time."""
 FIXED_POINT = 1000
@@ -215,6 +216,9 @@ class WeaponPlan:
     value: float
     why_not: str | None = None
     bands: tuple[BandShot, ...] = ()
+    corridor: float = 0.0
+    """A fire-corridor Weapon's Range in inches (the Sawn-Off Shotgun with a house Range; docs/shadows-battles.md
+    section 4a), on the table only; 0.0 for a Weapon that rolls a Shooting Test."""
 
     @property
     def usable(self) -> bool:
@@ -320,16 +324,25 @@ def _shot_value(shooter: E.Shooter, weapon: R.Weapon, band: R.RangeBand, enemy_c
     return odds["shaken"] + 2 * odds["downed"] + 3 * odds["casualty"]
 
 
+def _corridor_value() -> float:
+    """Policy score of a fire corridor (as :func:`_shot_value`'s): its Target "lies under the line" and is Hit
+    automatically, then makes the 5+ Save; expected Damage steps against a plain Veteran (D8). Victims beside the
+    line are a bonus the score leaves out."""
+    steps = {R.Damage.SHAKEN: 1, R.Damage.DOWNED: 2, R.Damage.CASUALTY: 3}
+    die = R.Rank.VETERAN.die
+    return sum(steps[R.damage_for(R.FIRE_CORRIDOR_SAVE - score)] for score in range(1, R.FIRE_CORRIDOR_SAVE)) / die
+
+
 def _carried(model: P.PosseModel) -> list[tuple[R.Weapon, str | None]]:
     """Every Weapon the model carries, as used in a game (house stats applied), each copy (two Pistols are two),
-    with why it does not shoot (None: it shoots)."""
+    with why it does not shoot (None: it shoots; a fire corridor with a house Range fires on the table)."""
     used = {w.name: w for w in model.battle_weapons()}
     unused = {w.name: why for w, why in model.unused_weapons()}
     out = []
     for w in model.weapons:
         if w.name in used:
             u = used[w.name]
-            out.append((u, P.shootable(u)))
+            out.append((u, None if R.corridor_range(u) else P.shootable(u)))
         else:
             out.append((w, unused.get(w.name, P.shootable(w))))
     return out
@@ -391,6 +404,17 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     for w, why in carried:
         band = inches = None
         bands: tuple[BandShot, ...] = ()
+        reach = R.corridor_range(w)
+        if reach and why is None:
+            if not table:
+                plans.append(WeaponPlan(w.name, None, None, 0, 2, 0, 0, 0, False, False, 0.0,
+                                        "a fire corridor: played on the table only (the fixed range places nobody)"))
+                continue
+            # one band as far as its Range: a Target "using the normal rules" within it; no Shooting Test, no Jam
+            bands = tuple(BandShot(b, float(reach), 1, 1, 0) for b in _BANDS)
+            plans.append(WeaponPlan(w.name, None, None, 1, 0, 1, 0, 0, False, False, _corridor_value(), None, bands,
+                                    corridor=float(reach)))
+            continue
         if why is None and not table:
             band, inches = _band(w, distance, w is scope_on)
             if band is None:
@@ -878,6 +902,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
         w[wcol["silver"]] = wp.silver
         w[wcol["pistol"]] = int(wp.pistol)
         w[wcol["far"]] = int(wp.far)
+        w[wcol["corridor"]] = int(wp.corridor > 0)   # section 4a: the long edge is its Range
         for bs in wp.bands:
             b = bs.band.value
             w[wcol[f"{b}_edge"]] = _inches(bs.edge_inches)
@@ -1014,10 +1039,10 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
                                         "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
-                                        "Long Range plus that enemy's Move"),
+                                        "Long Range plus 4\""),
                                ("brawl", "React with a Charge at the triggering model within their Move, and go on "
                                          "Lookout instead of an Activation's last Move when the closest enemy plays "
-                                         "brawl and is within their Move plus its own")):
+                                         "brawl and is within their Move plus 4\"")):
                 names = [mp.model.name for mp in side.models if mp.lookout and mp.style == style]
                 if names:
                     notes.append(f"{tag}: on Lookout (a Reaction Skill), {', '.join(names)} {how}")
@@ -1115,6 +1140,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "horse_rider_save": R.HORSE_RIDER_SAVE, "mounted_base_mm": R.MOUNTED_BASE_MM,
         "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON), "lookout_move": int(LOOKOUT_ENEMY_MOVE),
         "storm_dice": R.CastingModifier.ARCANE_STORM.dice, "light_dice": R.LET_THERE_BE_LIGHT,
+        "corridor_half_width": _inches(R.FIRE_CORRIDOR_HALF_WIDTH), "corridor_save": R.FIRE_CORRIDOR_SAVE,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -14,6 +14,9 @@ Python 3.10 the ``tomli`` package is used if installed)::
     [prices]                         # optional house prices for items this rulebook text leaves unpriced
     "Sixgun" = 6
 
+    [house_weapons."Sawn-Off Shotgun"]   # optional house Range of a fire corridor (its only key)
+    range = 6
+
     [house_weapons."Rifle"]          # optional house Shooting stats for the Rifle or Buffalo Gun
     short = 8                        # Range band edges (inches), Jam Die, shots, per-band modifiers
     medium = 16
@@ -116,6 +119,12 @@ class PosseModel:
                 return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
                            f'[house_weapons."{w.name}"]')
             w = house
+        if w.fire_corridor:   # the Sawn-Off Shotgun: a fire corridor as far as the house Range ("Fire Corridors")
+            house = next((h for h in self.house_weapons if h.name == w.name), None)
+            if house is None:
+                return w, (f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
+                           f'[house_weapons."{w.name}"] range = N')
+            return house, None
         return w, shootable(w) if shootable(w) != FIGHT_WEAPON else None
 
     def battle_weapons(self) -> tuple[R.Weapon, ...]:

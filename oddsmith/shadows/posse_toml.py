@@ -162,6 +162,18 @@ def _house_weapons(raw: Any, where: str) -> dict[str, R.Weapon]:
         hw = f'{where}: [house_weapons."{item}"]'
         base = _resolve(R.weapon, item, hw)
         _expect(table, dict, hw)
+        if base.fire_corridor:   # the Sawn-Off Shotgun: a house Range, no bands ("Fire Corridors")
+            if set(table) != {"range"}:
+                raise OddsmithError(f"{hw}: the {base.name} fires a fire corridor: its house stats are one key, range "
+                                    f"(its Range in inches), got {', '.join(sorted(table)) or 'none'}")
+            try:
+                w = R.house_fire_corridor(base, range_=table["range"])
+            except OddsmithError as exc:
+                raise OddsmithError(f"{hw}: {exc}") from None
+            if w.name in out:
+                raise OddsmithError(f"{hw}: the {w.name} has house stats twice")
+            out[w.name] = w
+            continue
         for key in table:
             if key not in _HOUSE_WEAPON_KEYS:
                 raise OddsmithError(f"{hw}: unknown key {key!r}; keys are {', '.join(sorted(_HOUSE_WEAPON_KEYS))}")

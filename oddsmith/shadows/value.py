@@ -238,11 +238,19 @@ def candidates(posse: P.Posse, options: B.BattleOptions | None = None) -> tuple[
             if w.only_for is not None or (w.native_americans_only and not posse.native_american):
                 continue
             # a Weapon with [house_weapons] stats shoots as PosseModel.battle_weapons() gives it
-            why = P.shootable(posse.house_weapons.get(name, w))
+            used = posse.house_weapons.get(name, w)
+            why = P.shootable(used)
             if why is not None and w.takes_house_stats:
                 why += " and the posse file gives it no house stats"
+            if R.corridor_range(used):   # a Sawn-Off Shotgun with a house Range: its fire corridor, on the table
+                why = None
+            elif why is not None and w.fire_corridor:
+                why += " and the posse file gives it no house Range"
+            reason = None if why is None else f"no Shooting Test in this battle ({why})"
+            if R.corridor_range(used) and not _table_battle(options):
+                reason = NO_EFFECT   # the fixed range places nobody along a corridor
             consider(i, m, name, "weapon", P.item_price(posse, name), replace(m, weapons=m.weapons + (w,)),
-                     VESSEL if m.is_vessel else None if why is None else f"no Shooting Test in this battle ({why})")
+                     VESSEL if m.is_vessel else reason)
         for name, g in R.GEAR.items():
             if g.kind is R.GearKind.SUPERNATURAL and not posse.dracula and posse.faction is R.Faction.NONE:
                 continue

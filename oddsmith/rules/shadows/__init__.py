@@ -92,6 +92,8 @@ from oddsmith.rules.shadows.shooting import (  # noqa: F401
     apply_damage,
     damage_for,
     house_weapon,
+    house_fire_corridor,
+    corridor_range,
     jam_chance,
     range_band,
     save_result,

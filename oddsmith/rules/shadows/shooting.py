@@ -266,6 +266,26 @@ def house_weapon(base: Weapon | str, *, short: int, medium: int, long: int, jam_
                          + (f", {shots} shots as one Action" if shots > 1 else ""))
 
 
+def house_fire_corridor(base: Weapon | str, *, range_: int) -> Weapon:
+    """``base``, a fire-corridor Weapon the book names but gives no Range (the Sawn-Off Shotgun), with a house
+    Range in inches: "a straight line extending directly forwards the full Range of the Weapon" ("Fire Corridors").
+    It is kept in ``long``; the corridor rolls no Shooting Test, so it has no bands and no Jam Die."""
+    w = weapon(base)
+    if not w.fire_corridor:
+        raise OddsmithError(f"house {w.name}: range is for a fire-corridor Weapon (the Sawn-Off Shotgun); give "
+                            f"short, medium, long and jam_die instead")
+    if isinstance(range_, bool) or not isinstance(range_, int) or not 1 <= range_ <= HOUSE_WEAPON_MAX_RANGE:
+        raise OddsmithError(f"house {w.name}: range must be a whole number of inches from 1 to "
+                            f"{HOUSE_WEAPON_MAX_RANGE}, got {range_!r}")
+    return replace(w, long=range_, house_stats=True,
+                   notes=f"{w.notes}. House Range from the posse file: a {range_}\" fire corridor")
+
+
+def corridor_range(w: Weapon) -> int | None:
+    """The Range of a fire-corridor Weapon with a house Range (:func:`house_fire_corridor`), else None."""
+    return w.long if w.fire_corridor and w.house_stats else None
+
+
 JAM_CHECK_SUCCESS_ON = SUCCESS_ON
 """Jamming Check: roll the Weapon's Jam Die; a Success (5+) means nothing happens, a Failure Jams it ("Jamming Checks")."""
 
