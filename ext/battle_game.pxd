@@ -49,7 +49,8 @@ cdef enum:
     O_TOKEN_RANGE, O_BLESS_DIFFICULTY, O_CURSE_DIFFICULTY, O_DISPEL_DIFFICULTY,
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
     O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
-    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE, O_STORM_DICE, O_LIGHT_DICE, O_CORRIDOR_HALF, O_CORRIDOR_SAVE, NOPT
+    O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE,
+    O_STORM_DICE, O_LIGHT_DICE, O_CORRIDOR_HALF, O_CORRIDOR_SAVE, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -186,7 +187,8 @@ ctypedef struct Game:
     int hand_n[NSIDE]
     int hand_pos[NSIDE]
     int vp[NSIDE]
-    int dust                     # 1: a Dust Storm (nobody sees past 12"); 2: Unnatural Gloom (no non-Supernatural model does)
+    int dust                     # 1: a Dust Storm (nobody sees past 12"); 2: Unnatural Gloom (only Supernatural
+                                 # models do)
     int light                    # Let There Be Light this Game Turn: Supernatural models -1 Die on all Tests
     int storm                    # an Arcane Storm this Game Turn: +1 Die to Cast; a Miscast makes the Caster a Casualty
     int event_this_turn
@@ -517,8 +519,8 @@ cdef inline int light_dice(Setup *p, Game *g, int s, int m, int n) noexcept nogi
 
 
 cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
-    """Weapon w may fire: usable, not Jammed, not beyond a Dust Storm's 12" (Unnatural Gloom's), and the model not in a Beast Form ("cannot
-    use any Weapons or Gear")."""
+    """Weapon w may fire: usable, not Jammed, not beyond a Dust Storm's (or Unnatural Gloom's) 12", and the model not
+    in a Beast Form ("cannot use any Weapons or Gear")."""
     return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR]
                                                                              and gloomy(p, g, s, m)) \
         and not g.beast[s][m]

@@ -33,8 +33,8 @@ cdef inline double enemy_move(Setup *p, Game *g, int o, int t) noexcept nogil:
 cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, int t, double d2) noexcept nogil:
     """Gun rule (6) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
     already acted (the caller checks that): instead of Moving toward the closest standing enemy t (squared centre
-    distance ``d2``) it goes on Lookout when t is within its best ready Weapon's Long Range plus one Move of t
-    (t can come into range with one Move)."""
+    distance ``d2``) it goes on Lookout when t is within its best ready Weapon's Long Range plus one Move (enemy_move:
+    the book's 4"): t can come into range with one Move."""
     cdef int w
     cdef double lim
     if not p.mp[s][m][M_LOOKOUT]:
@@ -50,7 +50,8 @@ cdef inline int lookout_wanted_brawl(Setup *p, Game *g, int s, int m, int t, dou
     """Brawl rule (4) of a Lookout model (column ``lookout``), on the last Action of an Activation in which it has
     already acted (the caller checks that): instead of Moving toward the closest standing enemy t (squared centre
     distance ``d2``, beyond its Charge) it goes on Lookout when t plays brawl and is within its Charge reach plus one
-    Move of t: t can come into its reach with one Move, and its Charge Reaction then meets t first."""
+    Move (enemy_move: the book's 4"): t can come into its reach with one Move, and its Charge Reaction then meets t
+    first."""
     cdef double lim
     if not p.mp[s][m][M_LOOKOUT] or (p.mp[1 - s][t][M_STYLE] == STYLE_GUN and not g.beast[1 - s][t]):
         return 0

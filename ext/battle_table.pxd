@@ -356,8 +356,8 @@ cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int w, int t) no
     cdef int vx[2 * MAXM]
     cdef int hit[2 * MAXM]
     cdef double vd[2 * MAXM]
-    cdef int side, x, n = 0, i, j, ts, tx, th
-    cdef double dx, dy, L, ux, uy, a, e, d2, td, r = p.base / 2
+    cdef int side, x, n = 0, i
+    cdef double dx, dy, L, ux, uy, a, e, d2, r = p.base / 2
     cdef double reach = p.wp[s][m][w][W_EDGE_L] / 1000.0 + p.base, wide = p.opt[O_CORRIDOR_HALF] / 1000.0 + r
     dx = g.x[1 - s][t] - g.x[s][m]
     dy = g.y[1 - s][t] - g.y[s][m]

@@ -63,8 +63,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "summon_range", "banish_range", "banish_difficulty", "entity_blast_dice",
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
-                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move", "storm_dice", "light_dice",
-                  "corridor_half_width", "corridor_save")
+                  "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move",
+                  "storm_dice", "light_dice", "corridor_half_width", "corridor_save")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -460,8 +460,8 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         if p.mp[s][m][M_PREACHER] and standing(g, s, m):
             rr += 1
             break
-    succ = roll_test(&g.st, cur_die(p, g, s, roller), p.opt[O_T], light_dice(p, g, s, roller, dice), p.opt[O_READING], rr,
-                     p.opt[O_ONE_FACE], &one)
+    succ = roll_test(&g.st, cur_die(p, g, s, roller), p.opt[O_T], light_dice(p, g, s, roller, dice),
+                     p.opt[O_READING], rr, p.opt[O_ONE_FACE], &one)
     return 1 if succ == 0 else 0
 
 
@@ -764,8 +764,10 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                 raise ValueError("mc_battle: a Beast Form's Move must be positive and at most the table")
             if p.mp[s][m][M_MOUNT_MOVE] and not (p.opt[O_WHISKEY_MOVE] <= p.mp[s][m][M_MOUNT_MOVE] <= p.opt[O_TABLE]):
                 raise ValueError("mc_battle: a mounted Move must be at least Whiskey's cost and at most the table")
-            if not (0 <= p.mp[s][m][M_NITRO] <= 1 and 0 <= p.mp[s][m][M_WATER] <= 100 and 0 <= p.mp[s][m][M_DYNAMITE] <= 100):
-                raise ValueError("mc_battle: a model carries one Vial of Nitro at most, and 0..100 Dynamite or Blessed Water")
+            if not (0 <= p.mp[s][m][M_NITRO] <= 1 and 0 <= p.mp[s][m][M_WATER] <= 100
+                    and 0 <= p.mp[s][m][M_DYNAMITE] <= 100):
+                raise ValueError("mc_battle: a model carries one Vial of Nitro at most, and 0..100 Dynamite or Blessed "
+                                 "Water")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]

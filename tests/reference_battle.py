@@ -477,7 +477,8 @@ class Game:
         rerolls = int(roller.has("Nerves of Steel"))
         if any(m.pm.hired_gun is not None and m.pm.hired_gun.name == "Preacher" for m in up):
             rerolls += 1
-        return successes(roll_test(self.rng, roller.grit_die(), self.dice(roller, dice), self.o.reading, rerolls)) == 0
+        faces = roll_test(self.rng, roller.grit_die(), self.dice(roller, dice), self.o.reading, rerolls)
+        return successes(faces) == 0
 
     def play(self) -> dict:
         bottled = [False, False]

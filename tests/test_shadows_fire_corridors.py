@@ -27,7 +27,8 @@ CORRIDOR = B._K.WEAPON_COLUMNS.index("corridor")
 
 
 def posse(*models: dict, house: dict | None = None, name: str = "A") -> P.Posse:
-    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000}, "prices": {**RP.HOUSE_PRICES, SAWN_OFF: 8},
+    data = {"posse": {"name": name, "method": "advanced", "dollar_limit": 1000},
+            "prices": {**RP.HOUSE_PRICES, SAWN_OFF: 8},
             "model": list(models)}
     if house is not None:
         data["house_weapons"] = {SAWN_OFF: house}
@@ -153,7 +154,8 @@ def test_kernel_corridor_agrees_with_exact_odds_and_the_reference():
     for (s, i), c in counts.items():
         for k, col in enumerate((2, 1, 3)):
             p, got = c[k] / trials_r, out[s, i, col] / trials_k
-            se = math.hypot(math.sqrt(max(p * (1 - p), 1e-6) / trials_r), math.sqrt(max(got * (1 - got), 1e-6) / trials_k))
+            se = math.hypot(math.sqrt(max(p * (1 - p), 1e-6) / trials_r),
+                            math.sqrt(max(got * (1 - got), 1e-6) / trials_k))
             assert abs(got - p) <= 5 * se, ((s, i), k, got, p)
 
 

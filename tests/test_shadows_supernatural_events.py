@@ -155,15 +155,14 @@ def test_kernel_gloom_stops_the_living_shooting_past_twelve_inches():
     carbine = {"rank": "Veteran", "weapons": ["Carbine"]}
     target = advanced({"name": "E", "rank": "Novice", "weapons": ["Pistol"]})
     where = {(0, 0): (5, 10), (1, 0): (5 + R.BASE_INCHES + 14, 10)}
-    for shooter, events, shoots in (
-            (advanced({**carbine, "name": "H"}), GLOOM, False), (congregation({**carbine, "name": "Z", "role": "Zombi"}),
-                                                                 GLOOM, True),
-            (advanced({**carbine, "name": "H"}), 1, False), (congregation({**carbine, "name": "Z", "role": "Zombi"}), 1,
-                                                             False),
-            (advanced({**carbine, "name": "H"}), 0, True)):
+    man = advanced({**carbine, "name": "H"})
+    zombi_ = congregation({**carbine, "name": "Z", "role": "Zombi"})
+    for shooter, events, shoots in ((man, GLOOM, False), (zombi_, GLOOM, True), (man, 1, False), (zombi_, 1, False),
+                                    (man, 0, True)):
         st = B.prepare(shooter, target, table_options(plan_a="gunline"), check=False)
         _, did, _ = _probe(st, "action", 0, 0, 1, where=where, trials=10, seed=35, turn_events=events)
-        assert bool(did[2] == 10) is shoots and bool(did[1] == 10) is not shoots, (shooter.models[0].name, events, list(did))
+        assert bool(did[2] == 10) is shoots and bool(did[1] == 10) is not shoots, (shooter.models[0].name, events,
+                                                                                   list(did))
 
 
 # ---------------------------------------------------------------------------- whole battles

@@ -179,7 +179,8 @@ NOT_MODELLED_NONE = (
     "Vessel's Arcane Blast (other casting models cast only on the table)",
     "Slick (an extra Action), Hawkeye (Spotting Tests) and Limp (no model Moves)",
     "fire-corridor Weapons (Sawn-Off Shotgun, the LeMat's once-per-game shot: nobody stands along a line at a fixed "
-    "range) and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) unless the posse file gives house stats",
+    "range) and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) unless the posse file gives house "
+    "stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "the +1 Die of a friend in Contact on Recovery Tests (no model is in Contact on open ground)",
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
