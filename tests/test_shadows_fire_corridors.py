@@ -16,10 +16,12 @@ import pytest
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
+from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
 import random_posses as RP
 from test_shadows_table import SKILLS, Dice, FakePlan, check_agreement, model, saves_of, table, table_options
+from test_shadows_arcane import arcanist_posse
 from test_shadows_table_kernel import _probe
 
 SAWN_OFF = "Sawn-Off Shotgun"
@@ -198,3 +200,41 @@ def test_the_sawn_off_is_valued_with_a_house_range_on_the_table():
     priced = P.resolve_posse(text + '\n[prices]\n"Sawn-Off Shotgun" = 8\n')
     _, skipped = V.candidates(priced, table_options())
     assert all("no house Range" in s["reason"] for s in skipped if s["item"] == SAWN_OFF)
+
+
+# ---------------------------------------------------------------------------- the Behemoth's breath
+
+
+def behemoth_cult() -> P.Posse:
+    """The sample Crossroads Cult whose Magister Summons the Behemoth as its Major Entity."""
+    cult = arcanist_posse("crossroads-cult", ["Summon", "Transfix", "Immolate"])
+    ms = list(cult.models)
+    ms[0] = replace(ms[0], unique_summonings=(R.unique_summoning("Behemoth"),))
+    return replace(cult, models=tuple(ms))
+
+
+def test_the_behemoth_breathes_a_four_inch_corridor():
+    """"Has a breath attack which uses a 4" Fire Corridor": a Weapon of the Behemoth's with a 4" Range, fired as a
+    fire corridor; it plays the brawl plan (its breath is no reason to keep its distance), on the table only."""
+    e = BP.entity_model(3, R.unique_summoning("Behemoth"))
+    (w,) = e.battle_weapons()
+    assert R.corridor_range(w) == 4 and w.fire_corridor and w.name == "Behemoth's breath"
+    st = B.prepare(behemoth_cult(), P.sample_posse(None), table_options(plan_a="balanced"))
+    slot = B._K.ENTITY_SLOT + 2
+    assert st.models[0, slot, B._K.MODEL_COLUMNS.index("style")] == B.STYLES.index("brawl")
+    assert st.weapons[0, slot, 0, CORRIDOR] == 1
+    assert list(st.weapons[0, slot, 0, [B._K.WEAPON_COLUMNS.index(f"{b}_edge") for b in ("short", "medium", "long")]]) \
+        == [4000] * 3
+    assert [n for n in st.notes if "not played for the Behemoth" in n] == [
+        "A: not played for the Behemoth: its 40mm base (every model is a 25mm disc)"]
+    st = B.prepare(behemoth_cult(), P.sample_posse(None), B.battle_options(movement="none"))
+    assert st.weapons[0, slot, 0, B._K.WEAPON_COLUMNS.index("usable")] == 0
+
+
+@pytest.mark.slow
+def test_kernel_agrees_with_reference_with_the_behemoth():
+    """The Cult with its Behemoth against the Regulators, both on brawl. A weak check of the breath itself: the
+    Behemoth needs a Concentrate to be Summoned, and seldom breathes (a reference whose corridor does nothing still
+    passes); the Sawn-Off's tests above hold the corridor to the book, and this one the rest of the Behemoth."""
+    check_agreement(B.prepare(behemoth_cult(), P.sample_posse(None), table_options(plan_a="brawl", plan_b="brawl")),
+                    1_500, 120_000, 99)

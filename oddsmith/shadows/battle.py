@@ -155,17 +155,17 @@ NOT_MODELLED = (
     "posses, so Quickdraw's re-roll changes nothing (it makes a model play Lookout)",
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (every "
-    "policy tried lost battles; so Dispel only ever removes a Bless or a Curse); of the unique Summonings (played when the posse file names them) the Behemoth's breath Fire "
-    "Corridor, the Swamp Baka's Lasso and the 40mm bases",
+    "policy tried lost battles; so Dispel only ever removes a Bless or a Curse); of the unique Summonings (played "
+    "when the posse file names them) the Swamp Baka's Lasso and the 40mm bases",
     "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's): every model is a 25mm disc on the table "
     "(the Bear's bear-hug still compares the bases)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
     "pieces; no effect or no entry in this rulebook text)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
-    "the LeMat's once-per-game Sawn-Off shot and the Behemoth's breath (fire corridors: a Sawn-Off Shotgun fires one "
-    "when the posse file gives it a house Range), and Weapons the rulebook text gives no ranges for (Rifle, Buffalo "
-    "Gun) unless the posse file gives house stats",
+    "the LeMat's once-per-game Sawn-Off shot (fire corridors are played for the Behemoth's breath and a Sawn-Off "
+    "Shotgun with a house Range), and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) unless the "
+    "posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "Boilerplate cancels Successes of shots only, not of a Fight",
 )

@@ -687,7 +687,8 @@ def entity_model(difficulty: int, unique: R.Entity | None = None) -> SummonedEnt
     """The Entity a Summon at ``difficulty`` brings as a model: its Grit Die's Rank, Move, Skills (Fearsome...) and
     Weapons (a Seraphim's two Pistols)."""
     e = entity_profile(difficulty, unique)
-    return SummonedEntity(e.name, e.rank, weapons=tuple(R.weapon(w) for w in e.weapons),
+    breath = (R.breath_weapon(e.name, e.breath_inches),) if e.breath_inches else ()   # the Behemoth's 4" corridor
+    return SummonedEntity(e.name, e.rank, weapons=tuple(R.weapon(w) for w in e.weapons) + breath,
                           skills=tuple(R.skill(s_) for s_ in e.skills), profile=e)
 
 
@@ -748,11 +749,13 @@ def banish_values(model: P.PosseModel, concentrate: bool = False) -> tuple[float
 def entity_plans(distance: Distance, enemy_cover: bool, table: bool, uniques: dict[int, R.Entity] | None = None,
                  plan: str = "brawl") -> tuple[ModelPlan, ...]:
     """The side's Lesser, Minor and Major Entity (``uniques``: a unique Summoning in place of a type) as the battle
-    plays them: an unarmed one the brawl plan (close and Charge), an armed one (a Seraphim) its side's ``plan``."""
+    plays them: an unarmed one the brawl plan (close and Charge; the Behemoth breathes where brawl rule (3) shoots),
+    an armed one (a Seraphim) its side's ``plan``."""
     out = []
     for d in R.arcane_power("Summon").difficulties:
         e = entity_model(d, (uniques or {}).get(d))
-        mp = plan_model(e, False, distance, enemy_cover, table=table, plan=plan if e.weapons else "brawl")
+        armed = any(not w.fire_corridor for w in e.weapons)
+        mp = plan_model(e, False, distance, enemy_cover, table=table, plan=plan if armed else "brawl")
         out.append(replace(mp, summoned=e.name, lookout=False))
     return tuple(out)
 

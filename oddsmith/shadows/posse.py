@@ -119,8 +119,8 @@ class PosseModel:
                 return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
                            f'[house_weapons."{w.name}"]')
             w = house
-        if w.fire_corridor:   # the Sawn-Off Shotgun: a fire corridor as far as the house Range ("Fire Corridors")
-            house = next((h for h in self.house_weapons if h.name == w.name), None)
+        if w.fire_corridor:   # a fire corridor as far as its Range: the Behemoth's breath, a Sawn-Off's house Range
+            house = w if R.corridor_range(w) else next((h for h in self.house_weapons if h.name == w.name), None)
             if house is None:
                 return w, (f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
                            f'[house_weapons."{w.name}"] range = N')

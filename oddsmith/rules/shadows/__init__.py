@@ -94,6 +94,7 @@ from oddsmith.rules.shadows.shooting import (  # noqa: F401
     house_weapon,
     house_fire_corridor,
     corridor_range,
+    breath_weapon,
     jam_chance,
     range_band,
     save_result,

@@ -102,6 +102,8 @@ class Entity:
     never_jams: bool = False
     """The Seraphim's "two Blessed Pistols (Pistols with Silver Bullets that never Jam)"."""
     flying: bool = False
+    breath_inches: int | None = None
+    """The Behemoth's "breath attack which uses a 4" Fire Corridor" (:func:`breath_weapon`), None: no breath."""
     not_played: str | None = None
     """What of its profile the table battle does not play (docs/shadows-battles.md section 12), None: all of it."""
 
@@ -128,9 +130,8 @@ SUMMON_DIFFICULTY: dict[int, str] = {1: "Lesser Entity", 2: "Minor Entity", 3: "
 
 UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
     Entity("Behemoth", 40, 4, 10, "Major Entity. Flying, Fearsome. Breath attack: a 4\" Fire Corridor. Crossroads Cult only.",
-           ("Fearsome",), "Major", "The Crossroads Cult", flying=True,
-           not_played="its breath attack (a 4\" Fire Corridor: fire corridors are not played); its 40mm base (every "
-                      "model is a 25mm disc)"),
+           ("Fearsome",), "Major", "The Crossroads Cult", flying=True, breath_inches=4,
+           not_played="its 40mm base (every model is a 25mm disc)"),
     Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser",
            "The Crossroads Cult"),
     Entity("Seraphim", 25, 6, 10, "Major Entity. Flying. Gunslinger. Fearsome. Two Blessed Pistols (Silver Bullets, never Jam). "

@@ -282,8 +282,17 @@ def house_fire_corridor(base: Weapon | str, *, range_: int) -> Weapon:
 
 
 def corridor_range(w: Weapon) -> int | None:
-    """The Range of a fire-corridor Weapon with a house Range (:func:`house_fire_corridor`), else None."""
-    return w.long if w.fire_corridor and w.house_stats else None
+    """The Range of a fire-corridor Weapon whose Range is known (a house Range, :func:`house_fire_corridor`; a
+    breath, :func:`breath_weapon`), else None."""
+    return w.long if w.fire_corridor and w.long is not None else None
+
+
+def breath_weapon(creature: str, inches: int) -> Weapon:
+    """A creature's breath as the Weapon it fires: the Behemoth "Has a breath attack which uses a 4" Fire Corridor"
+    ("Unique Summonings"). It is nobody's purchase (not in :data:`WEAPONS`)."""
+    return Weapon(f"{creature}'s breath", WeaponTable.SPECIAL, None, None, None, inches, None, None,
+                  f"A breath attack: a {inches}\" Fire Corridor", fire_corridor=True, in_weapons_table=False,
+                  only_for=creature)
 
 
 JAM_CHECK_SUCCESS_ON = SUCCESS_ON
