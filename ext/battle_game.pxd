@@ -32,7 +32,8 @@ cdef enum:
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
     W_USABLE, W_DICE, W_JAM, W_SHOTS, W_SAVE, W_SILVER, W_PISTOL, W_FAR, W_EDGE, W_EDGE_M, W_EDGE_L,
-    W_BDICE, W_BDICE_M, W_BDICE_L, W_BCOVER, W_BCOVER_M, W_BCOVER_L, W_BSAVE, W_BSAVE_M, W_BSAVE_L, W_CORRIDOR, NWC
+    W_BDICE, W_BDICE_M, W_BDICE_L, W_BCOVER, W_BCOVER_M, W_BCOVER_L, W_BSAVE, W_BSAVE_M, W_BSAVE_L, W_CORRIDOR,
+    W_ONCE, NWC
 
 # Options
 cdef enum:
@@ -203,6 +204,7 @@ ctypedef struct Game:
     int nitro[NSIDE][MAXM]       # carries its Vial of Nitro, not yet thrown (section 11b)
     int water[NSIDE][MAXM]       # flasks of Blessed Water left (section 11b)
     int fuse                     # 1 + side * MAXM + model: its carried Nitro goes off when this Save's Damage is done
+    int once[NSIDE][MAXM]        # bit w: Weapon w's once-per-game fire corridor is spent (a LeMat's; section 4a)
     int gs_pending               # "Good Shot!" (battle_table.react): in this Action (act() clears it) a Lookout model
                                  # waits for the Active model's Dynamite throw: model gs_r with Weapon gs_w, on the
                                  # dice stretch gs_tag; the Action's own stretch is act_tag

@@ -345,10 +345,38 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
 # Shooting on the table ("Shoot", "Dynamite", "Arcane Blast")
 # ---------------------------------------------------------------------------
 
-cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int w, int t) noexcept nogil:
-    """A fire corridor ("Fire Corridors"; section 4a) of model m's Weapon w at Target t: the line from m's centre
-    through t's, as far as the Weapon's Range (its long edge, measured edge to edge as every range: centres up to the
-    Range plus one base along the line). Every model on the table but m, friend or foe, Downed too, whose base is
+cdef inline int corridor_line(Game *g, int s, int m, int t, double *ux, double *uy) noexcept nogil:
+    """The unit vector from model m (side s) towards enemy t: the fire corridor's direction; 0 if they coincide."""
+    cdef double dx = g.x[1 - s][t] - g.x[s][m], dy = g.y[1 - s][t] - g.y[s][m], L = sqrt(dx * dx + dy * dy)
+    if L <= 0:
+        return 0
+    ux[0] = dx / L
+    uy[0] = dy / L
+    return 1
+
+
+cdef inline int beside_corridor(Setup *p, Game *g, int s, int m, double ux, double uy, double reach, int side, int x,
+                                double *off, double *d2) noexcept nogil:
+    """Model x of ``side`` is a potential victim of m's corridor along (ux, uy): on the table, not m, its centre's
+    projection on the line within ``reach`` (Range plus one base) and its base within 1" of the line (``off``: the
+    centre's distance from the line; ``d2``: squared distance from m)."""
+    cdef double dx, dy, a
+    if not g.on[side][x] or (side == s and x == m):
+        return 0
+    dx = g.x[side][x] - g.x[s][m]
+    dy = g.y[side][x] - g.y[s][m]
+    a = dx * ux + dy * uy
+    if a < 0 or a > reach + 1e-9:
+        return 0
+    off[0] = fabs(dx * uy - dy * ux)
+    d2[0] = dx * dx + dy * dy
+    return off[0] <= p.opt[O_CORRIDOR_HALF] / 1000.0 + p.base / 2 + 1e-9
+
+
+cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int t, int range_) noexcept nogil:
+    """A fire corridor ("Fire Corridors"; section 4a) of model m at Target t, ``range_`` thousandths of an inch long:
+    the line from m's centre through t's, as far as the Range (measured edge to edge as every range: centres up to
+    the Range plus one base along the line). Every model on the table but m, friend or foe, Downed too, whose base is
     within 1" of the line is a potential victim, from the closest to m to the most distant: one whose base lies under
     the line is Hit automatically, any other when m's Grit Die (Shaken-lowered) is a Success. Then every model Hit
     makes a 5+ Save; an enemy's Casualty is m's side's. No Shooting Test: no Jam, no Boilerplate."""
@@ -357,28 +385,13 @@ cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int w, int t) no
     cdef int hit[2 * MAXM]
     cdef double vd[2 * MAXM]
     cdef int side, x, n = 0, i
-    cdef double dx, dy, L, ux, uy, a, e, d2, r = p.base / 2
-    cdef double reach = p.wp[s][m][w][W_EDGE_L] / 1000.0 + p.base, wide = p.opt[O_CORRIDOR_HALF] / 1000.0 + r
-    dx = g.x[1 - s][t] - g.x[s][m]
-    dy = g.y[1 - s][t] - g.y[s][m]
-    L = sqrt(dx * dx + dy * dy)
-    if L <= 0:
+    cdef double ux, uy, e, d2, r = p.base / 2, reach = range_ / 1000.0 + p.base
+    if not corridor_line(g, s, m, t, &ux, &uy):
         return
-    ux = dx / L
-    uy = dy / L
     for side in range(NSIDE):
         for x in range(g.nm[side]):
-            if not g.on[side][x] or (side == s and x == m):
+            if not beside_corridor(p, g, s, m, ux, uy, reach, side, x, &e, &d2):
                 continue
-            dx = g.x[side][x] - g.x[s][m]
-            dy = g.y[side][x] - g.y[s][m]
-            a = dx * ux + dy * uy
-            if a < 0 or a > reach + 1e-9:
-                continue
-            e = fabs(dx * uy - dy * ux)
-            if e > wide + 1e-9:
-                continue
-            d2 = dx * dx + dy * dy
             i = n   # insertion by distance from m, ties in side and model order
             while i > 0 and vd[i - 1] > d2:
                 vd[i] = vd[i - 1]
@@ -400,9 +413,26 @@ cdef inline void fire_corridor(Setup *p, Game *g, int s, int m, int w, int t) no
                  s if vs[i] != s else -1)
 
 
-cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, int *spot) noexcept nogil:
+cdef inline int once_corridor_pays(Setup *p, Game *g, int s, int m, int t, int range_) noexcept nogil:
+    """Policy (section 4a): a LeMat spends its once-per-game Sawn-Off shot when the corridor at its Target t reaches
+    t and holds at least two enemy models and no friend."""
+    cdef int x, foes = 0
+    cdef double ux, uy, e, d2, reach = range_ / 1000.0 + p.base
+    if not corridor_line(g, s, m, t, &ux, &uy) or dist2(g, s, m, 1 - s, t) > reach * reach + 1e-9:
+        return 0
+    for x in range(g.nm[s]):
+        if beside_corridor(p, g, s, m, ux, uy, reach, s, x, &e, &d2):
+            return 0
+    for x in range(g.nm[1 - s]):
+        foes += beside_corridor(p, g, s, m, ux, uy, reach, 1 - s, x, &e, &d2)
+    return foes >= 2
+
+
+cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, int *spot, int once_ok) noexcept nogil:
     """``shots`` Shooting Attacks with Weapon w, each at a Target chosen afresh (only the Action's first shot may take
-    a Spotting Test); stops when it Jams. Returns 1 if a failed Spotting Test wasted the Action."""
+    a Spotting Test); stops when it Jams. A fire-corridor Weapon fires its corridor; a LeMat (``once_ok``: not in a
+    Gunslinger's pair) its once-per-game one when once_corridor_pays. Returns 1 if a failed Spotting Test wasted the
+    Action."""
     cdef int o = 1 - s, i, t, succ, one, band = 0, cov = 0, wasted = 0
     cdef int *wp = &p.wp[s][m][w][0]
     for i in range(shots):
@@ -413,7 +443,11 @@ cdef inline int fire_table(Setup *p, Game *g, int s, int m, int w, int shots, in
         if t < 0:
             return 0
         if wp[W_CORRIDOR]:
-            fire_corridor(p, g, s, m, w, t)
+            fire_corridor(p, g, s, m, t, wp[W_EDGE_L])
+            continue
+        if wp[W_ONCE] and once_ok and not ((g.once[s][m] >> w) & 1) and once_corridor_pays(p, g, s, m, t, wp[W_ONCE]):
+            g.once[s][m] |= 1 << w   # "Once per game, may Shoot as a Sawn-Off Shotgun"
+            fire_corridor(p, g, s, m, t, wp[W_ONCE])
             continue
         succ = model_test(p, g, s, m, whiskey_dice(p, g, s, m, wp[(W_BCOVER if cov else W_BDICE) + band]), 0, &one)
         if succ == 0:
@@ -537,9 +571,10 @@ cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *a
     a = pistol_pair(p, g, s, m, fired[0], &b)
     if a >= 0:
         fired[0] |= (1 << a) | (1 << b)
-        if fire_table(p, g, s, m, a, 1, &spot):   # "Sixguns may not fire twice"
+        # "LeMat Pistols cannot use their once-per-game ability when using this Skill" (Gunslinger)
+        if fire_table(p, g, s, m, a, 1, &spot, 0):   # "Sixguns may not fire twice"
             return                                # a failed Spotting Test loses the second Pistol too
-        fire_table(p, g, s, m, b, 1, &spot)
+        fire_table(p, g, s, m, b, 1, &spot, 0)
         return
     w = pick_weapon(p, g, s, m, fired[0], again[0], &twice)
     if w < 0:
@@ -547,7 +582,7 @@ cdef inline void shoot_table(Setup *p, Game *g, int s, int m, int *fired, int *a
     if twice:
         again[0] = 1
     fired[0] |= 1 << w
-    fire_table(p, g, s, m, w, p.wp[s][m][w][W_SHOTS], &spot)
+    fire_table(p, g, s, m, w, p.wp[s][m][w][W_SHOTS], &spot, 1)
 
 
 cdef inline void arcane_blast(Setup *p, Game *g, int s, int m) noexcept nogil:

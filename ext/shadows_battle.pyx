@@ -47,7 +47,7 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save",
-                  "corridor")
+                  "corridor", "once_corridor")
 OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "distance", "dynamite_range", "blast_radius",
                   "blast_save", "critter_save", "events", "success_on", "one_face", "recovery_dice", "recovery_stand",
                   "boss_dice", "stand_in_dice", "scatter_die", "roll_off_die", "event_die", "movement", "terrain",
@@ -490,6 +490,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.dyn[s][m] = p.mp[s][m][M_DYNAMITE]
     g.nitro[s][m] = p.mp[s][m][M_NITRO]   # section 11b: played on the table only (0 with --movement none)
     g.water[s][m] = p.mp[s][m][M_WATER]
+    g.once[s][m] = 0
     g.fought[s][m] = 0
     g.derringer[s][m] = p.mp[s][m][M_DERRINGER]
     g.fear[s][m] = 0

@@ -75,6 +75,7 @@ class TModel(RB.Model):
         gear = [g.name for g in plan.model.battle_gear()]
         self.whiskey = gear.count("Whiskey")  # bottles left: "This item is single-use"
         self.snake_oil = gear.count("Snake Oil")
+        self.once_spent: set = set()  # Weapons (ids) whose once-per-game Sawn-Off shot is spent (a LeMat's)
         # a Vial of Nitro ("works exactly like a stick of Dynamite, and is one use only") and Blessed Water ("follows
         # all the rules for Dynamite except it only affects Supernatural models"): docs/shadows-battles.md section 11b
         self.nitro = int("Vial of Nitro" in gear)
@@ -361,8 +362,11 @@ class TableGame(RB.Game):
         bs, covered, _ = shot[target.index]
         return target, bs, covered
 
-    def fire(self, m: TModel, wp, shots: int, may_spot: bool) -> bool:
-        """``shots`` shots of one Weapon, each choosing its Target afresh. False if the Action was wasted."""
+    def fire(self, m: TModel, wp, shots: int, may_spot: bool, once_ok: bool = True) -> bool:
+        """``shots`` shots of one Weapon, each choosing its Target afresh. False if the Action was wasted. A LeMat
+        ("Once per game, may Shoot as a Sawn-Off Shotgun"; not as one of a Gunslinger's pair: ``once_ok``) fires its
+        corridor instead when the corridor at the Target holds two enemies or more and no friend (policy, section
+        4a)."""
         for k in range(shots):
             if not m.standing:
                 return True
@@ -373,7 +377,12 @@ class TableGame(RB.Game):
                 return False
             victim, bs, _covered = chosen
             if getattr(wp, "corridor", 0):
-                self.corridor(m, wp, victim)
+                self.corridor(m, wp.corridor, victim)
+                continue
+            once = getattr(wp, "once_corridor", 0)
+            if once and once_ok and id(wp) not in m.once_spent and self.once_pays(m, once, victim):
+                m.once_spent.add(id(wp))
+                self.corridor(m, once, victim)
                 continue
             faces = self.test(m, self.shoot_dice(m, bs.dice_cover if _covered else bs.dice))
             hits = RB.successes(faces)
@@ -390,14 +399,10 @@ class TableGame(RB.Game):
             self.save(victim, R.save_target(hits), modifier, m.side)
         return True
 
-    def corridor(self, m: TModel, wp, victim: TModel) -> None:
-        """"Fire Corridors": "imagine a straight line extending directly forwards the full Range of the Weapon from
-        the centre of the Shooter's base and on through the centre of the Target's" (the Range measured edge to edge,
-        as every range: centres along the line up to Range plus one base). "Any visible model besides the Shooter —
-        friend or foe — within 1" of the line is a potential victim. A model whose base lies under the line is Hit
-        automatically. For every potential victim within 1" of the line the Shooter rolls one Grit Die, working from
-        closest model to most distant. On a Success, that model is also Hit. All models that were Hit must make a 5+
-        Save."""
+    def beside_line(self, m: TModel, reach: float, victim: TModel) -> list:
+        """(squared distance from m, model, under the line) of every potential victim of m's corridor at ``victim``,
+        as far as ``reach`` inches: "Any visible model besides the Shooter — friend or foe — within 1" of the
+        line"."""
         d = dist(m, victim)
         ux, uy = (victim.x - m.x) / d, (victim.y - m.y) / d
         r = R.BASE_INCHES / 2
@@ -407,8 +412,26 @@ class TableGame(RB.Game):
                 continue
             dx, dy = x.x - m.x, x.y - m.y
             along, off = dx * ux + dy * uy, abs(dx * uy - dy * ux)
-            if 0 <= along <= wp.corridor + R.BASE_INCHES + 1e-9 and off <= R.FIRE_CORRIDOR_HALF_WIDTH + r + 1e-9:
+            if 0 <= along <= reach + R.BASE_INCHES + 1e-9 and off <= R.FIRE_CORRIDOR_HALF_WIDTH + r + 1e-9:
                 near.append((dx * dx + dy * dy, x, off <= r + 1e-9))
+        return near
+
+    def once_pays(self, m: TModel, reach: float, victim: TModel) -> bool:
+        """Policy (section 4a): the corridor reaches the Target and holds two enemies or more and no friend."""
+        if gap(m, victim) > reach + 1e-9:
+            return False
+        near = [x for _, x, _ in self.beside_line(m, reach, victim)]
+        return not any(x.side == m.side for x in near) and sum(x.side != m.side for x in near) >= 2
+
+    def corridor(self, m: TModel, reach: float, victim: TModel) -> None:
+        """"Fire Corridors": "imagine a straight line extending directly forwards the full Range of the Weapon from
+        the centre of the Shooter's base and on through the centre of the Target's" (the Range measured edge to edge,
+        as every range: centres along the line up to Range plus one base). "Any visible model besides the Shooter —
+        friend or foe — within 1" of the line is a potential victim. A model whose base lies under the line is Hit
+        automatically. For every potential victim within 1" of the line the Shooter rolls one Grit Die, working from
+        closest model to most distant. On a Success, that model is also Hit. All models that were Hit must make a 5+
+        Save."""
+        near = self.beside_line(m, reach, victim)
         near.sort(key=lambda v: v[0])  # "from closest model to most distant" (stable: side, then model order)
         hit = [x for _, x, under in near if under or R.is_success(self.rng.randint(1, m.grit_die()))]
         for x in hit:
@@ -553,7 +576,7 @@ class TableGame(RB.Game):
                     fired.add(id(w))
                 first = True
                 for w in pistols:
-                    if not self.fire(m, w, 1, first):
+                    if not self.fire(m, w, 1, first, once_ok=False):   # no LeMat corridor in a Gunslinger's pair
                         return  # a failed Spotting Test loses the second Pistol too
                     first = False
                 return

@@ -163,9 +163,9 @@ NOT_MODELLED = (
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
     "pieces; no effect or no entry in this rulebook text)",
     "base overlap between friends (a model may end a Move on a friend) and Downed models crawling (they lie still)",
-    "the LeMat's once-per-game Sawn-Off shot (fire corridors are played for the Behemoth's breath and a Sawn-Off "
-    "Shotgun with a house Range), and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) unless the "
-    "posse file gives house stats",
+    "fire corridors without a Range (a Sawn-Off Shotgun, and a LeMat's once-per-game Sawn-Off shot, without the posse "
+    "file's house Range for the Sawn-Off), and Weapons the rulebook text gives no ranges for (Rifle, Buffalo Gun) "
+    "unless the posse file gives house stats",
     "Silver Bullets bought as Gear load the model's best Weapon for the whole game (\"until it Jams\" is not tracked)",
     "Boilerplate cancels Successes of shots only, not of a Fight",
 )

@@ -219,6 +219,9 @@ class WeaponPlan:
     corridor: float = 0.0
     """A fire-corridor Weapon's Range in inches (the Sawn-Off Shotgun with a house Range; docs/shadows-battles.md
     section 4a), on the table only; 0.0 for a Weapon that rolls a Shooting Test."""
+    once_corridor: float = 0.0
+    """A LeMat's once-per-game Sawn-Off shot: the Sawn-Off Shotgun's house Range in inches (0.0: none given, or not
+    a LeMat), on the table only."""
 
     @property
     def usable(self) -> bool:
@@ -439,9 +442,12 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
             save = w.save_modifier(band)
             far = inches is not None and inches > R.DUST_STORM_VISIBILITY
             value = _shot_value(shooter, w, band, enemy_cover) * shots
+        # a LeMat "may Shoot as a Sawn-Off Shotgun" once per game: as far as the posse file's house Range for it
+        once = next((float(R.corridor_range(h)) for h in model.house_weapons if R.corridor_range(h)), 0.0) \
+            if table and w.once_per_game_sawn_off else 0.0
         # jam die 0: the Weapon never Jams (a Seraphim's Blessed Pistols)
         plans.append(WeaponPlan(w.name, band, inches, dice, 0 if blessed else int(w.jam_die), shots, save, 0,
-                                w.weapon_class is R.WeaponClass.PISTOL, far, value, None, bands))
+                                w.weapon_class is R.WeaponClass.PISTOL, far, value, None, bands, once_corridor=once))
     # best first; Silver Bullets bought as Gear load the best Weapon, a Crusader's load them all
     order = sorted(range(len(plans)), key=lambda i: (not plans[i].usable, -plans[i].value, i))
     plans = [plans[i] for i in order]
@@ -906,6 +912,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
         w[wcol["pistol"]] = int(wp.pistol)
         w[wcol["far"]] = int(wp.far)
         w[wcol["corridor"]] = int(wp.corridor > 0)   # section 4a: the long edge is its Range
+        w[wcol["once_corridor"]] = _inches(wp.once_corridor)
         for bs in wp.bands:
             b = bs.band.value
             w[wcol[f"{b}_edge"]] = _inches(bs.edge_inches)
