@@ -18,19 +18,10 @@ from oddsmith.shadows import battle as B
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from test_shadows_table import Dice, FakePlan, check_agreement, model, table, table_options
+from test_shadows_nitro_and_water import congregation, zombi
 from test_shadows_table_kernel import _fighter, _probe
 
 GLOOM, LIGHT, STORM = 2, 4, 8   # table_probe's turn_events bits
-
-
-def zombi(name="Z", rank="Novice", **kw):
-    """A Supernatural model (the Congregation's Zombi)."""
-    return replace(model(name, rank=rank, **kw), role=R.faction_role("Zombi"))
-
-
-def congregation(*models: dict) -> P.Posse:
-    return P.posse_from_dict({"posse": {"name": "C", "faction": "The Congregation", "method": "advanced",
-                                        "dollar_limit": 1000}, "model": list(models)}, "C")
 
 
 def advanced(*models: dict) -> P.Posse:

@@ -190,9 +190,9 @@ def _terrain_words(o: B.BattleOptions) -> str:
 def _head(result_setup: B.BattleSetup, trials: int, seed: int) -> str:
     o = result_setup.options
     a, b = result_setup.a.posse, result_setup.b.posse
+    events = B.EVENT_TABLE_WORDS[o.events]
     policies = (f"at most {o.turns} Game Turns; targets {o.targets}; activations {o.activation}; re-roll reading "
-                f"{o.reading.name}" + ({"supernatural": "; the Supernatural Events table", "none": "; no Events"}
-                                       .get(o.events, "")))
+                f"{o.reading.name}" + (f"; {events}" if events else ""))
     if _table_mode(o):
         where = (f"Battle: A {a.name} ({len(a.models)} models, plan {o.plan_a}) against B {b.name} "
                  f"({len(b.models)} models, plan {o.plan_b})\non the table (movement table: 36\" x 36\", Showdown "

@@ -85,6 +85,7 @@ FIXED_POINT = _plan.FIXED_POINT
 LONE_GUN_POLICIES = _plan.LONE_GUN_POLICIES
 MOVEMENT_MODES = _plan.MOVEMENT_MODES
 EVENT_TABLES = _plan.EVENT_TABLES
+EVENT_TABLE_WORDS = _plan.EVENT_TABLE_WORDS
 ModelPlan = _plan.ModelPlan
 PLANS = _plan.PLANS
 REVENANT_SLOTS = _plan.REVENANT_SLOTS
@@ -140,6 +141,8 @@ _EVENT_CODE = {"'Ornery Critter!": 1, "Dust Storm": 2, "Bad Omen": 3, "Hero of t
 def event_effects(options: BattleOptions) -> dict[str, str]:
     """What the battle does with each Event of the table ``options.events`` names ({} with no Events)."""
     return {"unexpected": EVENT_EFFECTS, "supernatural": SUPERNATURAL_EVENT_EFFECTS}.get(options.events, {})
+
+
 _DYNAMITE_CODE = {R.DynamiteOutcome.ON_THROWER: 1, R.DynamiteOutcome.TOWARDS_THROWER: 2,
                   R.DynamiteOutcome.AWAY_FROM_THROWER: 3, R.DynamiteOutcome.DUD: 4}
 

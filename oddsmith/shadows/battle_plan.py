@@ -28,6 +28,8 @@ LONE_GUN_POLICIES = ("at-once", "hold")
 MOVEMENT_MODES = ("table", "none")
 EVENT_TABLES = ("unexpected", "supernatural", "none")
 """``--events``: the Unexpected Events table, the Supernatural Events table, or no Events at all."""
+EVENT_TABLE_WORDS = {"unexpected": "", "supernatural": "the Supernatural Events table", "none": "no Events"}
+"""How the outputs name the Events table a battle rolls (nothing for the book's default)."""
 PLANS = ("gunline", "brawl", "balanced")
 TERRAINS: dict[str, float] = {"open": 0.0, "light": 0.25, "dense": 0.5}
 """Cover densities by name: the chance a Line of Fire is in Cover, drawn per shot (docs/shadows-battles.md)."""
@@ -456,9 +458,9 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     dynamite = sum(1 for g in model.battle_gear() if g.name == "Dynamite")
     if model.hired_gun is not None and model.hired_gun.name == "Moonshiner":
         dynamite += 1  # a burning bottle of 'shine, once per game, "following the rules for a stick of Dynamite"
-    gear_names = [g.name for g in model.battle_gear()] if table else []
-    nitro = int("Vial of Nitro" in gear_names)
-    water = gear_names.count("Blessed Water")
+    gear = [g.name for g in model.battle_gear()] if table else []
+    nitro = int("Vial of Nitro" in gear)
+    water = gear.count("Blessed Water")
     throws = dynamite + nitro   # what a model without a Weapon that shoots may throw at anyone (not the Water)
     danger = max((p.value for p in plans if p.usable), default=0.0)
     blast = model.is_vessel and "Arcane Blast" in (model.role.powers if model.role else ())
@@ -475,7 +477,6 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
         desired = usable[0].bands[1].edge_inches if usable[0].bands else 0.0
     else:
         desired = float(R.DYNAMITE_THROW_INCHES) if throws else 0.0
-    gear = gear_names
     values = () if not table or model.is_vessel else power_values(model)
     ranked = sorted((nv for nv in values if nv[0] in CAST_POWERS and nv[1] is not None and nv[1] > 0),
                     key=lambda nv: (-nv[1], CAST_POWERS.index(nv[0])))

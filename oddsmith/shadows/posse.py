@@ -113,18 +113,17 @@ class PosseModel:
         """The Weapon as used in a game (house stats applied) and why it cannot be used, or None."""
         if self.is_vessel:
             return w, "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
-        if w.takes_house_stats:
+        # house stats: the Rifle's and Buffalo Gun's Shooting stats, the Sawn-Off's Range (the Behemoth's breath has one)
+        if w.takes_house_stats or (w.fire_corridor and R.corridor_range(w) is None):
             house = next((h for h in self.house_weapons if h.name == w.name), None)
             if house is None:
                 return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
-                           f'[house_weapons."{w.name}"]')
-            w = house
-        if w.fire_corridor:   # a fire corridor as far as its Range: the Behemoth's breath, a Sawn-Off's house Range
-            house = w if R.corridor_range(w) else next((h for h in self.house_weapons if h.name == w.name), None)
-            if house is None:
-                return w, (f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
+                           f'[house_weapons."{w.name}"]' if w.takes_house_stats else
+                           f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
                            f'[house_weapons."{w.name}"] range = N')
-            return house, None
+            w = house
+        if R.corridor_range(w):
+            return w, None   # a fire corridor as far as its Range (docs/shadows-battles.md section 4a)
         return w, shootable(w) if shootable(w) != FIGHT_WEAPON else None
 
     def battle_weapons(self) -> tuple[R.Weapon, ...]:

@@ -43,8 +43,6 @@ SPOTTING_SKILLS = ("Hawkeye",)
 """Skills of the Spotting Test, taken on the table when ``targets`` prefers a model that is not the legal Target."""
 BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
-INCOME_ITEMS = ("Marked Cards",)
-"""Gear used "When rolling for Income" (oddsmith.shadows.campaign, ``--marked-cards``), never in a battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
 TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse", "Vial of Nitro", "Blessed Water")
@@ -113,7 +111,7 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
         return None
     if name in FIGHT_GEAR or name in TABLE_GEAR:
         return None if _table_battle(options) else NO_EFFECT
-    if name in INCOME_ITEMS:
+    if R.gear(name).income_only:   # Marked Cards (oddsmith.shadows.campaign, --marked-cards)
         return INCOME_GEAR
     return NOT_PLAYED_GEAR
 
@@ -182,7 +180,7 @@ class ValueResult:
 def battle_words(options: B.BattleOptions) -> str:
     """The battle ``options`` play, in words (the value output says which battle its values hold for)."""
     o = options
-    events = {"supernatural": ", the Supernatural Events table", "none": ", no Events"}.get(o.events, "")
+    events = f", {B.EVENT_TABLE_WORDS[o.events]}" if B.EVENT_TABLE_WORDS[o.events] else ""
     if not _table_battle(o):
         cover = {(False, False): "", (True, False): ", posse A in Cover", (False, True): ", posse B in Cover",
                  (True, True): ", both posses in Cover"}[(bool(o.cover_a), bool(o.cover_b))]

@@ -62,6 +62,8 @@ class Gear:
     rerolls: str | None = None
     move_cost: int = 0
     passes: tuple[TestKind, ...] = ()
+    income_only: bool = False
+    """Used "When rolling for Income", never in a game (Marked Cards)."""
 
 
 HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
@@ -82,7 +84,8 @@ HORSES_AND_GEAR: dict[str, Gear] = {g.name: g for g in (
          "towards the thrower per Success (at most 1\" if on a larger base)."),
     Gear("Marked Cards", GearKind.GEAR, 9, True,
          "Only one per Posse. When rolling for Income, a nominated model re-rolls any single Die; if the new roll is a 1, "
-         "that model is caught cheating and rolls for Injury.", one_per_posse=True, rerolls="any single Income Die"),
+         "that model is caught cheating and rolls for Injury.", one_per_posse=True, rerolls="any single Income Die",
+         income_only=True),
     # Uncommon although the cut-off price list does not show it: "Searching for Uncommon Items" has a
     # Veteran Boss buy "a stick of Dynamite and a Bottle of Snake Oil" as his two Uncommon Items.
     Gear("Snake Oil", GearKind.GEAR, None, True,

@@ -212,8 +212,10 @@ TABLE_LABELS = {"fights_mean": "Fights per battle (mean)",
 
 def _battle_words(x: Question) -> str:
     """Which battle was played, for the subtitles: the table with its terrain and plans, or the fixed range."""
+    from oddsmith.shadows import battle as B
+
     o = x.options
-    events = {"supernatural": "; the Supernatural Events table", "none": "; no Events"}.get(o.events, "")
+    events = f"; {B.EVENT_TABLE_WORDS[o.events]}" if B.EVENT_TABLE_WORDS[o.events] else ""
     if o.movement == "none":
         return f"movement none: {o.distance.label} apart, no Moves or Fights{events}"
     return (f"on the table (36\" x 36\", Showdown), terrain {x.terrain}; plans: the posse {o.plan_a}, "
