@@ -288,12 +288,19 @@ cdef inline int preferred(Setup *p, Game *g, int o, int *cands, int k) noexcept 
     return cands[0]
 
 
+cdef inline int big_target(Setup *p, Game *g, int o, int t) noexcept nogil:
+    """Enemy t stands on a base of ``big_target_mm`` or more (0: the rule is off): "so large that they can always be
+    Targeted, even if they are not the closest visible enemy model to the Shooter" ("Shoot: 1")."""
+    return p.opt[O_BIG_TARGET_MM] > 0 and base_mm_of(p, g, o, t) >= p.opt[O_BIG_TARGET_MM]
+
+
 cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, int *wasted, int *band,
                             int *cover) noexcept nogil:
     """The Target of one shot with Weapon w: the legal Target is the closest candidate unless a more distant one is
-    easier (more dice with its Cover this shot); with ``spot`` and a ``--targets`` policy other than closest, a
-    Spotting Test for the preferred candidate when it passes at least half the time (a Failure wastes the Action:
-    ``wasted``). Returns the Target or -1."""
+    easier (more dice with its Cover this shot). With a ``--targets`` policy other than closest: its preferred
+    candidate outright when on a 40mm base (big_target); else with ``spot`` a Spotting Test for it when it passes at
+    least half the time (a Failure wastes the Action: ``wasted``); else the policy's choice among the legal Target
+    and the 40mm ones. Returns the Target or -1."""
     cdef int o = 1 - s, i, t, k = 0, legal = -1, ld = -1, dice, succ, one, b
     cdef int *wp = &p.wp[s][m][w][0]
     cdef double *edge2 = &p.band2[s][m][w][0]
@@ -328,14 +335,31 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
             legal = t
             break
     t = legal
-    if spot and p.opt[O_TARGETS] != TG_CLOSEST:
+    if p.opt[O_TARGETS] != TG_CLOSEST:
         i = preferred(p, g, o, cands, k)
-        if i >= 0 and i != legal and p.spot_ok[s][m][g.shaken[s][m]]:
-            succ = model_test(p, g, s, m, p.opt[O_SPOT_DICE], p.mp[s][m][M_HAWKEYE], &one)
-            if succ == 0:
-                wasted[0] = 1
-                return -1
-            t = i
+        if i >= 0 and i != legal:
+            if big_target(p, g, o, i):
+                # "so large that they can always be Targeted": no Spotting Test; policy (section 3): only at the
+                # legal Target's dice, else the choice below
+                if cd[i] == ld:
+                    t = i
+            elif spot and p.spot_ok[s][m][g.shaken[s][m]]:
+                succ = model_test(p, g, s, m, p.opt[O_SPOT_DICE], p.mp[s][m][M_HAWKEYE], &one)
+                if succ == 0:
+                    wasted[0] = 1
+                    return -1
+                t = i
+            if t == legal:
+                # no Spotting Test: the policy's choice among the legal Target and the 40mm ones as easy (section 3)
+                b = 0
+                for i in range(k):
+                    if cands[i] == legal or (cd[cands[i]] == ld and big_target(p, g, o, cands[i])):
+                        cands[b] = cands[i]
+                        b += 1
+                if b > 1:
+                    i = preferred(p, g, o, cands, b)
+                    if i >= 0:
+                        t = i
     band[0] = cb[t]
     cover[0] = cc[t]
     return t

@@ -64,7 +64,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
                   "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move",
-                  "storm_dice", "light_dice", "corridor_half_width", "corridor_save")
+                  "storm_dice", "light_dice", "corridor_half_width", "corridor_save", "big_target_mm")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -742,6 +742,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     if not (2 <= p.opt[O_HORSE_DIE] <= MAX_FACES and 1 <= p.opt[O_HORSE_RIDER_SAVE] <= MAX_TABLE
             and -MAX_DICE <= p.opt[O_FORTIFIED_DICE] <= 0 and 0 < p.opt[O_MOUNTED_BASE_MM]):
         raise ValueError("mc_battle: horse options outside the kernel's limits")
+    if not 0 <= p.opt[O_BIG_TARGET_MM]:
+        raise ValueError("mc_battle: big_target_mm must be 0 (off) or a base in mm")
     if not 0 <= p.opt[O_NITRO_FUSE] <= MAX_TABLE:
         raise ValueError("mc_battle: the Nitro's fuse score is outside the kernel's limits")
     for s in range(NSIDE):

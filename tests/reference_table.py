@@ -340,8 +340,10 @@ class TableGame(RB.Game):
         """(Target, BandShot, in Cover) of one shot, None if no candidate, or "wasted" after a failed Spotting Test.
 
         The legal Target is the closest candidate unless a more distant one is easier (more Shooting dice this
-        shot, its Cover drawn now); a preferred other Target is shot only after a passed Spotting Test, taken when
-        the chance to pass is at least 1/2."""
+        shot, its Cover drawn now). The ``--targets`` policy's preferred other Target: on a 40mm base ("so large
+        that they can always be Targeted") it is shot with no Test when its shot has the legal Target's dice; on a
+        smaller one after a passed Spotting Test, taken (on an Action's first shot) when the chance to pass is at
+        least 1/2. Without a Test the policy picks among the legal Target and the 40mm ones with as many dice."""
         cands = self.weapon_candidates(m, wp)
         if not cands:
             return None
@@ -353,12 +355,19 @@ class TableGame(RB.Game):
         most = max(shot[e.index][2] for e in cands)
         legal = self.closest(m, [e for e in cands if shot[e.index][2] == most])  # the easiest, then the closest
         target = legal
-        pref = self.preferred(cands) if may_spot else None
+        pref = self.preferred(cands)
+        big = {e.index for e in cands if e.base_mm >= R.ALWAYS_TARGETED_BASE_MM and shot[e.index][2] == most}
         if pref is not None and pref is not legal:
-            if R.spotting_pass_chance(m.grit_die(), m.has(R.SPOTTING_REROLL_SKILL)) >= Fraction(1, 2):
+            if pref.base_mm >= R.ALWAYS_TARGETED_BASE_MM:
+                if pref.index in big:  # "so large that they can always be Targeted": no Test, at the legal Target's dice
+                    target = pref
+            elif may_spot and R.spotting_pass_chance(m.grit_die(), m.has(R.SPOTTING_REROLL_SKILL)) >= Fraction(1, 2):
                 if not self.spotting_pass(m):
                     return "wasted"
                 target = pref
+            if target is legal:  # no Test: the policy's pick among the legal Target and the 40mm ones as easy
+                pick = self.preferred([e for e in cands if e is legal or e.index in big])
+                target = legal if pick is None else pick
         bs, covered, _ = shot[target.index]
         return target, bs, covered
 

@@ -151,7 +151,7 @@ NOT_MODELLED = (
     "(--terrain)",
     "elevation, falling, Shoves and rough ground: the table is flat and clear",
     "the Lasso (a Shoot Action that drags its Target: it needs a policy of its own); Marked Cards (an Income roll, "
-    "not a battle); of Horses (ridden from the start, never dismounted by choice), the 40mm base on the table, Shoves off a horse and shooting the horse instead of its rider (the "
+    "not a battle); of Horses (ridden from the start, never dismounted by choice), the 40mm base's size on the table, Shoves off a horse and shooting the horse instead of its rider (the "
     "horse is worth no VP; shooters aim at riders)",
     "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout): a gun model on Lookout Shoots (at "
     "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "
@@ -160,8 +160,8 @@ NOT_MODELLED = (
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (every "
     "policy tried lost battles; so Dispel only ever removes a Bless or a Curse); of the unique Summonings (played "
     "when the posse file names them) the Swamp Baka's Lasso and the 40mm bases",
-    "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's): every model is a 25mm disc on the table "
-    "(the Bear's bear-hug still compares the bases)",
+    "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's) as geometry: every model is a 25mm disc on "
+    "the table (such a model can always be Targeted, and the Bear's bear-hug compares the bases)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
     "pieces; no effect or no entry in this rulebook text)",

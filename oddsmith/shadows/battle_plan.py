@@ -1153,6 +1153,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "nitro_fuse": max(R.VIAL_OF_NITRO_EXPLODES_ON), "lookout_move": int(LOOKOUT_ENEMY_MOVE),
         "storm_dice": R.CastingModifier.ARCANE_STORM.dice, "light_dice": R.LET_THERE_BE_LIGHT,
         "corridor_half_width": _inches(R.FIRE_CORRIDOR_HALF_WIDTH), "corridor_save": R.FIRE_CORRIDOR_SAVE,
+        "big_target_mm": R.ALWAYS_TARGETED_BASE_MM,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

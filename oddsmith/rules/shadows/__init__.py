@@ -113,6 +113,7 @@ from oddsmith.rules.shadows.fight import (  # noqa: F401
     shove_distance,
 )
 from oddsmith.rules.shadows.targeting import (  # noqa: F401
+    ALWAYS_TARGETED_BASE_MM,
     SPOTTING_FAIL_WASTES_ACTION,
     SPOTTING_TEST_DICE,
     TARGET_RULE,

@@ -13,10 +13,15 @@ from oddsmith.rules.shadows.dice import SUCCESS_ON, TESTS, TestKind
 # Declare Weapon and Target ("Shoot: 1"), Spotting Tests
 # ---------------------------------------------------------------------------
 
-TARGET_RULE = ("the closest visible enemy model, unless a more distant one is an easier Target; any other visible "
-               "enemy only after a passed 1 Die Spotting Test (a Failure wastes the Action)")
+TARGET_RULE = ("the closest visible enemy model, unless a more distant one is an easier Target, or any model on a 40mm "
+               "base or larger; any other visible enemy only after a passed 1 Die Spotting Test (a Failure wastes the "
+               "Action)")
 """Who may be Shot at ("Shoot: 1: Declare Weapon and Target"): Downed models may not be Shot at and models in a Fight
 "can be ignored"."""
+
+ALWAYS_TARGETED_BASE_MM = 40
+""""Models on 40mm diameter (or more) bases are so large that they can always be Targeted, even if they are not the
+closest visible enemy model to the Shooter" ("Shoot: 1"): a rider, a Beast Form, a Major Entity."""
 
 SPOTTING_TEST_DICE = TESTS[TestKind.SPOTTING].base_dice
 """A Spotting Test is a 1 Die Test on the model's Grit Die ("Shoot: 1")."""
