@@ -298,9 +298,10 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
                             int *cover) noexcept nogil:
     """The Target of one shot with Weapon w: the legal Target is the closest candidate unless a more distant one is
     easier (more dice with its Cover this shot). With a ``--targets`` policy other than closest: its preferred
-    candidate outright when on a 40mm base (big_target); else with ``spot`` a Spotting Test for it when it passes at
-    least half the time (a Failure wastes the Action: ``wasted``); else the policy's choice among the legal Target
-    and the 40mm ones. Returns the Target or -1."""
+    candidate with no Test when on a 40mm base (big_target) and shot with the legal Target's dice; on a smaller base,
+    with ``spot``, after a Spotting Test when it passes at least half the time (a Failure wastes the Action:
+    ``wasted``); with no Test, the policy's choice among the legal Target and the 40mm ones as easy (section 3).
+    Returns the Target or -1."""
     cdef int o = 1 - s, i, t, k = 0, legal = -1, ld = -1, dice, succ, one, b
     cdef int *wp = &p.wp[s][m][w][0]
     cdef double *edge2 = &p.band2[s][m][w][0]
