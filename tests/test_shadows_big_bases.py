@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from oddsmith.rules import shadows as R

@@ -139,8 +139,8 @@ UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
            silver_bullets=True, never_jams=True, flying=True),
     Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
            "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major", "The Congregation",
-           not_played="its tendrils (the Lasso is not played) and its 40mm base's size (every model is a 25mm disc; it can always be Targeted); rough "
-                      "ground: the table has none"),
+           not_played="its tendrils (the Lasso is not played) and its 40mm base's size (every model is a 25mm disc; "
+                      "it can always be Targeted); rough ground: the table has none"),
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
 """Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""
