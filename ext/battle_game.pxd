@@ -27,7 +27,7 @@ cdef enum:
     M_WHISKEY, M_SNAKE_OIL, M_CASTS, M_QUICKDRAW, M_BUSHWHACKER, M_LOOKOUT, M_MOVE, M_LIMP, M_OLD_WOUND,
     M_SUMMON, M_BANISH, M_CONCENTRATE, M_UNIQUE, M_GRIMOIRE, M_MAGISTER, M_HARBINGER,
     M_BEAST, M_BEAST_MOVE, M_BEAST_ATTACK, M_BEAST_SAVE, M_BEAST_HUG, M_BASE_MM, M_BEAST_BASE_MM, M_FEEDS, M_FLYING,
-    M_MOUNT_MOVE, M_NITRO, M_WATER, NMC
+    M_MOUNT_MOVE, M_NITRO, M_WATER, M_LASSO, M_LASSO_COVER, NMC
 
 # Weapon columns (the band blocks: Short, Medium, Long in a row)
 cdef enum:
@@ -51,7 +51,8 @@ cdef enum:
     O_SUMMON_RANGE, O_BANISH_RANGE, O_BANISH_DIFFICULTY, O_ENTITY_BLAST_DICE, O_CONCENTRATE_DICE, O_UNIQUE_DICE,
     O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
     O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE,
-    O_STORM_DICE, O_LIGHT_DICE, O_CORRIDOR_HALF, O_CORRIDOR_SAVE, O_BIG_TARGET_MM, NOPT
+    O_STORM_DICE, O_LIGHT_DICE, O_CORRIDOR_HALF, O_CORRIDOR_SAVE, O_BIG_TARGET_MM,
+    O_LASSO_RANGE, O_LASSO_DRAG, O_LASSO_BIG_DRAG, O_FALL_SAVE, O_LASSO_PLAN, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -66,6 +67,8 @@ cdef enum:
     MOVE_NONE = 1
     STYLE_GUN = 0
     STYLE_BRAWL = 1
+    LASSO_BRAWL = 1     # option lasso_plan's bits (section 11c): brawl models throw a Lasso at riders ...
+    LASSO_GUN = 2       # ... gun models too (measured, not the default)
 
 # Event effects (per face of the Event die)
 cdef enum:
@@ -135,6 +138,7 @@ ctypedef struct Setup:
     double dust2
     double dyn2
     double arcane2
+    double lasso2                # a Lasso's throw ("up to 6"")
     double band2[NSIDE][MAXM][MAXW][3]   # squared centre distance of each band's far edge
     double desired2[NSIDE][MAXM]         # squared centre distance at D*
     double reach2[NSIDE][MAXM]           # squared centre distance a Charge reaches: the model's Move

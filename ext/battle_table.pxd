@@ -537,6 +537,72 @@ cdef inline void throw_dynamite_table(Setup *p, Game *g, int s, int m, int t, in
         blast_at(p, g, s, g.x[o][t] + ux * d, g.y[o][t] + uy * d, holy)
 
 
+# ---------------------------------------------------------------------------
+# The Lasso ("Horses and Gear Summary": Lasso; "And Falling"), section 11c
+# ---------------------------------------------------------------------------
+
+cdef inline int lasso_target(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """The enemy model m's Lasso would be thrown at (policy, section 11c): the closest enemy on horseback that may be
+    Shot at within the Lasso's 6" (candidate; ties, tie2: Activation order). A rider's 40mm base "can always be
+    Targeted" (big_target); with that rule off, only when it is the closest candidate. -1: none, no Lasso, or the
+    model is in a Beast Form ("cannot use any Weapons or Gear")."""
+    cdef int o = 1 - s, t, mask = 0
+    cdef double d2
+    cdef double dd[MAXM]
+    if not p.mp[s][m][M_LASSO] or p.opt[O_LASSO_RANGE] == 0 or g.beast[s][m]:
+        return -1
+    for t in range(g.nm[o]):
+        if g.mounted[o][t] and candidate(p, g, s, m, t, p.lasso2, &dd[t]):
+            mask |= 1 << t
+    if mask == 0:
+        return -1
+    t = first_closest(p, g, o, mask, dd, &d2)
+    if not big_target(p, g, o, t) and closest_candidate(p, g, s, m, p.lasso2) != t:
+        return -1
+    return t
+
+
+cdef inline void throw_lasso(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
+    """Model m's Lasso thrown at enemy t as a Shoot Action ("Lasso"): a 3 Dice Shooting Test "not modified for Range
+    (though other modifiers will apply)": Cover drawn for the shot, Whiskey, the model's Skills and Injuries (columns
+    lasso, lasso_cover); no Jamming Check (a Lasso has no Jam Die). Boilerplate cancels a Success, then the Target's
+    Save. A failed Save does no Damage (a Vial of Nitro still goes off on a 1 or 2): the Target "is dragged 1" directly
+    towards the Lasso thrower in a straight line for each Success" (1" at most when its base is larger than the
+    thrower's), halting in Contact with the thrower; a rider is dragged off its horse and falls: a 5+ Save (Damage
+    credited to the thrower's side). Being dragged is not a Move: no Lookout Token is lost to it."""
+    cdef int o = 1 - s, succ, one, e, look
+    cdef double d, pull
+    succ = model_test(p, g, s, m, whiskey_dice(p, g, s, m, p.mp[s][m][M_LASSO_COVER if in_cover(p, g) else M_LASSO]),
+                      0, &one)
+    e = succ - (0 if g.beast[o][t] else p.mp[o][t][M_CANCEL])   # no Gear in a Beast Form: no Boilerplate
+    if e <= 0:
+        return
+    if e >= MAX_TABLE:
+        e = MAX_TABLE - 1
+    if save_roll(p, g, o, t, p.stab[e], 0) == DMG_NONE:
+        return
+    if g.fuse:
+        hurt(p, g, o, t, DMG_NONE, s)   # the Nitro's fuse: "immediately explodes", no Damage from the Lasso itself
+        if not g.on[o][t]:
+            return
+    pull = e * p.opt[O_LASSO_DRAG] / 1000.0
+    if base_mm_of(p, g, o, t) > base_mm_of(p, g, s, m) and pull > p.opt[O_LASSO_BIG_DRAG] / 1000.0:
+        pull = p.opt[O_LASSO_BIG_DRAG] / 1000.0
+    d = cdist(g, s, m, o, t)
+    if pull > d - p.base:
+        pull = d - p.base
+    if pull > 0:
+        g.x[o][t] += (g.x[s][m] - g.x[o][t]) / d * pull
+        g.y[o][t] += (g.y[s][m] - g.y[o][t]) / d * pull
+        look = g.nlook[s]
+        g.nlook[s] = 0   # dragged, not Moving into Contact ("Lookout")
+        update_contacts(p, g, o, t)
+        g.nlook[s] = look
+    if g.mounted[o][t]:
+        g.mounted[o][t] = 0   # "dragged off a horse ... and counts as falling"
+        hurt(p, g, o, t, save_roll(p, g, o, t, p.opt[O_FALL_SAVE], 0), s)
+
+
 cdef inline int pick_weapon(Setup *p, Game *g, int s, int m, int fired, int again, int *twice) noexcept nogil:
     """The best ready Weapon not fired this Activation (Trigger-Happy: the same one once more: ``twice``) with a
     candidate within its Long Range; -1 if none."""
@@ -907,6 +973,11 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
             return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
     if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
+        if p.opt[O_LASSO_PLAN] & LASSO_GUN:
+            reach = lasso_target(p, g, s, m)
+            if reach >= 0:
+                throw_lasso(p, g, s, m, reach)   # section 11c (a variant measured, not the default)
+                return DID_SHOOT
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if clear_jam(p, g, s, m):
@@ -934,6 +1005,12 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int last, int solo
     t = closest_enemy(p, g, s, m, 1, &d2)
     if t >= 0 and d2 <= reach2_of(p, g, s, m):
         return charge(p, g, s, m, t)
+    if p.opt[O_LASSO_PLAN] & LASSO_BRAWL and not last:
+        # section 11c: a rider within 6" is dragged off its horse before the Charge (no Fortified Defender)
+        t = lasso_target(p, g, s, m)
+        if t >= 0:
+            throw_lasso(p, g, s, m, t)
+            return DID_SHOOT
     t = closest_enemy(p, g, s, m, 0, &d2)
     if t >= 0 and d2 <= reach2_of(p, g, s, m):
         return charge(p, g, s, m, t)

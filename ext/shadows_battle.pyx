@@ -43,7 +43,8 @@ MODEL_COLUMNS = ("present", "die", "die_shaken", "rank", "boss", "save_mod", "ca
                  "quickdraw", "bushwhacker", "lookout", "move", "limp", "old_wound",
                  "summon", "banish", "concentrate", "unique_summoning", "grimoire_dice", "magister", "harbinger",
                  "beast_form", "beast_move", "beast_attack_dice", "beast_win_save", "beast_hug_margin", "base_mm",
-                 "beast_base_mm", "feeds", "flying", "mount_move", "nitro", "blessed_water")
+                 "beast_base_mm", "feeds", "flying", "mount_move", "nitro", "blessed_water",
+                 "lasso", "lasso_cover")
 WEAPON_COLUMNS = ("usable", "dice", "jam_die", "shots", "save_mod", "silver", "pistol", "far",
                   "short_edge", "medium_edge", "long_edge", "short_dice", "medium_dice", "long_dice",
                   "short_dice_cover", "medium_dice_cover", "long_dice_cover", "short_save", "medium_save", "long_save",
@@ -64,7 +65,8 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "concentrate_dice", "unique_summoning_dice", "harbinger_range", "harbinger_dice",
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
                   "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move",
-                  "storm_dice", "light_dice", "corridor_half_width", "corridor_save", "big_target_mm")
+                  "storm_dice", "light_dice", "corridor_half_width", "corridor_save", "big_target_mm",
+                  "lasso_range", "lasso_drag", "lasso_big_drag", "fall_save", "lasso_plan")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -744,6 +746,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
         raise ValueError("mc_battle: horse options outside the kernel's limits")
     if not 0 <= p.opt[O_BIG_TARGET_MM]:
         raise ValueError("mc_battle: big_target_mm must be 0 (off) or a base in mm")
+    if not (0 <= p.opt[O_LASSO_RANGE] and 0 <= p.opt[O_LASSO_DRAG] and 0 <= p.opt[O_LASSO_BIG_DRAG]
+            and 1 <= p.opt[O_FALL_SAVE] <= MAX_TABLE and 0 <= p.opt[O_LASSO_PLAN] <= 3):
+        raise ValueError("mc_battle: Lasso options outside the kernel's limits")
     if not 0 <= p.opt[O_NITRO_FUSE] <= MAX_TABLE:
         raise ValueError("mc_battle: the Nitro's fuse score is outside the kernel's limits")
     for s in range(NSIDE):
@@ -771,6 +776,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
                     and 0 <= p.mp[s][m][M_DYNAMITE] <= 100):
                 raise ValueError("mc_battle: a model carries one Vial of Nitro at most, and 0..100 Dynamite or Blessed "
                                  "Water")
+            if not (0 <= p.mp[s][m][M_LASSO_COVER] <= p.mp[s][m][M_LASSO] <= MAX_DICE
+                    and (p.mp[s][m][M_LASSO] == 0) == (p.mp[s][m][M_LASSO_COVER] == 0)):
+                raise ValueError("mc_battle: a Lasso's dice are 1..MAX_DICE, in Cover no more than in the open")
             for w in range(MAXW):
                 for c in range(NWC):
                     p.wp[s][m][w][c] = weapons[s, m, w, c]
@@ -855,6 +863,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0 + WITHIN_EPS)
     p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE] + WITHIN_EPS)
     p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0 + WITHIN_EPS)
+    p.lasso2 = sq(p.base + p.opt[O_LASSO_RANGE] / 1000.0 + WITHIN_EPS)
     for s in range(NSIDE):
         for m in range(MAXM):
             p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)

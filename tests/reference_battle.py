@@ -192,14 +192,19 @@ class Game:
         token, m.token, m.token_by = m.token, R.Blessing.NONE, None
         return token
 
-    def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> int:
-        """One Save; returns its score (the die with its modifiers)."""
+    def save_score(self, victim: Model, needed: int, modifier: int) -> int:
+        """One Save's score (the die with its modifiers), no Damage yet."""
         mod = modifier + victim.pm.save_modifier - (1 if victim.bad_omen else 0)
         score = self.rng.randint(1, victim.grit_die()) + mod
         token = self.spend_token(victim)
         # a Bless re-rolls a failed Save, a Curse a passed one (the Save's Failure is the Damage)
         if (token is R.Blessing.BLESS and score < needed) or (token is R.Blessing.CURSE and score >= needed):
             score = self.rng.randint(1, victim.grit_die()) + mod
+        return score
+
+    def save(self, victim: Model, needed: int, modifier: int, credit: int | None) -> int:
+        """One Save; returns its score (the die with its modifiers)."""
+        score = self.save_score(victim, needed, modifier)
         if score < needed:
             self.damage(victim, needed - score, credit)
         return score

@@ -80,6 +80,8 @@ class TModel(RB.Model):
         # all the rules for Dynamite except it only affects Supernatural models"): docs/shadows-battles.md section 11b
         self.nitro = int("Vial of Nitro" in gear)
         self.water = gear.count("Blessed Water")
+        # the dice of its Lasso's Shooting Test in the open and in Cover, (0, 0): none (section 11c)
+        self.lasso = tuple(getattr(plan, "lasso", (0, 0)))
         self.drunk_in_turn: int | None = None  # the Game Turn it drank Whiskey in
         self.lookout = False  # holds a Lookout Token ("Lookout")
         # Limp (Injury Table): "If on foot, the model can only make one Move Action per Activation" (no Horses here)
@@ -527,6 +529,48 @@ class TableGame(RB.Game):
             px, py = victim.x - ux * k, victim.y - uy * k
         self.blast(px, py, m.side, holy=kind == "water")
 
+    # -- The Lasso ("Horses and Gear Summary": Lasso; "And Falling"), section 11c ---------------------------------
+    def lasso_target(self, m: TModel) -> TModel | None:
+        """The closest enemy rider that may be Shot at within the Lasso's 6" (ties: Activation order), if the model
+        has a Lasso in hand (not in a Beast Form). A rider's 40mm base "can always be Targeted"."""
+        if not m.lasso[0] or m.beast:
+            return None
+        riders = [e for e in self.candidates(m, lambda g: g <= R.LASSO_RANGE + EPS) if e.mounted]
+        return self.closest(m, riders)
+
+    def throw_lasso(self, m: TModel, victim: TModel) -> None:
+        """"As a Shoot Action, the user can throw the Lasso up to 6" at an enemy model — this Attack is not modified
+        for Range (though other modifiers will apply). If the Target fails their Save they suffer no Damage, but are
+        instead dragged 1" directly towards the Lasso thrower in a straight line for each Success the attacker
+        scored. ... if the Target model is on a larger base than the user, then the maximum distance it can be
+        dragged is 1". A model can be dragged off a horse ... and counts as falling"."""
+        covered = self.rng.random() < self.cover_density
+        hits = RB.successes(self.test(m, self.shoot_dice(m, m.lasso[1] if covered else m.lasso[0])))
+        if victim.boilerplate:
+            hits -= R.BOILERPLATE_CANCELS   # "cancels one Success rolled by the Shooter each time it suffers a
+        if hits <= 0:                       # Shooting Attack"
+            return
+        needed = R.save_target(hits)
+        score = self.save_score(victim, needed, 0)
+        if score >= needed:
+            return
+        if victim.nitro and score <= max(R.VIAL_OF_NITRO_EXPLODES_ON):   # "fails a Save with a score of 1 or 2"
+            victim.nitro = 0
+            self.blast(victim.x, victim.y, m.side)
+            if not victim.on_table:
+                return
+        pull = hits * R.LASSO_DRAG_INCHES_PER_SUCCESS
+        if victim.base_mm > m.base_mm:
+            pull = min(pull, R.LASSO_LARGER_BASE_MAX_DRAG_INCHES)
+        d = dist(m, victim)
+        pull = min(pull, d - R.BASE_INCHES)   # it halts in Contact with the thrower
+        if pull > 0:
+            victim.x += (m.x - victim.x) / d * pull
+            victim.y += (m.y - victim.y) / d * pull
+        if victim.mounted:
+            victim.mounted = False   # dragged off its horse: it "counts as falling" (a 5+ Save)
+            self.save(victim, R.LASSO_HORSE_FALL_SAVE, 0, m.side)
+
     def ready(self, m: TModel, wp) -> bool:
         """Not Jammed, and not in a Beast Form ("cannot use any Weapons or Gear")."""
         return wp.usable and id(wp) not in m.jammed and not m.beast
@@ -654,7 +698,7 @@ class TableGame(RB.Game):
                 att.fearsome_failed = RB.successes(faces) == 0
         a_dice = self.fight_dice(att, charging, att.fearsome_failed, attacking=True)
         if dfn.mounted and not att.mounted:  # "from horseback against a model on the ground": Fortified ("Fight")
-            a_dice += R.FightModifier.FORTIFIED.dice
+            a_dice = R.dice_to_roll(a_dice, R.FightModifier.FORTIFIED.dice)   # never fewer than one die
         d_dice = self.fight_dice(dfn, False, False)
         a = self.test(att, a_dice)
         d = self.test(dfn, d_dice)
@@ -770,17 +814,25 @@ class TableGame(RB.Game):
                 if f.standing and not f.revenant and not f.summoned and f.plan.style == "gun" and not f.beast]
         return min([m.move_inches] + line)
 
-    def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool, last_after_first: bool = False
-                     ) -> str | None:
+    def brawl_action(self, m: TModel, fired: set, again: list, after_move: bool, last_after_first: bool = False,
+                     late: bool = True) -> str | None:
         if self.contacts(m):
             self.fight(m, self.defender(m))
             return "fight"
         if m.plan.arcane_blast and self.arcane_blast(m):
             return "cast"
         reach = [e for e in self.enemies(m) if gap(m, e) <= m.move_inches + EPS]
+        downed = [e for e in reach if not e.standing]
+        if downed:
+            self.charge(m, self.closest(m, downed))
+            return "move"
+        # section 11c: on an Action another follows, a rider within 6" is lassoed before the Charge
+        victim = None if late else self.lasso_target(m)
+        if victim is not None:
+            self.throw_lasso(m, victim)
+            return "shoot"
         if reach:
-            downed = [e for e in reach if not e.standing]
-            self.charge(m, self.closest(m, downed) if downed else self.closest(m, reach))
+            self.charge(m, self.closest(m, reach))
             return "move"
         if after_move and self.shoot_options(m, fired, again):
             self.shoot(m, fired, again)
@@ -1133,7 +1185,7 @@ class TableGame(RB.Game):
         elif m.plan.style == "gun" and not m.beast:  # a Beast Form plays brawl
             did = self.gun_action(m, fired, again, late, second)
         else:
-            did = self.brawl_action(m, fired, again, after_move, late and second)
+            did = self.brawl_action(m, fired, again, after_move, late and second, late)
         if did == "move":  # a Move, a Charge, a Disengage, clearing a Jam, Gear used in a Move Action
             m.moved = True
         return did

@@ -87,6 +87,7 @@ class FakePlan:
     concentrate: tuple = (frozenset(), frozenset(), frozenset())
     beast_form: object = None
     beast_at_once: bool = True
+    lasso: tuple = (0, 0)
 
 
 @dataclass

@@ -123,12 +123,15 @@ def test_fighting_skills_and_the_derringer_are_valued_on_the_table():
     assert "Slick" in {c.item for c in cands} and "Slick" not in table_reasons
     # Quickdraw and Bushwhacker make a gun model play Lookout on the table (docs/shadows-battles.md section 11)
     assert {"Quickdraw", "Bushwhacker"} <= {c.item for c in cands} and "Quickdraw" not in table_reasons
-    assert table_reasons["Lasso"] == V.NOT_PLAYED_GEAR and "fixed-range" not in table_reasons["Lasso"]
+    # the Lasso drags riders off their horses on the table (docs/shadows-battles.md section 11c), thrown by brawl-style
+    # models: this posse's are all gun style under balanced, under brawl it is valued
+    assert table_reasons["Lasso"] == V.GUN_LASSO and "Lasso" not in {c.item for c in cands}
+    assert "Lasso" in {c.item for c in V.candidates(posse, B.battle_options(plan="brawl"))[0]}
     # the fixed-range firefight plays no Fights or Spotting Tests: listed, not simulated
     cands, skipped = V.candidates(posse, B.battle_options(movement="none"))
     assert not any(c.item in FIGHT_ITEMS + ("Hawkeye",) for c in cands)
     none_reasons = {s["item"]: s["reason"] for s in skipped}
-    for item in FIGHT_ITEMS + ("Hawkeye", "Quickdraw", "Bushwhacker", "Slick"):
+    for item in FIGHT_ITEMS + ("Hawkeye", "Quickdraw", "Bushwhacker", "Slick", "Lasso"):
         assert none_reasons[item] == V.NO_EFFECT, item
     # --targets closest: never a Spotting Test, so Hawkeye changes nothing
     cands, skipped = V.candidates(posse, B.battle_options(targets="closest"))

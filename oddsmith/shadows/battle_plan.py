@@ -48,6 +48,10 @@ GOOD_SHOT = True
 """Policy (docs/shadows-battles.md section 13, "Good Shot!"): a gun-style Lookout model waits to see whether a model
 that may throw Dynamite throws, and then Shoots the stick (the kernel's option ``good_shot``; 0 only where a test
 measures what it brings: the Lookout model then Shoots the thrower at once)."""
+LASSO_PLAN = 1
+"""Policy (docs/shadows-battles.md section 11c): who throws a Lasso at a rider within 6" (the kernel's option
+``lasso_plan``, bits): 1 a brawl-style model (a Swamp Baka's tendrils too) on an Action another follows, before its
+Charge; 2 a gun-style model instead of its shot (measured, not kept); 0 nobody."""
 LOOKOUT_ENEMY_MOVE = False
 """Policy (docs/shadows-battles.md section 13): gun rule (6) and brawl rule (4) reckon one Move of the closest enemy at
 the book's 4" (the kernel's option ``lookout_move`` 0). At the enemy's own Move (option 1, in the Form it is in or on
@@ -285,6 +289,9 @@ class ModelPlan:
     score of 1 or 2; ``blessed_water``: its flasks, thrown like Dynamite at a Supernatural Target only. Played on the
     table only (docs/shadows-battles.md section 11b); 0 with ``--movement none``."""
     blessed_water: int = 0
+    lasso: tuple[int, int] = (0, 0)
+    """The dice of its Lasso's Shooting Test in the open and in Cover (``R.lasso_dice``; a Swamp Baka's tendrils too),
+    (0, 0): none. Played on the table only (docs/shadows-battles.md section 11c)."""
 
     @property
     def can_shoot(self) -> bool:
@@ -461,6 +468,9 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     gear = [g.name for g in model.battle_gear()] if table else []
     nitro = int("Vial of Nitro" in gear)
     water = gear.count("Blessed Water")
+    tendrils = isinstance(model, SummonedEntity) and model.profile is not None and model.profile.lasso
+    lasso = tuple(R.lasso_dice(cover=c, skills=model.all_skills, injuries=model.injuries) for c in (False, True)) \
+        if table and ("Lasso" in gear or tendrils) else (0, 0)
     throws = dynamite + nitro   # what a model without a Weapon that shoots may throw at anyone (not the Water)
     danger = max((p.value for p in plans if p.usable), default=0.0)
     blast = model.is_vessel and "Arcane Blast" in (model.role.powers if model.role else ())
@@ -508,7 +518,7 @@ def _plan_model(model: P.PosseModel, boss: bool, distance: Distance, enemy_cover
     return ModelPlan(model, boss, tuple(plans), dynamite, danger, style, bonus, desired, False, blast,
                      gear.count("Whiskey"), gear.count("Snake Oil"), casts, values, over, lookout, summon, banish,
                      beast_form=beast, beast_at_once=beast is not None and style == "brawl", concentrate=concentrate,
-                     nitro=nitro, blessed_water=water)
+                     nitro=nitro, blessed_water=water, lasso=lasso)
 
 
 def _concentrate_label(key: tuple[str, int]) -> str:
@@ -902,6 +912,7 @@ def _model_row(mp: ModelPlan, row: np.ndarray, w_rows: np.ndarray) -> None:
     row[col["mount_move"]] = _inches(mounted) if mounted else 0   # section 11: Horses
     row[col["nitro"]] = mp.nitro   # section 11b
     row[col["blessed_water"]] = mp.blessed_water
+    row[col["lasso"]], row[col["lasso_cover"]] = mp.lasso   # section 11c
     for j, wp in enumerate(mp.weapons[: _K.MAX_WEAPONS]):
         w = w_rows[j]
         w[wcol["usable"]] = int(wp.usable)
@@ -1047,6 +1058,17 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             if water:
                 notes.append(f"{tag} carries Blessed Water: {', '.join(water)}: thrown like Dynamite at a Supernatural "
                              f"Target only (first of all it carries); its blast hurts Supernatural models only")
+            lassos = [mp for mp in side.models if mp.lasso[0]]
+            thrown = [mp.model.name for mp in lassos if LASSO_PLAN & (1 if mp.style == "brawl" else 2)]
+            if thrown:
+                notes.append(f"{tag} throws a Lasso: {', '.join(thrown)}: at the closest rider within "
+                             f"{R.LASSO_RANGE}\" on an Action another follows, before a Charge; a failed Save "
+                             f"drags the rider off its horse ({R.LASSO_LARGER_BASE_MAX_DRAG_INCHES}\" towards the "
+                             f"thrower) and it falls: a {R.LASSO_HORSE_FALL_SAVE}+ Save")
+            unused = [mp.model.name for mp in lassos if mp.model.name not in thrown]
+            if unused:
+                notes.append(f"{tag} carries a Lasso it does not throw: {', '.join(unused)} (gun style: it shoots; "
+                             f"only brawl-style models throw one)")
             for style, how in (("gun", "React with a shot at the triggering model (at a Dynamite thrower's stick: "
                                         "Good Shot!), and go on Lookout instead of "
                                         "an Activation's last Move when the closest enemy is within their Weapon's "
@@ -1154,6 +1176,9 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "storm_dice": R.CastingModifier.ARCANE_STORM.dice, "light_dice": R.LET_THERE_BE_LIGHT,
         "corridor_half_width": _inches(R.FIRE_CORRIDOR_HALF_WIDTH), "corridor_save": R.FIRE_CORRIDOR_SAVE,
         "big_target_mm": R.ALWAYS_TARGETED_BASE_MM,
+        "lasso_range": _inches(R.LASSO_RANGE), "lasso_drag": _inches(R.LASSO_DRAG_INCHES_PER_SUCCESS),
+        "lasso_big_drag": _inches(R.LASSO_LARGER_BASE_MAX_DRAG_INCHES), "fall_save": R.LASSO_HORSE_FALL_SAVE,
+        "lasso_plan": LASSO_PLAN,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -45,10 +45,11 @@ BATTLE_GEAR = ("Boilerplate", "Dynamite", "Telescopic Sight", "Silver Bullets")
 """Gear that changes something in either battle."""
 FIGHT_GEAR = ("Derringer",)
 """Gear that acts in Fights (the Derringer's +1 Die once per game): valued on the table only."""
-TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse", "Vial of Nitro", "Blessed Water")
-"""Gear used in a Move Action, horses, the Vial of Nitro and Blessed Water (docs/shadows-battles.md sections 11, 11a
-and 11b): valued on the table only. The rulebook text gives Whiskey, Snake Oil, the Vial of Nitro and Blessed Water
-no price: they are valued when the posse file gives a house price."""
+TABLE_GEAR = ("Whiskey", "Snake Oil", "Horse", "Appaloosa Horse", "Vial of Nitro", "Blessed Water", "Lasso")
+"""Gear used in a Move Action, horses, the Vial of Nitro, Blessed Water and the Lasso (docs/shadows-battles.md
+sections 11, 11a, 11b and 11c): valued on the table only (the Lasso for a model that throws it: :func:`lasso_thrown`).
+The rulebook text gives Whiskey, Snake Oil, the Vial of Nitro and Blessed Water no price: they are valued when the
+posse file gives a house price."""
 
 VALUE_COLUMNS = ["model", "rank", "item", "kind", "cost", "d_p_win", "d_p_win_stderr", "d_casualties_b",
                  "d_casualties_b_stderr", "d_p_win_per_dollar", "d_casualties_b_per_dollar", "over_limit",
@@ -81,6 +82,8 @@ INCOME_GEAR = ("no effect in a battle: it is used when rolling for Income (oddsm
 NO_RIFLE = "a Telescopic Sight fits a Rifle-Class Weapon that shoots, and this model has none"
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
 VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
+GUN_LASSO = ("no effect under this plan: a gun-style model shoots, and only brawl-style models throw a Lasso (at a "
+             "rider, before their Charge; docs/shadows-battles.md section 11c)")
 
 
 def _table_battle(options: B.BattleOptions) -> bool:
@@ -110,10 +113,21 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
     if name in BATTLE_GEAR:
         return None
     if name in FIGHT_GEAR or name in TABLE_GEAR:
-        return None if _table_battle(options) else NO_EFFECT
+        if not _table_battle(options):
+            return NO_EFFECT
+        if name == "Lasso" and not lasso_thrown(model, options):
+            return GUN_LASSO
+        return None
     if R.gear(name).income_only:   # Marked Cards (oddsmith.shadows.campaign, --marked-cards)
         return INCOME_GEAR
     return NOT_PLAYED_GEAR
+
+
+def lasso_thrown(model: P.PosseModel, options: B.BattleOptions) -> bool:
+    """Would ``model`` throw a Lasso it carried, under side A's plan (``B.LASSO_PLAN``: brawl-style models; gun-style
+    ones too with its bit 2)?"""
+    style = B.plan_model(model, False, options.distance, False, table=True, plan=options.plan_a).style
+    return bool(B.LASSO_PLAN & (1 if style == "brawl" else 2))
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,13 @@ from oddsmith.rules.shadows.game import (  # noqa: F401
     HORSE_RIDER_SAVE,
     JOKER_VALUE,
     BUSHWHACKER_DICE,
+    FALLING_FREE_INCHES,
+    FALLING_SAVE,
+    LASSO_DRAG_INCHES_PER_SUCCESS,
+    LASSO_HORSE_FALL_SAVE,
+    LASSO_LARGER_BASE_MAX_DRAG_INCHES,
     LASSO_RANGE,
+    falling_save,
     LONE_GUN_HAND,
     LOOKOUT_ACTION,
     LOOKOUT_ENDS_ACTIVATION,
@@ -403,6 +409,7 @@ from oddsmith.rules.shadows.posse_building import (  # noqa: F401
 )
 from oddsmith.rules.shadows.attack import (  # noqa: F401
     fight_dice,
+    lasso_dice,
     shooting_dice,
     shot_save_modifier,
 )

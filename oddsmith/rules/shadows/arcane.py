@@ -104,6 +104,8 @@ class Entity:
     flying: bool = False
     breath_inches: int | None = None
     """The Behemoth's "breath attack which uses a 4" Fire Corridor" (:func:`breath_weapon`), None: no breath."""
+    lasso: bool = False
+    """The Swamp Baka "May unleash writhing tendrils, using the rules for a Lasso" (:data:`LASSO_RANGE`)."""
     not_played: str | None = None
     """What of its profile the table battle does not play (docs/shadows-battles.md section 12), None: all of it."""
 
@@ -139,8 +141,9 @@ UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
            silver_bullets=True, never_jams=True, flying=True),
     Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
            "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major", "The Congregation",
-           not_played="its tendrils (the Lasso is not played) and its 40mm base's size (every model is a 25mm disc; "
-                      "it can always be Targeted); rough ground: the table has none"),
+           lasso=True,
+           not_played="its 40mm base's size (every model is a 25mm disc; it can always be Targeted); rough ground: the "
+                      "table has none"),
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
 """Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""

@@ -53,6 +53,25 @@ def shooting_dice(weapon_name: str | Weapon, band: RangeBand | str, *, cover: bo
     return dice_to_roll(TESTS[TestKind.SHOOTING].base_dice, *mods)
 
 
+def lasso_dice(*, cover: bool = False, skills: Iterable[str | Skill] = (), injuries: Iterable[Injury | str] = (),
+               whiskey: bool = False) -> int:
+    """Dice of a Lasso's Shooting Test ("Horses and Gear Summary": "this Attack is not modified for Range (though other
+    modifiers will apply)"): 3 Dice, Cover -1, Deadeye +1, One-Eyed -1, Whiskey -1; never below one.
+
+    >>> lasso_dice(), lasso_dice(cover=True), lasso_dice(skills=["Deadeye"], whiskey=True)
+    (3, 2, 3)
+    """
+    mods = [ShootModifier.COVER.dice] if cover else []
+    if whiskey:
+        mods.append(ShootModifier.WHISKEY.dice)
+    mods += [skill(s).shoot_dice for s in skills]
+    for i in injuries:
+        mod = INJURY_DICE_MODIFIERS.get(lasting_injury(i))
+        if mod is not None and mod.test is TestKind.SHOOTING:
+            mods.append(mod.dice)
+    return dice_to_roll(TESTS[TestKind.SHOOTING].base_dice, *mods)
+
+
 def shot_save_modifier(weapon_name: str | Weapon, band: RangeBand | str, *, target_skills: Iterable[str | Skill] = (),
                        silver_bullets: bool = False, target_supernatural: bool = False, bad_omen: bool = False,
                        extra: int = 0) -> int:

@@ -28,8 +28,37 @@ HORSE_RIDER_SAVE = 5
 HORSE_GRIT_DIE = 6
 """A horse's Save is rolled on a Novice's D6 ("Horses in Combat": "it counts as a Novice"; "Grit": Novices roll D6)."""
 LASSO_RANGE = 6
+"""Lasso ("Horses and Gear Summary"): "the user can throw the Lasso up to 6" at an enemy model" as a Shoot Action."""
+LASSO_DRAG_INCHES_PER_SUCCESS = 1
+"""A Target that fails its Save is "dragged 1" directly towards the Lasso thrower in a straight line for each Success
+the attacker scored" (Lasso)."""
+LASSO_LARGER_BASE_MAX_DRAG_INCHES = 1
+"""Lasso: "if the Target model is on a larger base than the user, then the maximum distance it can be dragged is 1"."""
+FALLING_SAVE = 5
+"""And Falling: "A model that falls must make a 5+ Save. For every additional full 2" fallen, this Save becomes one
+worse" (:func:`falling_save`)."""
+FALLING_FREE_INCHES = 2
+"""And Falling: the 5+ Save covers a fall of up to 2" plus less than 2" more ("a model falls 4". The player must make
+a Save of 6+. If a model falls 5", it would still make a 6+ Save")."""
 GAME_TURNS = 8
 MAX_LOOT_PER_MODEL = 2
+
+
+def falling_save(inches: float) -> int:
+    """The Save of a model that falls ``inches`` ("And Falling"): 5+, one worse for every additional full 2".
+
+    >>> falling_save(2), falling_save(4), falling_save(5), falling_save(6)
+    (5, 6, 6, 7)
+    """
+    if inches < 0:
+        raise OddsmithError(f"a fall of {inches}\" is not a distance")
+    return FALLING_SAVE + max(0, int((inches - FALLING_FREE_INCHES) // FALLING_FREE_INCHES))
+
+
+LASSO_HORSE_FALL_SAVE = falling_save(FALLING_FREE_INCHES)
+"""Lasso: "A model can be dragged off a horse ... and counts as falling where applicable". *Reading*
+(docs/shadows-battles.md section 11c): a rider's fall from the saddle is under 4" (the book gives no height), so a 5+
+Save."""
 
 
 # ---------------------------------------------------------------------------
