@@ -116,10 +116,11 @@ class PosseModel:
         # house stats: the Rifle's and Buffalo Gun's Shooting stats, the Sawn-Off's Range (the Behemoth's breath has one)
         if w.takes_house_stats or (w.fire_corridor and R.corridor_range(w) is None):
             house = next((h for h in self.house_weapons if h.name == w.name), None)
-            if house is None:
-                return w, (f"the rulebook text gives no ranges or Jam Die for it; give house stats under "
-                           f'[house_weapons."{w.name}"]' if w.takes_house_stats else
-                           f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
+            if house is None and w.takes_house_stats:
+                return w, ("the rulebook text gives no ranges or Jam Die for it; give house stats under "
+                           f'[house_weapons."{w.name}"]')
+            if house is None:   # a fire corridor with no Range
+                return w, (f"{shootable(w)}, and the rulebook text gives it no Range; give one under "
                            f'[house_weapons."{w.name}"] range = N')
             w = house
         if R.corridor_range(w):
