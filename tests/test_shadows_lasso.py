@@ -278,6 +278,10 @@ def test_the_lasso_is_valued_where_it_is_thrown():
     cands, skipped = V.candidates(posse, B.battle_options(plan="brawl"))
     assert {c.model_index for c in cands if c.item == "Lasso"} == {0, 1}
     assert not any(s["item"] == "Lasso" for s in skipped)
+    # a second Lasso changes nothing (measured exactly 0 before this was skipped)
+    cands, skipped = V.candidates(brawlers(2), B.battle_options(plan="brawl"))
+    assert not any(c.item == "Lasso" for c in cands)
+    assert {s["reason"] for s in skipped if s["item"] == "Lasso"} == {V.SECOND_LASSO}
     for opts, reason in ((B.battle_options(), V.GUN_LASSO), (B.battle_options(movement="none"), V.NO_EFFECT)):
         cands, skipped = V.candidates(posse, opts)   # balanced: Mean alone (+1 Die) keeps a Pistol model gun style
         assert not any(c.item == "Lasso" for c in cands)

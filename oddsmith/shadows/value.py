@@ -82,6 +82,7 @@ INCOME_GEAR = ("no effect in a battle: it is used when rolling for Income (oddsm
 NO_RIFLE = "a Telescopic Sight fits a Rifle-Class Weapon that shoots, and this model has none"
 NO_PRICE = "the rulebook text gives no price and the posse file has no house price"
 VESSEL = "the Vessel loses its Weapons, Gear and Horse for the game (The Congregation)"
+SECOND_LASSO = "no effect: the model carries a Lasso already, and one is thrown per Shoot Action"
 GUN_LASSO = ("no effect under this plan: a gun-style model shoots, and only brawl-style models throw a Lasso (at a "
              "rider, before their Charge; docs/shadows-battles.md section 11c)")
 
@@ -117,6 +118,8 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
             return NO_EFFECT
         if name == "Lasso" and not lasso_thrown(model, options):
             return GUN_LASSO
+        if name == "Lasso" and any(g.name == "Lasso" for g in model.gear):
+            return SECOND_LASSO
         return None
     if R.gear(name).income_only:   # Marked Cards (oddsmith.shadows.campaign, --marked-cards)
         return INCOME_GEAR
