@@ -67,8 +67,6 @@ cdef enum:
     MOVE_NONE = 1
     STYLE_GUN = 0
     STYLE_BRAWL = 1
-    LASSO_BRAWL = 1     # option lasso_plan's bits (section 11c): brawl models throw a Lasso at riders ...
-    LASSO_GUN = 2       # ... gun models too (measured, not the default)
 
 # Event effects (per face of the Event die)
 cdef enum:

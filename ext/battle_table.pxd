@@ -39,8 +39,9 @@ cdef inline double gap_of(Setup *p, Game *g, int s, int m, int o, int t) noexcep
     return d if d > 0 else 0.0
 
 
-cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Model m of side s has moved: recompute which enemy bases touch its base (both sides' masks)."""
+cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s stands somewhere new: recompute which enemy bases touch its base (both sides' masks); returns
+    its mask."""
     cdef int o = 1 - s, t, mask = 0
     for t in range(g.nm[o]):
         if dist2(g, s, m, o, t) <= p.contact2:
@@ -50,6 +51,12 @@ cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil
             g.cmask[o][t] &= ~(1 << m)
     g.cmask[s][m] = mask
     g.nc_valid = 0
+    return mask
+
+
+cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s has Moved: set_contacts, and the enemies it touches lose their Lookout Tokens."""
+    cdef int o = 1 - s, mask = set_contacts(p, g, s, m)
     if g.nlook[o] and mask:
         lookout_contact(g, o, mask)   # "an enemy model Moves into Contact with it" ("Lookout")
 
@@ -570,7 +577,7 @@ cdef inline void throw_lasso(Setup *p, Game *g, int s, int m, int t) noexcept no
     towards the Lasso thrower in a straight line for each Success" (1" at most when its base is larger than the
     thrower's), halting in Contact with the thrower; a rider is dragged off its horse and falls: a 5+ Save (Damage
     credited to the thrower's side). Being dragged is not a Move: no Lookout Token is lost to it."""
-    cdef int o = 1 - s, succ, one, e, look
+    cdef int o = 1 - s, succ, one, e
     cdef double d, pull
     succ = model_test(p, g, s, m, whiskey_dice(p, g, s, m, p.mp[s][m][M_LASSO_COVER if in_cover(p, g) else M_LASSO]),
                       0, &one)
@@ -594,10 +601,7 @@ cdef inline void throw_lasso(Setup *p, Game *g, int s, int m, int t) noexcept no
     if pull > 0:
         g.x[o][t] += (g.x[s][m] - g.x[o][t]) / d * pull
         g.y[o][t] += (g.y[s][m] - g.y[o][t]) / d * pull
-        look = g.nlook[s]
-        g.nlook[s] = 0   # dragged, not Moving into Contact ("Lookout")
-        update_contacts(p, g, o, t)
-        g.nlook[s] = look
+        set_contacts(p, g, o, t)   # dragged, not Moving into Contact: no Lookout Token lost ("Lookout")
     if g.mounted[o][t]:
         g.mounted[o][t] = 0   # "dragged off a horse ... and counts as falling"
         hurt(p, g, o, t, save_roll(p, g, o, t, p.opt[O_FALL_SAVE], 0), s)
@@ -973,11 +977,6 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
             return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
     if (last or (t >= 0 and d2 <= p.desired2[s][m])) and can_shoot(p, g, s, m, fired[0], again[0]):
-        if p.opt[O_LASSO_PLAN] & LASSO_GUN:
-            reach = lasso_target(p, g, s, m)
-            if reach >= 0:
-                throw_lasso(p, g, s, m, reach)   # section 11c (a variant measured, not the default)
-                return DID_SHOOT
         shoot_table(p, g, s, m, fired, again)
         return DID_SHOOT
     if clear_jam(p, g, s, m):
@@ -1005,7 +1004,7 @@ cdef inline int brawl_action(Setup *p, Game *g, int s, int m, int last, int solo
     t = closest_enemy(p, g, s, m, 1, &d2)
     if t >= 0 and d2 <= reach2_of(p, g, s, m):
         return charge(p, g, s, m, t)
-    if p.opt[O_LASSO_PLAN] & LASSO_BRAWL and not last:
+    if p.opt[O_LASSO_PLAN] and not last:
         # section 11c: a rider within 6" is dragged off its horse before the Charge (no Fortified Defender)
         t = lasso_target(p, g, s, m)
         if t >= 0:

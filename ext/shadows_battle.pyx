@@ -747,7 +747,7 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     if not 0 <= p.opt[O_BIG_TARGET_MM]:
         raise ValueError("mc_battle: big_target_mm must be 0 (off) or a base in mm")
     if not (0 <= p.opt[O_LASSO_RANGE] and 0 <= p.opt[O_LASSO_DRAG] and 0 <= p.opt[O_LASSO_BIG_DRAG]
-            and 1 <= p.opt[O_FALL_SAVE] <= MAX_TABLE and 0 <= p.opt[O_LASSO_PLAN] <= 3):
+            and 1 <= p.opt[O_FALL_SAVE] <= MAX_TABLE and 0 <= p.opt[O_LASSO_PLAN] <= 1):
         raise ValueError("mc_battle: Lasso options outside the kernel's limits")
     if not 0 <= p.opt[O_NITRO_FUSE] <= MAX_TABLE:
         raise ValueError("mc_battle: the Nitro's fuse score is outside the kernel's limits")

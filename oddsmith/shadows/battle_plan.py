@@ -49,9 +49,9 @@ GOOD_SHOT = True
 that may throw Dynamite throws, and then Shoots the stick (the kernel's option ``good_shot``; 0 only where a test
 measures what it brings: the Lookout model then Shoots the thrower at once)."""
 LASSO_PLAN = 1
-"""Policy (docs/shadows-battles.md section 11c): who throws a Lasso at a rider within 6" (the kernel's option
-``lasso_plan``, bits): 1 a brawl-style model (a Swamp Baka's tendrils too) on an Action another follows, before its
-Charge; 2 a gun-style model instead of its shot (measured, not kept); 0 nobody."""
+"""Policy (docs/shadows-battles.md section 11c; the kernel's option ``lasso_plan``): 1, a brawl-style model with a
+Lasso (a Swamp Baka's tendrils too) throws it at the closest rider within 6" on an Action another follows, before its
+Charge (gun-style models shoot; a gun model throwing instead of its shot measured worse); 0, nobody throws one."""
 LOOKOUT_ENEMY_MOVE = False
 """Policy (docs/shadows-battles.md section 13): gun rule (6) and brawl rule (4) reckon one Move of the closest enemy at
 the book's 4" (the kernel's option ``lookout_move`` 0). At the enemy's own Move (option 1, in the Form it is in or on
@@ -292,6 +292,11 @@ class ModelPlan:
     lasso: tuple[int, int] = (0, 0)
     """The dice of its Lasso's Shooting Test in the open and in Cover (``R.lasso_dice``; a Swamp Baka's tendrils too),
     (0, 0): none. Played on the table only (docs/shadows-battles.md section 11c)."""
+
+    @property
+    def throws_lasso(self) -> bool:
+        """It carries a Lasso and the policy has it thrown (:data:`LASSO_PLAN`: brawl-style models)."""
+        return bool(LASSO_PLAN and self.lasso[0] and self.style == "brawl")
 
     @property
     def can_shoot(self) -> bool:
@@ -1058,14 +1063,13 @@ def _notes(opts: BattleOptions, a: SidePlan, b: SidePlan) -> list[str]:
             if water:
                 notes.append(f"{tag} carries Blessed Water: {', '.join(water)}: thrown like Dynamite at a Supernatural "
                              f"Target only (first of all it carries); its blast hurts Supernatural models only")
-            lassos = [mp for mp in side.models if mp.lasso[0]]
-            thrown = [mp.model.name for mp in lassos if LASSO_PLAN & (1 if mp.style == "brawl" else 2)]
+            thrown = [mp.model.name for mp in side.models if mp.throws_lasso]
             if thrown:
                 notes.append(f"{tag} throws a Lasso: {', '.join(thrown)}: at the closest rider within "
                              f"{R.LASSO_RANGE}\" on an Action another follows, before a Charge; a failed Save "
                              f"drags the rider off its horse ({R.LASSO_LARGER_BASE_MAX_DRAG_INCHES}\" towards the "
                              f"thrower) and it falls: a {R.LASSO_HORSE_FALL_SAVE}+ Save")
-            unused = [mp.model.name for mp in lassos if mp.model.name not in thrown]
+            unused = [mp.model.name for mp in side.models if mp.lasso[0] and not mp.throws_lasso]
             if unused:
                 notes.append(f"{tag} carries a Lasso it does not throw: {', '.join(unused)} (gun style: it shoots; "
                              f"only brawl-style models throw one)")

@@ -127,10 +127,9 @@ def gear_not_modelled(model: P.PosseModel, name: str, options: B.BattleOptions) 
 
 
 def lasso_thrown(model: P.PosseModel, options: B.BattleOptions) -> bool:
-    """Would ``model`` throw a Lasso it carried, under side A's plan (``B.LASSO_PLAN``: brawl-style models; gun-style
-    ones too with its bit 2)?"""
-    style = B.plan_model(model, False, options.distance, False, table=True, plan=options.plan_a).style
-    return bool(B.LASSO_PLAN & (1 if style == "brawl" else 2))
+    """Would ``model`` throw a Lasso it carried, under side A's plan (``ModelPlan.throws_lasso``)?"""
+    with_lasso = replace(model, gear=model.gear + (R.gear("Lasso"),))
+    return B.plan_model(with_lasso, False, options.distance, False, table=True, plan=options.plan_a).throws_lasso
 
 
 @dataclass(frozen=True)

@@ -30,27 +30,28 @@ def shooting_dice(weapon_name: str | Weapon, band: RangeBand | str, *, cover: bo
     """
     w = weapon(weapon_name)
     b = range_band(band)
-    mods = [w.dice_modifier(b), extra]
-    if cover:
-        mods.append(ShootModifier.COVER.dice)
-    if back_shooter:
-        mods.append(ShootModifier.BACK_SHOOTER.dice)
-    if elevated:
-        mods.append(ShootModifier.ELEVATED.dice)
-    if small_target:
-        mods.append(ShootModifier.SMALL_TARGET.dice)
-    if whiskey:
-        mods.append(ShootModifier.WHISKEY.dice)
     known = [skill(s) for s in skills]
-    mods += [s.shoot_dice for s in known]
+    mods = _shooter_modifiers(cover=cover, back_shooter=back_shooter, elevated=elevated, small_target=small_target,
+                              skills=known, injuries=injuries, whiskey=whiskey)
+    mods += [w.dice_modifier(b), extra]
     if any(s.trick_shooter for s in known) and w.weapon_class is WeaponClass.RIFLE and (cover or b is RangeBand.LONG):
         mods.append(-ShootModifier.COVER.dice)  # one -1 modifier ignored
+    return dice_to_roll(TESTS[TestKind.SHOOTING].base_dice, *mods)
+
+
+def _shooter_modifiers(*, cover: bool, back_shooter: bool = False, elevated: bool = False, small_target: bool = False,
+                       skills: Iterable[Skill], injuries: Iterable[Injury | str], whiskey: bool) -> list[int]:
+    """The Shoot Modifiers that are not the Range's or the Weapon's: Cover, Back-Shooter, Elevated, a small target,
+    Whiskey, the Shooting Skills (Deadeye) and Lasting Injuries (One-Eyed)."""
+    mods = [m.dice for m, on in ((ShootModifier.COVER, cover), (ShootModifier.BACK_SHOOTER, back_shooter),
+                                 (ShootModifier.ELEVATED, elevated), (ShootModifier.SMALL_TARGET, small_target),
+                                 (ShootModifier.WHISKEY, whiskey)) if on]
+    mods += [s.shoot_dice for s in skills]
     for i in injuries:
-        inj = lasting_injury(i)
-        mod = INJURY_DICE_MODIFIERS.get(inj)
+        mod = INJURY_DICE_MODIFIERS.get(lasting_injury(i))
         if mod is not None and mod.test is TestKind.SHOOTING:
             mods.append(mod.dice)
-    return dice_to_roll(TESTS[TestKind.SHOOTING].base_dice, *mods)
+    return mods
 
 
 def lasso_dice(*, cover: bool = False, skills: Iterable[str | Skill] = (), injuries: Iterable[Injury | str] = (),
@@ -61,14 +62,7 @@ def lasso_dice(*, cover: bool = False, skills: Iterable[str | Skill] = (), injur
     >>> lasso_dice(), lasso_dice(cover=True), lasso_dice(skills=["Deadeye"], whiskey=True)
     (3, 2, 3)
     """
-    mods = [ShootModifier.COVER.dice] if cover else []
-    if whiskey:
-        mods.append(ShootModifier.WHISKEY.dice)
-    mods += [skill(s).shoot_dice for s in skills]
-    for i in injuries:
-        mod = INJURY_DICE_MODIFIERS.get(lasting_injury(i))
-        if mod is not None and mod.test is TestKind.SHOOTING:
-            mods.append(mod.dice)
+    mods = _shooter_modifiers(cover=cover, skills=[skill(s) for s in skills], injuries=injuries, whiskey=whiskey)
     return dice_to_roll(TESTS[TestKind.SHOOTING].base_dice, *mods)
 
 
