@@ -53,7 +53,7 @@ cdef inline int harbinger_near(Setup *p, Game *g, int s, int m) noexcept nogil:
         return 0
     r2 = within2(p, p.opt[O_HARBINGER_RANGE])
     for t in range(g.nm[s]):
-        if p.mp[s][t][M_HARBINGER] and g.on[s][t] and not g.downed[s][t] and dist2(g, s, m, s, t) <= r2:
+        if p.mp[s][t][M_HARBINGER] and g.on[s][t] and not g.downed[s][t] and measured2(g, s, m, s, t) <= r2:
             return 1
     return 0
 
@@ -85,21 +85,21 @@ cdef inline int transfix_target(Setup *p, Game *g, int s, int m) noexcept nogil:
     cdef double r2 = within2(p, p.opt[O_TRANSFIX_RANGE])
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (g.upmask[o] >> t) & 1 and not g.done[o][t] and dist2(g, s, m, o, t) <= r2 and t < ENT0:
+        if (g.upmask[o] >> t) & 1 and not g.done[o][t] and measured2(g, s, m, o, t) <= r2 and t < ENT0:
             return t   # "non-Entity": Entity slots are ENT0.. (battle_summon.pxd)
     return -1
 
 
 cdef inline int immolate_target(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Immolate is cast (policy) when a standing enemy's centre lies within 3" of the Caster (3" + half a base from
-    its centre) and no friend is within the 3" radius at all; returns 0 or -1."""
+    """Immolate is cast (policy) when a standing enemy's centre lies within 3" of the Caster (3" + its base's radius
+    from its centre) and no friend is within the 3" radius at all; returns 0 or -1."""
     cdef int o = 1 - s, t, hit = 0
     cdef double rc = p.opt[O_IMMOLATE_RANGE] / 1000.0 + p.base / 2 + 1e-6, r2 = within2(p, p.opt[O_IMMOLATE_RANGE])
     for t in range(g.nm[s]):
-        if t != m and g.on[s][t] and dist2(g, s, m, s, t) <= r2:
+        if t != m and g.on[s][t] and measured2(g, s, m, s, t) <= r2:
             return -1
     for t in range(g.nm[o]):
-        if (g.upmask[o] >> t) & 1 and dist2(g, s, m, o, t) <= rc * rc:
+        if (g.upmask[o] >> t) & 1 and dist2(g, s, m, o, t) <= (rc + g.grow[s][m]) * (rc + g.grow[s][m]):
             hit = 1
     return 0 if hit else -1
 
@@ -108,7 +108,7 @@ cdef inline int heal_target(Setup *p, Game *g, int s, int m) noexcept nogil:
     """Faith Healing's Target: a Downed friend in Contact (the first by index), else a Shaken one; -1 if none."""
     cdef int t, shaken = -1
     for t in range(g.nm[s]):
-        if t != m and g.on[s][t] and dist2(g, s, m, s, t) <= p.contact2:
+        if t != m and g.on[s][t] and measured2(g, s, m, s, t) <= p.contact2:
             if g.downed[s][t]:
                 return t
             if g.shaken[s][t] and shaken < 0:
@@ -139,10 +139,10 @@ cdef inline void immolate(Setup *p, Game *g, int s, int m) noexcept nogil:
         for t in range(g.nm[side]):
             if not g.on[side][t] or (side == s and t == m):
                 continue
-            d2 = dist2(g, s, m, side, t)
-            if d2 > r2:
+            if measured2(g, s, m, side, t) > r2:
                 continue
-            if d2 > rc * rc:
+            d2 = dist2(g, s, m, side, t)
+            if d2 > (rc + g.grow[s][m]) * (rc + g.grow[s][m]):
                 succ = model_test(p, g, side, t, p.opt[O_REACTION_DICE], 0, &one)
                 if succ > 0:
                     continue

@@ -5,6 +5,7 @@ Only enums, ctypedefs and ``cdef inline`` functions: the column layouts the wrap
 (oddsmith.shadows.battle_plan), the per-game state, the dice helpers (Tests, Fight Tests,
 Saves) and Damage ("Damage", "Shaken", "Downed").
 """
+from libc.math cimport sqrt
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t
 
 from shadows_common cimport *
@@ -52,7 +53,7 @@ cdef enum:
     O_HARBINGER_RANGE, O_HARBINGER_DICE, O_GUN_PACE, O_HUMAN_RETURN, O_GOOD_SHOT_DICE, O_GOOD_SHOT,
     O_FORTIFIED_DICE, O_HORSE_DIE, O_HORSE_RIDER_SAVE, O_MOUNTED_BASE_MM, O_NITRO_FUSE, O_LOOKOUT_MOVE,
     O_STORM_DICE, O_LIGHT_DICE, O_CORRIDOR_HALF, O_CORRIDOR_SAVE, O_BIG_TARGET_MM,
-    O_LASSO_RANGE, O_LASSO_DRAG, O_LASSO_BIG_DRAG, O_FALL_SAVE, O_LASSO_PLAN, NOPT
+    O_LASSO_RANGE, O_LASSO_DRAG, O_LASSO_BIG_DRAG, O_FALL_SAVE, O_LASSO_PLAN, O_BASE_MM, NOPT
 
 # Target policies, activation policies, movement modes, styles
 cdef enum:
@@ -130,7 +131,8 @@ ctypedef struct Setup:
     int spot_ok[NSIDE][MAXM][2]  # 1: a Spotting Test passes at least SPOTTING_MIN_CHANCE (index: Shaken)
     double slot_x[NSIDE][NSLOTS]
     double slot_y[NSIDE][NSLOTS]
-    double base                  # base diameter: centre distance of two models in Contact
+    double base                  # a standard base's diameter: centre distance of two such models in Contact
+    double clear                 # centre distance of two standard bases 1" apart (clear2 its square)
     double contact2              # squared centre distances (inches²): Contact, the 1" rule, Charge reach, Dust Storm,
     double clear2                # Dynamite's throw, Arcane Blast's range
     double dust2
@@ -171,6 +173,7 @@ ctypedef struct Game:
     int drunk[NSIDE][MAXM]
     double x[NSIDE][MAXM]
     double y[NSIDE][MAXM]
+    double grow[NSIDE][MAXM]     # its base's radius beyond a standard base's (inches; 0.3 on a 40mm base: section 11d)
     int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not
     int upmask[NSIDE]            # models on the table and not Downed
     int nc_valid                 # the closest enemy model nc_s/nc_m may shoot at is cached: nc_t, nc_d2 (any change
@@ -374,8 +377,12 @@ cdef inline int damage_model(Setup *p, Game *g, int o, int t, int code, int cred
         lookout_lost(g, o, t)
     if g.beast[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
         g.beast[o][t] = 0   # "If Downed, it reverts to Human Form immediately" (a Casualty too)
+        if code != DMG_CASUALTY:
+            resize(p, g, o, t)
     if g.mounted[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
         g.mounted[o][t] = 0   # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
+        if code != DMG_CASUALTY:
+            resize(p, g, o, t)
     if code == DMG_CASUALTY:
         g.on[o][t] = 0
         g.cas[o][t] = 1
@@ -439,6 +446,7 @@ cdef inline void blast_at(Setup *p, Game *g, int s, double bx, double by, int on
                     # "A mounted model ... makes two Saves, on behalf of both horse and rider"; its horse a Casualty,
                     # the rider "must then make a 5+ Save" (section 11a: the rider's Save first)
                     g.mounted[side][t] = 0
+                    resize(p, g, side, t)
                     hurt(p, g, side, t, save_roll(p, g, side, t, p.opt[O_HORSE_RIDER_SAVE], 0), credit)
 
 
@@ -469,9 +477,81 @@ cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 cdef inline double dist2(Game *g, int s, int m, int o, int t) noexcept nogil:
-    """Squared centre distance of two models (inches²): every "within" compares it, so no square roots."""
+    """Squared centre distance of two models (inches²): for directions and centre-based rules (a blast)."""
     cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t]
     return dx * dx + dy * dy
+
+
+cdef inline double measured2(Game *g, int s, int m, int o, int t) noexcept nogil:
+    """The squared distance every "within" compares ("Measuring": edge to edge): the centre distance less the two
+    bases' radii beyond a standard base's (g.grow), squared, so that one threshold sq(base + X) serves every pair
+    of bases without square roots where both are standard (section 11d)."""
+    cdef double dx = g.x[s][m] - g.x[o][t], dy = g.y[s][m] - g.y[o][t], e = g.grow[s][m] + g.grow[o][t], d
+    if e == 0:
+        return dx * dx + dy * dy
+    d = sqrt(dx * dx + dy * dy) - e
+    return d * d if d > 0 else 0.0
+
+
+cdef inline double grow_of(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Its base's radius beyond a standard base's in inches: a base of B mm is B / base_mm standard bases across
+    (base_mm 0: every base standard, the geometry before section 11d)."""
+    if p.opt[O_BASE_MM] <= 0:
+        return 0.0
+    return (base_mm_of(p, g, s, m) - p.opt[O_BASE_MM]) * p.base / (2.0 * p.opt[O_BASE_MM])
+
+
+cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s stands somewhere new: recompute which enemy bases touch its base (both sides' masks); returns
+    its mask."""
+    cdef int o = 1 - s, t, mask = 0
+    for t in range(g.nm[o]):
+        if measured2(g, s, m, o, t) <= p.contact2:
+            mask |= 1 << t
+            g.cmask[o][t] |= 1 << m
+        else:
+            g.cmask[o][t] &= ~(1 << m)
+    g.cmask[s][m] = mask
+    g.nc_valid = 0
+    return mask
+
+
+cdef inline void clamp(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """A model stays on the table: its centre at least its base's radius in from every edge."""
+    cdef double lo = p.lo + g.grow[s][m], hi = p.hi - g.grow[s][m]
+    if g.x[s][m] < lo:
+        g.x[s][m] = lo
+    elif g.x[s][m] > hi:
+        g.x[s][m] = hi
+    if g.y[s][m] < lo:
+        g.y[s][m] = lo
+    elif g.y[s][m] > hi:
+        g.y[s][m] = hi
+
+
+cdef inline void resize(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Its base changed (off its horse, into or out of a Beast Form; section 11d): the new model stands where the old
+    one stood; a smaller one that touched an enemy is placed touching the first of them (by index) still, its centre
+    moved towards that enemy's by the difference of the radii. Then it is kept on the table and its Contacts are
+    recomputed (not a Move: no Lookout Token is lost)."""
+    cdef double was = g.grow[s][m], now = grow_of(p, g, s, m), dx, dy, d
+    cdef int o = 1 - s, t, touch
+    if now == was:
+        return
+    g.grow[s][m] = now
+    touch = g.cmask[s][m] & g.onmask[o]
+    if now < was and touch:
+        t = 0
+        while not (touch >> t) & 1:
+            t += 1
+        dx = g.x[o][t] - g.x[s][m]
+        dy = g.y[o][t] - g.y[s][m]
+        d = sqrt(dx * dx + dy * dy)
+        if d > 1e-12:
+            g.x[s][m] += dx / d * (was - now)
+            g.y[s][m] += dy / d * (was - now)
+    clamp(p, g, s, m)
+    set_contacts(p, g, s, m)
 
 
 cdef inline int in_cover(Setup *p, Game *g) noexcept nogil:

@@ -64,8 +64,7 @@ cdef inline int gear_bottle_due(Setup *p, Game *g, int s) noexcept nogil:
 
 cdef inline int gear_touch(Setup *p, Game *g, int s, int m, int f) noexcept nogil:
     """Friend f of model m is on the table with its base touching m's (Contact)."""
-    cdef double dx = g.x[s][m] - g.x[s][f], dy = g.y[s][m] - g.y[s][f]
-    return g.on[s][f] and dx * dx + dy * dy <= p.contact2
+    return g.on[s][f] and measured2(g, s, m, s, f) <= p.contact2
 
 
 cdef inline void snake_oil(Setup *p, Game *g, int s, int m, int f) noexcept nogil:
@@ -88,7 +87,7 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
     Shaken, (4) a standing Shaken friend in Contact; (5) no standing enemy within D*: a Move into Contact with the
     closest Downed friend within its Move. Returns 1 when the gear took the Action (a Move), 0 when the plan goes on."""
     cdef int o = 1 - s, i, f, best = -1
-    cdef double dx, dy, d2, bd = 1e18, r
+    cdef double d2, bd = 1e18, r
     if g.whiskey[s][m] and g.drunk[s][m] != g.turn and gear_bottle_due(p, g, s) and bottle_roller(p, g, s) == m:
         gear_drink(g, s, m)
         return 1
@@ -111,17 +110,13 @@ cdef inline int gear_action(Setup *p, Game *g, int s, int m, gear_move_fn move) 
         return 0   # no Downed friend
     for i in range(g.nm[o]):
         if (g.upmask[o] >> i) & 1:
-            dx = g.x[s][m] - g.x[o][i]
-            dy = g.y[s][m] - g.y[o][i]
-            if dx * dx + dy * dy <= p.desired2[s][m]:
+            if measured2(g, s, m, o, i) <= p.desired2[s][m]:
                 return 0   # an enemy within D*: the plan goes on
     r = p.base + move_of(p, g, s, m) + 1e-6
     for i in range(g.nm[s]):
         f = p.order[s][i]
         if f != m and g.on[s][f] and g.downed[s][f]:
-            dx = g.x[s][f] - g.x[s][m]
-            dy = g.y[s][f] - g.y[s][m]
-            d2 = dx * dx + dy * dy
+            d2 = measured2(g, s, m, s, f)
             if d2 <= r * r and d2 < bd:
                 bd = d2
                 best = f

@@ -36,7 +36,7 @@ cdef inline int caster_clear(Setup *p, Game *g, int s, int m) noexcept nogil:
     must be placed "no closer than 1" to an enemy")."""
     cdef int o = 1 - s, t
     for t in range(g.nm[o]):
-        if g.on[o][t] and dist2(g, s, m, o, t) < p.clear2 - 1e-9:
+        if g.on[o][t] and measured2(g, s, m, o, t) < p.clear2 - 1e-9:
             return 0
     return 1
 
@@ -53,7 +53,8 @@ cdef inline void place_entity(Setup *p, Game *g, int s, int m, int e, int toward
     ux = (g.x[o][toward] - g.x[s][m]) / d
     uy = (g.y[o][toward] - g.y[s][m]) / d
     # every enemy on the table stops it, Downed ones too (the Caster stands 1" clear of them: can_summon)
-    length = clear_length(p, g, s, e, ux, uy, p.opt[O_SUMMON_RANGE] / 1000.0 + p.base, g.onmask[o])
+    length = clear_length(p, g, s, e, ux, uy, p.opt[O_SUMMON_RANGE] / 1000.0 + p.base + g.grow[s][m] + g.grow[s][e],
+                          g.onmask[o])
     if length < 0:
         length = 0.0
     g.x[s][e] += ux * length
@@ -78,6 +79,7 @@ cdef inline void entity_enters(Setup *p, Game *g, int s, int m, int e, int towar
     gear_reset(p, g, s, e)
     g.owner[s][e] = m
     g.nm[s] = MAXM
+    g.grow[s][e] = grow_of(p, g, s, e)   # a Major Entity's 40mm base (section 11d)
     place_entity(p, g, s, m, e, toward)
     refresh_masks(g, s)
     update_contacts(p, g, s, e)
@@ -120,7 +122,7 @@ cdef inline int banish_target(Setup *p, Game *g, int s, int m, int fired, int ag
     for k in range(2, -1, -1):
         e = ENT0 + k
         bits = (p.mp[s][m][M_BANISH] >> (4 * k)) & 15
-        if not (bits & 1) or not standing(g, o, e) or dist2(g, s, m, o, e) > r2:
+        if not (bits & 1) or not standing(g, o, e) or measured2(g, s, m, o, e) > r2:
             continue
         if beats_shot_now(p, g, s, m, bits >> 1, fired, again, band):
             return e

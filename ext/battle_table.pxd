@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The table battle's steps (docs/shadows-battles.md, sections 1-9), cimported by shadows_battle.pyx.
 
-Geometry in inches as doubles, a model a disc of diameter ``p.base``: distances edge to edge ("Measuring"),
-Contact at centre distance ``base`` (+1e-6). Moves ("Move", "Other Models"), Charges, Disengaging, Targets
+Geometry in inches as doubles, a model a disc of diameter ``p.base`` plus twice its ``g.grow`` (a 40mm base:
+section 11d): distances edge to edge ("Measuring", measured2), Contact at gap 0 (+1e-6). Moves ("Move", "Other Models"), Charges, Disengaging, Targets
 ("Declare Weapon and Target", Spotting Tests), Shooting with Cover drawn per shot, Dynamite blasts on
 positions, Fights ("Fight", "Outnumbered", Fighting Skills Table), Arcane Blast, and the plans' choice of
 each Action. Every function is ``cdef inline noexcept nogil``.
@@ -35,23 +35,8 @@ cdef inline double cdist(Game *g, int s, int m, int o, int t) noexcept nogil:
 
 cdef inline double gap_of(Setup *p, Game *g, int s, int m, int o, int t) noexcept nogil:
     """Edge-to-edge distance of two models, never below 0."""
-    cdef double d = cdist(g, s, m, o, t) - p.base
+    cdef double d = sqrt(measured2(g, s, m, o, t)) - p.base
     return d if d > 0 else 0.0
-
-
-cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Model m of side s stands somewhere new: recompute which enemy bases touch its base (both sides' masks); returns
-    its mask."""
-    cdef int o = 1 - s, t, mask = 0
-    for t in range(g.nm[o]):
-        if dist2(g, s, m, o, t) <= p.contact2:
-            mask |= 1 << t
-            g.cmask[o][t] |= 1 << m
-        else:
-            g.cmask[o][t] &= ~(1 << m)
-    g.cmask[s][m] = mask
-    g.nc_valid = 0
-    return mask
 
 
 cdef inline void update_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
@@ -76,25 +61,16 @@ cdef inline int engaged(Setup *p, Game *g, int o, int t) noexcept nogil:
     return (g.cmask[o][t] & g.upmask[1 - o]) != 0
 
 
-cdef inline void clamp(Setup *p, Game *g, int s, int m) noexcept nogil:
-    if g.x[s][m] < p.lo:
-        g.x[s][m] = p.lo
-    elif g.x[s][m] > p.hi:
-        g.x[s][m] = p.hi
-    if g.y[s][m] < p.lo:
-        g.y[s][m] = p.lo
-    elif g.y[s][m] > p.hi:
-        g.y[s][m] = p.hi
-
-
 cdef inline double approach(Setup *p, Game *g, int s, int m, int t, double ux, double uy, double *b) noexcept nogil:
     """Model m's path along the unit vector (ux, uy) against enemy t's 1" ("Other Models"): returns the squared centre
     distance now less that of a 1" gap (<= 0: already within it); ``b``: the path's rate of approach (< 0: nearing).
     Along the path the squared distance less that of the gap is L² + 2 b L + c, so it enters and leaves the 1" at
     L = -b -/+ sqrt(b² - c)."""
     cdef int o = 1 - s
-    cdef double wx = g.x[s][m] - g.x[o][t], wy = g.y[s][m] - g.y[o][t]
+    cdef double wx = g.x[s][m] - g.x[o][t], wy = g.y[s][m] - g.y[o][t], e = g.grow[s][m] + g.grow[o][t]
     b[0] = ux * wx + uy * wy
+    if e != 0:
+        return wx * wx + wy * wy - (p.clear + e) * (p.clear + e)
     return wx * wx + wy * wy - p.clear2
 
 
@@ -233,7 +209,7 @@ cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, doubl
         return -1
     for t in range(g.nm[o]):
         if (mask >> t) & 1:
-            dd[t] = dist2(g, s, m, o, t)
+            dd[t] = measured2(g, s, m, o, t)
     return first_closest(p, g, o, mask, dd, d2)
 
 
@@ -247,7 +223,7 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
     cdef int o = 1 - s
     if not (g.upmask[o] >> t) & 1 or engaged(p, g, o, t):
         return 0
-    d2[0] = dist2(g, s, m, o, t)
+    d2[0] = measured2(g, s, m, o, t)
     if d2[0] > reach2:
         return 0
     if g.dust and d2[0] > p.dust2 and gloomy(p, g, s, m):
@@ -390,17 +366,18 @@ cdef inline int corridor_line(Game *g, int s, int m, int t, double *ux, double *
 cdef inline int beside_corridor(Setup *p, Game *g, int s, int m, double ux, double uy, double reach, int side, int x,
                                 double *off, double *d2) noexcept nogil:
     """Model x of ``side`` is a potential victim of m's corridor along (ux, uy): on the table, not m, its centre's
-    projection on the line within ``reach`` (Range plus one base) and its base within 1" of the line (``off``: the
-    centre's distance from the line; ``d2``: squared distance from m)."""
+    projection on the line within ``reach`` (Range plus one standard base) plus both models' g.grow, and its base
+    within 1" of the line (``off``: the centre's distance from the line less its base's radius beyond a standard
+    one; ``d2``: squared centre distance from m)."""
     cdef double dx, dy, a
     if not g.on[side][x] or (side == s and x == m):
         return 0
     dx = g.x[side][x] - g.x[s][m]
     dy = g.y[side][x] - g.y[s][m]
     a = dx * ux + dy * uy
-    if a < 0 or a > reach + 1e-9:
+    if a < 0 or a > reach + g.grow[s][m] + g.grow[side][x] + 1e-9:
         return 0
-    off[0] = fabs(dx * uy - dy * ux)
+    off[0] = fabs(dx * uy - dy * ux) - g.grow[side][x]
     d2[0] = dx * dx + dy * dy
     return off[0] <= p.opt[O_CORRIDOR_HALF] / 1000.0 + p.base / 2 + 1e-9
 
@@ -450,7 +427,7 @@ cdef inline int once_corridor_pays(Setup *p, Game *g, int s, int m, int t, int r
     t and holds at least two enemy models and no friend."""
     cdef int x, foes = 0
     cdef double ux, uy, e, d2, reach = range_ / 1000.0 + p.base
-    if not corridor_line(g, s, m, t, &ux, &uy) or dist2(g, s, m, 1 - s, t) > reach * reach + 1e-9:
+    if not corridor_line(g, s, m, t, &ux, &uy) or measured2(g, s, m, 1 - s, t) > reach * reach + 1e-9:
         return 0
     for x in range(g.nm[s]):
         if beside_corridor(p, g, s, m, ux, uy, reach, s, x, &e, &d2):
@@ -596,14 +573,15 @@ cdef inline void throw_lasso(Setup *p, Game *g, int s, int m, int t) noexcept no
     if base_mm_of(p, g, o, t) > base_mm_of(p, g, s, m) and pull > p.opt[O_LASSO_BIG_DRAG] / 1000.0:
         pull = p.opt[O_LASSO_BIG_DRAG] / 1000.0
     d = cdist(g, s, m, o, t)
-    if pull > d - p.base:
-        pull = d - p.base
+    if pull > d - p.base - g.grow[s][m] - g.grow[o][t]:
+        pull = d - p.base - g.grow[s][m] - g.grow[o][t]
     if pull > 0:
         g.x[o][t] += (g.x[s][m] - g.x[o][t]) / d * pull
         g.y[o][t] += (g.y[s][m] - g.y[o][t]) / d * pull
         set_contacts(p, g, o, t)   # dragged, not Moving into Contact: no Lookout Token lost ("Lookout")
     if g.mounted[o][t]:
         g.mounted[o][t] = 0   # "dragged off a horse ... and counts as falling"
+        resize(p, g, o, t)
         hurt(p, g, o, t, save_roll(p, g, o, t, p.opt[O_FALL_SAVE], 0), s)
 
 
@@ -820,13 +798,13 @@ cdef inline int charge(Setup *p, Game *g, int s, int m, int t) noexcept nogil:
     Fight Action with +1 Die for Charging. The 1" of "Other Models" holds for every other enemy along the way
     (only the Target is exempt, docs/shadows-battles.md 'Moving'): stopped short, it was a Move and no Fight."""
     cdef int o = 1 - s
-    cdef double d = cdist(g, s, m, o, t)
-    if d > p.base + 1e-12:
-        move_line(p, g, s, m, (g.x[o][t] - g.x[s][m]) / d, (g.y[o][t] - g.y[s][m]) / d, d - p.base, 1 << t)
+    cdef double d = cdist(g, s, m, o, t), e = g.grow[s][m] + g.grow[o][t]
+    if d > p.base + e + 1e-12:
+        move_line(p, g, s, m, (g.x[o][t] - g.x[s][m]) / d, (g.y[o][t] - g.y[s][m]) / d, d - p.base - e, 1 << t)
     if not touching(p, g, s, m, o, t):
         return DID_MOVE
     if g.whiskey[s][m] and not g.beast[s][m]:
-        whiskey_at_charge(p, g, s, m, t, d)   # battle_gear.pxd: a drink on the way to a Fearsome enemy
+        whiskey_at_charge(p, g, s, m, t, d - e)   # battle_gear.pxd: a drink on the way to a Fearsome enemy
     fight_action(p, g, s, m, t, 1)
     return DID_CHARGE
 
@@ -846,7 +824,7 @@ cdef inline int good_shot(Setup *p, Game *g, int s, int m, int kind) noexcept no
     Returns 1 if the stick went off."""
     cdef int o = 1 - s, r = g.gs_r, w = g.gs_w, i, band, cov, n, one, hit = 0
     cdef int *wp = &p.wp[o][r][w][0]
-    cdef double d2 = dist2(g, o, r, s, m)
+    cdef double d2 = measured2(g, o, r, s, m)
     g.gs_pending = 0
     dice_segment(g, g.gs_tag)
     band = band_at(p, o, r, w, d2)
@@ -969,7 +947,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
         # the closest Downed enemy within reach that no standing model of this side is fighting (ties, tie2: order)
         for t in range(g.nm[o]):
             if (downed >> t) & 1 and not engaged(p, g, o, t):
-                dd[t] = dist2(g, s, m, o, t)
+                dd[t] = measured2(g, s, m, o, t)
                 if dd[t] <= reach2_of(p, g, s, m):
                     reach |= 1 << t
         t = first_closest(p, g, o, reach, dd, &d2)
@@ -1059,14 +1037,18 @@ cdef inline int human_wanted(Setup *p, Game *g, int s, int m, int last) noexcept
     if last or p.mp[s][m][M_BEAST] != 2 or not p.opt[O_HUMAN_RETURN] or (g.cmask[s][m] & g.onmask[o]):
         return 0
     for t in range(g.nm[o]):
-        if g.on[o][t] and dist2(g, s, m, o, t) <= p.beast_reach2[s][m]:
+        if g.on[o][t] and measured2(g, s, m, o, t) <= p.beast_reach2[s][m]:
             return 0
-    g.beast[s][m] = 0   # its Weapons as in Human Form (weapon_ready asks the Form)
+    g.beast[s][m] = 0   # its Weapons as in Human Form (weapon_ready asks the Form), on its Human Form's base
+    g.grow[s][m] = grow_of(p, g, s, m)
+    g.nc_valid = 0
     for w in range(MAXW):
         if weapon_ready(p, g, s, m, w) and closest_candidate(p, g, s, m, p.band2[s][m][w][2]) >= 0:
             ok = 1
             break
     g.beast[s][m] = 1
+    g.grow[s][m] = grow_of(p, g, s, m)
+    g.nc_valid = 0
     return ok
 
 
@@ -1107,10 +1089,12 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
         return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
     if g.beast[s][m] and human_wanted(p, g, s, m, last):
         g.beast[s][m] = 0   # policy (section 9): back to Human Form, "using an entire Move Action"
+        resize(p, g, s, m)
         return DID_MOVE
     if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
         g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
         g.mounted[s][m] = 0   # "which flees the table automatically if the Skinwalker transforms while riding"
+        resize(p, g, s, m)
         return DID_MOVE
     if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
         arcane_blast(p, g, s, m)

@@ -127,7 +127,7 @@ cdef inline int token_target(Setup *p, Game *g, int s, int m, int code) noexcept
             return -1
         for i in range(g.nm[o]):
             t = p.order[o][i]
-            if (o == s and t == m) or not standing(g, o, t) or g.done[o][t] or dist2(g, s, m, o, t) > r2:
+            if (o == s and t == m) or not standing(g, o, t) or g.done[o][t] or measured2(g, s, m, o, t) > r2:
                 continue
             if g.tok[o][t] != (MODE_BLESS if code == PW_BLESS else MODE_CURSE):
                 return t
@@ -136,11 +136,11 @@ cdef inline int token_target(Setup *p, Game *g, int s, int m, int code) noexcept
         return -1
     for i in range(g.nm[1 - s]):
         t = p.order[1 - s][i]
-        if g.on[1 - s][t] and g.tok[1 - s][t] == MODE_BLESS and dist2(g, s, m, 1 - s, t) <= r2:
+        if g.on[1 - s][t] and g.tok[1 - s][t] == MODE_BLESS and measured2(g, s, m, 1 - s, t) <= r2:
             return (1 - s) * MAXM + t
     for i in range(g.nm[s]):
         t = p.order[s][i]
-        if t != m and g.on[s][t] and g.tok[s][t] == MODE_CURSE and dist2(g, s, m, s, t) <= r2:
+        if t != m and g.on[s][t] and g.tok[s][t] == MODE_CURSE and measured2(g, s, m, s, t) <= r2:
             return s * MAXM + t
     return -1
 

@@ -66,7 +66,7 @@ OPTION_COLUMNS = ("turns", "targets", "activation", "lone_gun", "reading", "dist
                   "gun_pace", "human_return", "good_shot_dice", "good_shot",
                   "fortified_dice", "horse_die", "horse_rider_save", "mounted_base_mm", "nitro_fuse", "lookout_move",
                   "storm_dice", "light_dice", "corridor_half_width", "corridor_save", "big_target_mm",
-                  "lasso_range", "lasso_drag", "lasso_big_drag", "fall_save", "lasso_plan")
+                  "lasso_range", "lasso_drag", "lasso_big_drag", "fall_save", "lasso_plan", "base_mm")
 HEAD_COLUMNS = ("a_wins", "b_wins", "draw", "a_bottles", "b_bottles", "a_wiped", "b_wiped", "turns", "turns_sq",
                 "casualties_a", "casualties_a_sq", "casualties_b", "casualties_b_sq", "events", "events_sq",
                 "events_turns", "a_first", "event_turn_1", "by_vp", "vp_a", "vp_b", "vp_a_sq", "vp_b_sq", "fights",
@@ -429,7 +429,7 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
             dice = p.opt[O_RECOVERY_DICE]
             if p.opt[O_MOVEMENT] == MOVE_TABLE:
                 for f in range(g.nm[s]):
-                    if f != m and standing(g, s, f) and dist2(g, s, m, s, f) <= p.contact2:
+                    if f != m and standing(g, s, f) and measured2(g, s, m, s, f) <= p.contact2:
                         dice += p.opt[O_FRIEND_RECOVERY]   # "Friend in Contact"
                         break
             succ = roll_test(&g.st, cur_die(p, g, s, m), p.opt[O_T], light_dice(p, g, s, m, dice), p.opt[O_READING],
@@ -501,6 +501,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     g.owner[s][m] = -1
     g.beast[s][m] = 0   # "A Skinwalker must begin each game in Human Form"
     g.mounted[s][m] = p.mp[s][m][M_MOUNT_MOVE] > 0 and p.opt[O_MOVEMENT] == MOVE_TABLE   # on horseback (section 11a)
+    g.grow[s][m] = grow_of(p, g, s, m)   # its base as geometry (section 11d)
     gear_reset(p, g, s, m)
 
 
@@ -746,6 +747,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
         raise ValueError("mc_battle: horse options outside the kernel's limits")
     if not 0 <= p.opt[O_BIG_TARGET_MM]:
         raise ValueError("mc_battle: big_target_mm must be 0 (off) or a base in mm")
+    if not 0 <= p.opt[O_BASE_MM]:
+        raise ValueError("mc_battle: base_mm must be 0 (every base standard) or the standard base in mm")
     if not (0 <= p.opt[O_LASSO_RANGE] and 0 <= p.opt[O_LASSO_DRAG] and 0 <= p.opt[O_LASSO_BIG_DRAG]
             and 1 <= p.opt[O_FALL_SAVE] <= MAX_TABLE and 0 <= p.opt[O_LASSO_PLAN] <= 1):
         raise ValueError("mc_battle: Lasso options outside the kernel's limits")
@@ -859,7 +862,8 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     # "within" a distance includes it, up to rounding: a Move that stops exactly at a band's edge or at D* must land
     # inside it whatever the last bit of its arithmetic (the reference reads every "within" with the same WITHIN_EPS)
     p.contact2 = sq(p.base + WITHIN_EPS)
-    p.clear2 = sq(p.base + p.opt[O_CLEARANCE] / 1000.0)
+    p.clear = p.base + p.opt[O_CLEARANCE] / 1000.0
+    p.clear2 = sq(p.clear)
     p.dust2 = sq(p.base + p.opt[O_DUST_RANGE] / 1000.0 + WITHIN_EPS)
     p.dyn2 = sq(p.base + p.opt[O_DYN_RANGE] + WITHIN_EPS)
     p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0 + WITHIN_EPS)
@@ -1044,6 +1048,7 @@ def table_probe(object bit_generator, const int32_t[:, :, ::1] models, const int
                     g.downed[s][m] = state[s, m, 1]
                     g.shaken[s][m] = state[s, m, 2]
                     g.beast[s][m] = state[s, m, 3] if state.shape[2] > 3 else 0
+                    g.grow[s][m] = grow_of(&p, &g, s, m)
                     g.acts[s][m] = 0
                     g.x[s][m] = positions[s, m, 0]
                     g.y[s][m] = positions[s, m, 1]

@@ -12,7 +12,8 @@ Bushwhacker (Lookout and Reactions).
 Rule numbers come from ``oddsmith.rules.shadows`` (R) and model facts from the posse model (``plan.model``);
 from the wrapper's plans only the policy facts are taken (weapon order, style, desired distance, danger order,
 the per-band dice of each Weapon). Geometry: model centres in inches, distances with ``math.hypot``; every
-model is a disc of diameter ``R.BASE_INCHES``; distances for rules are edge to edge (the "gap"). The readings
+model is a disc of its base's diameter (``R.base_inches``: a 25mm base 1", a rider's 40mm 1.6"); distances for rules
+are edge to edge (the "gap"). The readings
 taken where the spec leaves room are listed in KERNEL-NOTES.md (Q1...).
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ import reference_battle as RB
 from oddsmith.rules import shadows as R
 
 EPS = 1e-6
-"""Rounding of a distance: two models are in Contact when their centres are at most one base apart, and a model
+"""Rounding of a distance: two models are in Contact when their bases' edges are at most this far apart, and a model
 is "within" a distance (a range band, Charge reach, D*, a throw, a Power's range) when it is at most that far, both
 up to EPS (a Move that stops exactly at a limit lands inside it, as the kernel reads it)."""
 
@@ -46,9 +47,9 @@ def slots(side: int) -> list[tuple[float, float]]:
     return cells
 
 
-def clamp(v: float) -> float:
-    """A model stays on the table: its centre at least half a base from every edge."""
-    lo = R.BASE_INCHES / 2
+def clamp(v: float, m: TModel) -> float:
+    """A model stays on the table: its centre at least its base's radius from every edge."""
+    lo = m.radius
     return min(max(v, lo), R.TABLE_INCHES - lo)
 
 
@@ -124,18 +125,23 @@ class TModel(RB.Model):
             return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
+    @property
+    def radius(self) -> float:
+        """Half its base's diameter in inches, in the Form it is in (docs/shadows-battles.md section 11d)."""
+        return R.base_inches(self.base_mm) / 2
+
 
 def dist(a: TModel, b: TModel) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
 def gap(a: TModel, b: TModel) -> float:
-    """Edge to edge ("Measuring"): centre distance less one base, never below 0."""
-    return max(0.0, dist(a, b) - R.BASE_INCHES)
+    """Edge to edge ("Measuring"): centre distance less both radii, never below 0."""
+    return max(0.0, dist(a, b) - a.radius - b.radius)
 
 
 def in_contact(a: TModel, b: TModel) -> bool:
-    return dist(a, b) <= R.BASE_INCHES + EPS
+    return dist(a, b) <= a.radius + b.radius + EPS
 
 
 class TableGame(RB.Game):
@@ -208,13 +214,13 @@ class TableGame(RB.Game):
             return
         ux, uy = dx / length, dy / length
         t_max = min(inches, length)
-        keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES  # centre distance of a 1" gap
         if m.pm.flying and R.FLYING_IGNORES_OTHER_MODELS and not m.mounted:  # a rider follows the Mounted rules
-            self.fly(m, ux, uy, t_max, [e for e in self.enemies(m) if e.standing and e not in ignore], keep)
+            self.fly(m, ux, uy, t_max, [e for e in self.enemies(m) if e.standing and e not in ignore])
             return
         for e in self.enemies(m):
             if not e.standing or e in ignore:
                 continue
+            keep = m.radius + e.radius + R.ENEMY_CLEARANCE_INCHES  # centre distance of a 1" gap
             wx, wy = m.x - e.x, m.y - e.y
             along = wx * ux + wy * uy  # d/dt of |w + t u|^2 / 2 at t = 0
             start = math.hypot(wx, wy)
@@ -229,22 +235,26 @@ class TableGame(RB.Game):
             t_hit = -along - math.sqrt(disc)
             if 0 <= t_hit < t_max:
                 t_max = t_hit
-        m.x = clamp(m.x + ux * t_max)
-        m.y = clamp(m.y + uy * t_max)
+        m.x = clamp(m.x + ux * t_max, m)
+        m.y = clamp(m.y + uy * t_max, m)
         for e in self.contacts(m):
             if e.lookout:  # "if an enemy model Moves into Contact with it"
                 self.lose_lookout(e)
 
-    def fly(self, m: TModel, ux: float, uy: float, t_max: float, enemies: list, keep: float) -> None:
+    def fly(self, m: TModel, ux: float, uy: float, t_max: float, enemies: list) -> None:
         """A Flying model's Move ("may ignore all other models ... as they Move"): the whole way, unless it would end
         closer than 1" to one of ``enemies``; then it ends where its path enters that enemy's 1", and so on. No nearer
         to an enemy it starts within 1" of."""
+        def keep(e):  # centre distance of a 1" gap
+            return m.radius + e.radius + R.ENEMY_CLEARANCE_INCHES
+
         for e in enemies:
-            if math.hypot(m.x - e.x, m.y - e.y) <= keep and (m.x - e.x) * ux + (m.y - e.y) * uy < 0:
+            if math.hypot(m.x - e.x, m.y - e.y) <= keep(e) and (m.x - e.x) * ux + (m.y - e.y) * uy < 0:
                 t_max = 0.0
 
         def inside(e, t):  # the points of the path within e's 1" (not those it started within)
-            return math.hypot(m.x - e.x, m.y - e.y) > keep and math.hypot(m.x + ux * t - e.x, m.y + uy * t - e.y) < keep
+            return (math.hypot(m.x - e.x, m.y - e.y) > keep(e)
+                    and math.hypot(m.x + ux * t - e.x, m.y + uy * t - e.y) < keep(e))
 
         moved = True
         while moved and t_max > 0:
@@ -253,23 +263,38 @@ class TableGame(RB.Game):
                 if inside(e, t_max):
                     wx, wy = m.x - e.x, m.y - e.y
                     along = wx * ux + wy * uy
-                    enters = -along - math.sqrt(max(along * along - (wx * wx + wy * wy - keep * keep), 0.0))
+                    enters = -along - math.sqrt(max(along * along - (wx * wx + wy * wy - keep(e) ** 2), 0.0))
                     if enters < t_max:
                         t_max, moved = enters, True
-        m.x = clamp(m.x + ux * t_max)
-        m.y = clamp(m.y + uy * t_max)
+        m.x = clamp(m.x + ux * t_max, m)
+        m.y = clamp(m.y + uy * t_max, m)
         for e in self.contacts(m):
             if e.lookout:
                 self.lose_lookout(e)
 
+    def resize(self, m: TModel, was: float) -> None:
+        """Its base changed from radius ``was`` (off its horse, into or out of a Beast Form; docs/shadows-battles.md
+        section 11d): the new model stands where the old one stood; a smaller one that touched enemies on the table
+        is placed still touching the first of them by index, its centre moved that way by the difference of the
+        radii; then it is kept on the table."""
+        if m.radius < was:
+            touched = [e for e in self.enemies(m) if e.on_table and dist(m, e) <= was + e.radius + EPS]
+            if touched:
+                e = min(touched, key=lambda e: e.index)
+                d = dist(m, e)
+                if d > 1e-12:
+                    m.x += (e.x - m.x) / d * (was - m.radius)
+                    m.y += (e.y - m.y) / d * (was - m.radius)
+        m.x, m.y = clamp(m.x, m), clamp(m.y, m)
+
     def charge(self, m: TModel, target: TModel) -> bool:
-        """A Move into Contact with an enemy seen at the start: placed on the line between the centres, one base
-        from the Target, then a free Fight with +1 Die for Charging. False if another enemy stopped it short."""
+        """A Move into Contact with an enemy seen at the start: placed on the line between the centres, its base
+        touching the Target's, then a free Fight with +1 Die for Charging. False if another enemy stopped it short."""
         drinks = self.drinks_when_charging(m, target)
         d = dist(m, target)
         ux, uy = (target.x - m.x) / d, (target.y - m.y) / d
-        self.move_towards(m, target.x - ux * R.BASE_INCHES, target.y - uy * R.BASE_INCHES, m.move_inches,
-                          ignore=(target,))
+        touch = m.radius + target.radius
+        self.move_towards(m, target.x - ux * touch, target.y - uy * touch, m.move_inches, ignore=(target,))
         if not in_contact(m, target):
             return False
         if drinks:
@@ -292,8 +317,8 @@ class TableGame(RB.Game):
         cy = sum(e.y for e in engaged) / len(engaged)
         d = math.hypot(m.x - cx, m.y - cy)
         ux, uy = (m.x - cx) / d, (m.y - cy) / d
-        tx = clamp(m.x + ux * m.move_inches)
-        ty = clamp(m.y + uy * m.move_inches)
+        tx = clamp(m.x + ux * m.move_inches, m)
+        ty = clamp(m.y + uy * m.move_inches, m)
         self.move_towards(m, tx, ty, m.move_inches, ignore=tuple(engaged))
 
     # -- Targeting ("1: Declare Weapon and Target") and Shooting on the table -------------------------------------
@@ -416,15 +441,14 @@ class TableGame(RB.Game):
         line"."""
         d = dist(m, victim)
         ux, uy = (victim.x - m.x) / d, (victim.y - m.y) / d
-        r = R.BASE_INCHES / 2
         near = []
         for x in (x for side in self.sides for x in side):
             if x is m or not x.on_table:
                 continue
             dx, dy = x.x - m.x, x.y - m.y
             along, off = dx * ux + dy * uy, abs(dx * uy - dy * ux)
-            if 0 <= along <= reach + R.BASE_INCHES + 1e-9 and off <= R.FIRE_CORRIDOR_HALF_WIDTH + r + 1e-9:
-                near.append((dx * dx + dy * dy, x, off <= r + 1e-9))
+            if 0 <= along <= reach + m.radius + x.radius + 1e-9 and off <= R.FIRE_CORRIDOR_HALF_WIDTH + x.radius + 1e-9:
+                near.append((dx * dx + dy * dy, x, off <= x.radius + 1e-9))
         return near
 
     def once_pays(self, m: TModel, reach: float, victim: TModel) -> bool:
@@ -486,7 +510,9 @@ class TableGame(RB.Game):
             # rider's first); the horse, a Novice, "immediately becomes a Casualty should it Fail any Save", and "If a
             # horse becomes a Casualty, any model riding it ... must then make a 5+ Save"
             if x.on_table and x.mounted and not holy and self.rng.randint(1, R.HORSE_GRIT_DIE) < R.DYNAMITE_BLAST_SAVE:
+                was = x.radius
                 x.mounted = False
+                self.resize(x, was)
                 self.save(x, R.HORSE_RIDER_SAVE, 0, side if x.side != side else None)
 
     def save(self, victim, needed: int, modifier: int, credit: int | None) -> int:
@@ -563,12 +589,14 @@ class TableGame(RB.Game):
         if victim.base_mm > m.base_mm:
             pull = min(pull, R.LASSO_LARGER_BASE_MAX_DRAG_INCHES)
         d = dist(m, victim)
-        pull = min(pull, d - R.BASE_INCHES)   # it halts in Contact with the thrower
+        pull = min(pull, d - m.radius - victim.radius)   # it halts in Contact with the thrower
         if pull > 0:
             victim.x += (m.x - victim.x) / d * pull
             victim.y += (m.y - victim.y) / d * pull
         if victim.mounted:
+            was = victim.radius
             victim.mounted = False   # dragged off its horse: it "counts as falling" (a 5+ Save)
+            self.resize(victim, was)
             self.save(victim, R.LASSO_HORSE_FALL_SAVE, 0, m.side)
 
     def ready(self, m: TModel, wp) -> bool:
@@ -747,8 +775,11 @@ class TableGame(RB.Game):
             victim.shaken = True
         if not victim.standing:
             self.caster_out(victim)
+            was = victim.radius
             victim.beast = False  # "If Downed, it reverts to Human Form immediately"
             victim.mounted = False  # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
+            if victim.on_table:
+                self.resize(victim, was)
 
     # -- Bless and Curse tokens (docs/shadows-battles.md section 12) -----------------------------------------------
     def test(self, m: TModel, n: int, extra_rerolls: int = 0, unmodified: bool = False) -> list[int]:
@@ -917,7 +948,7 @@ class TableGame(RB.Game):
         if name == "Immolate":
             if any(gap(m, f) <= power.range_inches + EPS for f in self.friends(m)):
                 return None
-            hit = any(e.standing and dist(m, e) - R.BASE_INCHES / 2 <= power.range_inches + EPS
+            hit = any(e.standing and dist(m, e) - m.radius <= power.range_inches + EPS
                       for e in self.enemies(m))
             return m if hit else None
         if name == "Faith Healing":
@@ -1059,9 +1090,9 @@ class TableGame(RB.Game):
         would come within 1" of any enemy on the table."""
         d = dist(m, toward)
         ux, uy = (toward.x - m.x) / d, (toward.y - m.y) / d
-        t_max = R.arcane_power("Summon").range_inches + R.BASE_INCHES
-        keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES
+        t_max = R.arcane_power("Summon").range_inches + m.radius + e.radius
         for x in self.enemies(m):
+            keep = e.radius + x.radius + R.ENEMY_CLEARANCE_INCHES
             wx, wy = m.x - x.x, m.y - x.y
             along = wx * ux + wy * uy
             if along >= 0:
@@ -1071,7 +1102,7 @@ class TableGame(RB.Game):
                 continue
             t_max = min(t_max, -along - math.sqrt(disc))
         t_max = max(t_max, 0.0)
-        e.x, e.y = clamp(m.x + ux * t_max), clamp(m.y + uy * t_max)
+        e.x, e.y = clamp(m.x + ux * t_max, e), clamp(m.y + uy * t_max, e)
 
     def summon_or_banish(self, m: TModel, fired: set, again: list, conc: str | None = None) -> bool:
         """Policy (docs/shadows-battles.md section 12): Summon, with no Summoned model of its own in play, a standing
@@ -1091,8 +1122,8 @@ class TableGame(RB.Game):
         difficulty, target, toward, kind = None, None, None, None
         if m.plan.summon and not any(e.on_table and e.owner is m for e in self.entities(s)):
             toward = self.closest(m, [e for e in self.enemies(m) if e.standing])
-            keep = R.BASE_INCHES + R.ENEMY_CLEARANCE_INCHES
-            if toward is not None and all(dist(m, e) >= keep - 1e-9 for e in self.enemies(m)):
+            if toward is not None and all(dist(m, e) >= m.radius + e.radius + R.ENEMY_CLEARANCE_INCHES - 1e-9
+                                          for e in self.enemies(m)):
                 for d, over in m.plan.summon:
                     if self.entity(s, d).on_table or (band is not None and not over[band]):
                         continue
@@ -1147,7 +1178,7 @@ class TableGame(RB.Game):
             for v in self.sides[side]:
                 if not v.on_table or v is m or gap(m, v) > reach + EPS:
                     continue
-                if dist(m, v) - R.BASE_INCHES / 2 > reach + EPS:
+                if dist(m, v) - m.radius > reach + EPS:
                     faces = self.test(v, R.IMMOLATE_REACTION_DICE)
                     if RB.successes(faces) > 0:
                         continue
@@ -1176,11 +1207,15 @@ class TableGame(RB.Game):
         if (m.whiskey or m.snake_oil) and not m.beast and self.gear_action(m):
             did = "move"
         elif m.beast and self.human_wanted(m, late):
+            was = m.radius
             m.beast = False  # it may "return to Human Form by using an entire Move Action"
+            self.resize(m, was)
             did = "move"
         elif m.form is not None and not m.beast and self.beast_wanted(m, late):
+            was = m.radius
             m.beast = True  # it "may assume its Beast Form ... by using an entire Move Action"
             m.mounted = False  # its horse "flees the table automatically if the Skinwalker transforms while riding"
+            self.resize(m, was)
             did = "move"
         elif m.plan.style == "gun" and not m.beast:  # a Beast Form plays brawl
             did = self.gun_action(m, fired, again, late, second)
@@ -1486,8 +1521,8 @@ class TableGame(RB.Game):
         downed = [f for f in friends if f.downed and gap(m, f) <= m.move_inches + EPS]
         if not downed:
             return False
-        f = min(downed, key=lambda f: (dist(m, f), self.pos_in_order(f)))
-        self.move_towards(m, f.x, f.y, dist(m, f) - R.BASE_INCHES)
+        f = min(downed, key=lambda f: (dist(m, f) - f.radius, self.pos_in_order(f)))
+        self.move_towards(m, f.x, f.y, dist(m, f) - m.radius - f.radius)
         return True
 
     # -- Recovery ("2: Make Recovery Tests": Friend in Contact) ----------------------------------------------

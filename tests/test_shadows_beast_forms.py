@@ -112,13 +112,14 @@ def test_wolf_assumes_its_form_with_a_move_action_then_charges_six_inches_with_t
 
 def test_human_form_charges_four_inches_with_pistol_close_work_gone_in_beast_form():
     """In Human Form the same model charges only 4" (gap 6": it Moves); in its Beast Form it "cannot use any Weapons
-    or Gear": no shot on a Solo's second Action (gap 7", beyond the Wolf's 6"), it Moves 6" instead."""
+    or Gear": no shot on a Solo's second Action (gap 6.7" from its 40mm base, beyond the Wolf's 6"), it Moves instead,
+    until its base is 1" from the Kid's (section 11d: centres 0.8" + 0.5" + 1" apart)."""
     kid = FakePlan(model("Kid", "Novice"))
-    g = table([(beast_plan(), (10, 10))], [(kid, (18, 10))], Dice())   # gap 7"
+    g = table([(beast_plan(), (10, 10))], [(kid, (18, 10))], Dice())
     m = g.sides[0][0]
     m.beast = True
     assert g.one_action(m, set(), [], late=True, after_move=True) == "move"
-    assert (m.x, m.y) == pytest.approx((16.0, 10.0)) and not g.can_shoot(m, set(), [])
+    assert (m.x, m.y) == pytest.approx((18 - 2.3, 10.0)) and not g.can_shoot(m, set(), [])
     m.beast = False
     assert g.can_shoot(m, set(), [])   # its Pistol, in Human Form
 

@@ -231,8 +231,7 @@ def test_the_behemoth_breathes_a_four_inch_corridor():
     assert st.weapons[0, slot, 0, CORRIDOR] == 1
     assert list(st.weapons[0, slot, 0, [B._K.WEAPON_COLUMNS.index(f"{b}_edge") for b in ("short", "medium", "long")]]) \
         == [4000] * 3
-    assert [n for n in st.notes if "not played for the Behemoth" in n] == [
-        "A: not played for the Behemoth: its 40mm base's size (every model is a 25mm disc; it can always be Targeted)"]
+    assert [n for n in st.notes if "not played for the Behemoth" in n] == []   # its 40mm base is played (11d)
     st = B.prepare(behemoth_cult(), P.sample_posse(None), B.battle_options(movement="none"))
     assert st.weapons[0, slot, 0, B._K.WEAPON_COLUMNS.index("usable")] == 0
 

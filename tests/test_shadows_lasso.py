@@ -113,17 +113,18 @@ def test_reference_a_passed_save_or_boilerplate_leaves_the_rider_up():
 
 def test_reference_drags_a_target_as_far_as_its_successes_and_halts_in_contact():
     """A rider lassoing a rider (both 40mm: not a larger base) drags it 1" per Success: two Successes from 2.5"
-    away leave 0.5"; from 1.5" away three Successes bring it into Contact, no further. (The rider's 1 fails its Save,
-    its 6 makes the fall's 5+.)"""
-    for gap, faces, want in ((2.5, [5, 6, 2, 1, 6], 0.5), (1.5, [5, 6, 7, 1, 6], 0.0)):
+    away leave 0.5", and off its horse its 25mm base stands 0.3" further (0.8"); from 1.5" away three Successes bring
+    it into Contact, no further, and on foot it is placed touching still (section 11d). (The rider's 1 fails its
+    Save, its 6 makes the fall's 5+.)"""
+    touch = R.base_inches(R.MOUNTED_BASE_MM)   # centre distance of two 40mm bases in Contact
+    for gap_, faces, want in ((2.5, [5, 6, 2, 1, 6], 0.8), (1.5, [5, 6, 7, 1, 6], 0.0)):
         dice = Dice(faces, uniforms=[0.9])
         thrower = replace(mounted_plan("L", gear=("Lasso",)), lasso=(3, 2))
-        g = table([(thrower, (10, 10))], [(mounted_plan("R", rank="Novice"), (10 + R.BASE_INCHES + gap, 10))],
-                  rng=dice)
+        g = table([(thrower, (10, 10))], [(mounted_plan("R", rank="Novice"), (10 + touch + gap_, 10))], rng=dice)
         g.throw_lasso(g.sides[0][0], g.sides[1][0])
         r = g.sides[1][0]
         assert not dice.faces and not r.mounted and not r.shaken
-        assert r.x - 10 - R.BASE_INCHES == pytest.approx(want)
+        assert r.x - 10 - g.sides[0][0].radius - r.radius == pytest.approx(want)
 
 
 def test_reference_policy():
@@ -143,7 +144,8 @@ def test_reference_policy():
 
     assert plays(False) == ["lasso"] and plays(True) == ["charge"]
     assert plays(False, riding=False) == ["charge"]
-    assert plays(False, x=17.0) == ["lasso"] and plays(False, x=17.1) == ["move"]   # gap 6", 6.1": out of reach
+    # a 25mm base and a 40mm one touch at 1.3" between centres: gaps 6" and 6.1"
+    assert plays(False, x=17.3) == ["lasso"] and plays(False, x=17.4) == ["move"]
     assert plays(False, downed=True) == ["charge"]
 
 
@@ -191,17 +193,18 @@ def test_kernel_throw_agrees_with_the_exact_odds(thrower, target, terrain, dice,
 
 
 def test_kernel_drags_one_inch_per_success_and_halts_in_contact():
-    """A mounted Veteran lassoes a mounted Novice (equal bases) 2.5" away: dragged 1", 2" or 2.5" (into Contact) with
-    one, two or three Successes whose Save fails; the frequencies against the exact odds, one trial per seed."""
+    """A mounted Veteran lassoes a mounted Novice (equal 40mm bases) 2.5" away: dragged 1", 2" or 2.5" (into Contact)
+    with one, two or three Successes whose Save fails, and 0.3" more in Contact, where the rider off its horse is
+    placed touching still (section 11d); the frequencies against the exact odds, one trial per seed."""
     st = _setup([rider("L", gear=["Lasso"], skills=["Mean"])], [rider("R", "Novice")], plan="brawl")
-    x0 = 10 + R.BASE_INCHES + 2.5
-    n, seen = 1_500, {0.0: 0, 1.0: 0, 2.0: 0, 2.5: 0}
+    x0 = 10 + R.base_inches(R.MOUNTED_BASE_MM) + 2.5
+    n, seen = 1_500, {0.0: 0, 1.0: 0, 2.0: 0, 2.8: 0}
     for seed in range(n):
         _, _, last = _probe(st, "action", 0, 0, 0, where={(0, 0): (10, 10), (1, 0): (x0, 10)}, seed=seed,
                             riding=True)
         seen[round(x0 - last[1, 0, 0], 6)] += 1
     _, drag = exact("Veteran", 3)
-    want = {1.0: drag.get(1, 0), 2.0: drag.get(2, 0), 2.5: sum(p for e, p in drag.items() if e >= 3)}
+    want = {1.0: drag.get(1, 0), 2.0: drag.get(2, 0), 2.8: sum(p for e, p in drag.items() if e >= 3)}
     for d, p in want.items():
         assert _close(seen[d] / n, p, n), (d, seen, want)
     # on foot (25mm) the same throw drags the rider (40mm, "a larger base") 1" at most, whatever the Successes

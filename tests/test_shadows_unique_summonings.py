@@ -101,7 +101,8 @@ def test_profiles_are_the_books_table():
     assert set(u["Seraphim"].skills) == {"Gunslinger", "Fearsome"}
     assert set(u["Swamp Baka"].skills) == {"Fearsome", "Hard to Kill", "Lead-Belly", "Tough"}
     assert u["Behemoth"].flying and u["Seraphim"].flying and u["Behemoth"].breath_inches == 4
-    assert "Fire Corridor" not in u["Behemoth"].not_played   # its breath is played (fire corridors, section 4a)
+    # its breath is played (fire corridors, section 4a) and its 40mm base (section 11d): nothing is left unplayed
+    assert u["Behemoth"].not_played is None and u["Swamp Baka"].not_played == "rough ground: the table has none"
     assert R.UNIQUE_SUMMONING_DICE == -1
     # each die scores at most one Success: 2 Dice never reach Difficulty 3, a Concentrate's third die may
     assert not R.can_cast(2, 3) and R.can_cast(3, 3)

@@ -38,7 +38,7 @@ plan, 8 Game Turns, most dangerous target first, auto Solo/Dual Activations (doc
 SETTING = (f"on the 3' table (Showdown), {B.terrain_label(OPTIONS.terrain)} terrain, {OPTIONS.plan_a} plans, "
            f"{OPTIONS.turns} Game Turns")
 NOT_MODELLED_NOTE = ("Not modelled (docs/shadows-battles.md, 'What is not modelled'): terrain pieces and Line of Sight "
-                     "(Cover is a density drawn per shot), 40mm bases as geometry (Horses are ridden), a Lasso thrown at a model on "
+                     "(Cover is a density drawn per shot), a Lasso thrown at a model on "
                      "foot, the other scenarios and Bystanders.")
 
 

@@ -153,7 +153,7 @@ NOT_MODELLED = (
     "elevation, falling (but a rider's fall when a Lasso drags it off its horse), Shoves and rough ground: the table "
     "is flat and clear",
     "of the Lasso, every throw but at a rider (policy: a brawl model drags riders off their horses before its Charge; "
-    "gun models shoot); Marked Cards (an Income roll, not a battle); of Horses (ridden from the start, never dismounted by choice), the 40mm base's size on the table, Shoves off a horse and shooting the horse instead of its rider (the "
+    "gun models shoot); Marked Cards (an Income roll, not a battle); of Horses (ridden from the start, never dismounted by choice), Shoves off a horse and shooting the horse instead of its rider (the "
     "horse is worth no VP; shooters aim at riders)",
     "the Move Reactions but the Charge (Disengaging or diving for Cover on Lookout): a gun model on Lookout Shoots (at "
     "a Dynamite thrower, the stick: Good Shot!), a brawl model Charges; the Reaction Test is never rolled with two "
@@ -161,9 +161,7 @@ NOT_MODELLED = (
     "Arcane Powers but Arcane Blast, Transfix, Immolate, Faith Healing, Bless, Curse, Dispel, Summon and Banish: "
     "Scry (it looks at a Hand: the battle's card play is not a choice, so it changes nothing), Warding Circle (every "
     "policy tried lost battles; so Dispel only ever removes a Bless or a Curse); of the unique Summonings (played "
-    "when the posse file names them) the 40mm bases",
-    "40mm bases (a Major Entity's, a Skinwalker's Beast Form, a rider's) as geometry: every model is a 25mm disc on "
-    "the table (such a model can always be Targeted, and the Bear's bear-hug compares the bases)",
+    "when the posse file names them) the Swamp Baka's rough ground (the table has none)",
     "Bystanders; dragging Downed comrades; the other scenarios (this is Scenario 5: Showdown)",
     "of the Events: Armed Civilians, Lucky Find and, with --events supernatural, Haunted! and a roll of 6 (no terrain "
     "pieces; no effect or no entry in this rulebook text)",

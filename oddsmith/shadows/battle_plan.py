@@ -1182,7 +1182,7 @@ def prepare(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = 
         "big_target_mm": R.ALWAYS_TARGETED_BASE_MM,
         "lasso_range": _inches(R.LASSO_RANGE), "lasso_drag": _inches(R.LASSO_DRAG_INCHES_PER_SUCCESS),
         "lasso_big_drag": _inches(R.LASSO_LARGER_BASE_MAX_DRAG_INCHES), "fall_save": R.LASSO_HORSE_FALL_SAVE,
-        "lasso_plan": LASSO_PLAN,
+        "lasso_plan": LASSO_PLAN, "base_mm": R.BASE_MM,
     }
     opt_arr = np.array([o[c] for c in _K.OPTION_COLUMNS], dtype=np.int32)
     return BattleSetup(a, b, opts, models, weapons, n_models, order, opt_arr, tuple(notes))

@@ -138,6 +138,7 @@ from oddsmith.rules.shadows.moving import (  # noqa: F401
     APPALOOSA_MOVE_INCHES,
     BASE_INCHES,
     BASE_MM,
+    base_inches,
     CHARGE_REACH_INCHES,
     DEPLOYMENT_ZONE_INCHES,
     DISENGAGE_MOVE_INCHES,

@@ -132,8 +132,7 @@ SUMMON_DIFFICULTY: dict[int, str] = {1: "Lesser Entity", 2: "Minor Entity", 3: "
 
 UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
     Entity("Behemoth", 40, 4, 10, "Major Entity. Flying, Fearsome. Breath attack: a 4\" Fire Corridor. Crossroads Cult only.",
-           ("Fearsome",), "Major", "The Crossroads Cult", flying=True, breath_inches=4,
-           not_played="its 40mm base's size (every model is a 25mm disc; it can always be Targeted)"),
+           ("Fearsome",), "Major", "The Crossroads Cult", flying=True, breath_inches=4),
     Entity("Hellhound", 25, 6, 6, "Lesser Entity. Fearsome. Crossroads Cult only.", ("Fearsome",), "Lesser",
            "The Crossroads Cult"),
     Entity("Seraphim", 25, 6, 10, "Major Entity. Flying. Gunslinger. Fearsome. Two Blessed Pistols (Silver Bullets, never Jam). "
@@ -142,8 +141,7 @@ UNIQUE_SUMMONINGS: dict[str, Entity] = {e.name: e for e in (
     Entity("Swamp Baka", 40, 4, 8, "Major Entity. Fearsome. Hard to Kill. Lead-Belly. Tough. Ignores rough ground. Tendrils as a "
            "Lasso. Congregation only.", ("Fearsome", "Hard to Kill", "Lead-Belly", "Tough"), "Major", "The Congregation",
            lasso=True,
-           not_played="its 40mm base's size (every model is a 25mm disc; it can always be Targeted); rough ground: the "
-                      "table has none"),
+           not_played="rough ground: the table has none"),
 )}
 UNIQUE_SUMMONING_DICE = CastingModifier.UNIQUE_SUMMONING.dice
 """Unique Summonings: "if they do so, the Casting Test suffers a -1 Die Modifier"."""

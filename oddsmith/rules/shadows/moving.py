@@ -55,6 +55,23 @@ BASE_MM = 25
 MOUNTED_BASE_MM = 40
 """"Mounted models have a 40mm diameter base" ("Mounted Models")."""
 
+
+def base_inches(base_mm: int) -> float:
+    """A base's diameter in inches on the table's scale, where a 25mm base is ``BASE_INCHES`` across ("Measuring":
+    every distance is measured edge to edge, so a larger base reaches further and touches sooner; docs/shadows-battles.md
+    section 11d).
+
+    >>> base_inches(25), base_inches(40)
+    (1.0, 1.6)
+    >>> base_inches(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: a base is a positive number of mm, not 0
+    """
+    if base_mm <= 0:
+        raise ValueError(f"a base is a positive number of mm, not {base_mm}")
+    return base_mm * BASE_INCHES / BASE_MM
+
 ENEMY_CLEARANCE_INCHES = 1
 """A model "cannot voluntarily Move closer than 1" to an enemy model unless you intend to Contact" ("Other Models")."""
 
