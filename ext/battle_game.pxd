@@ -133,8 +133,8 @@ ctypedef struct Setup:
     double slot_y[NSIDE][NSLOTS]
     double base                  # a standard base's diameter: centre distance of two such models in Contact
     double clear                 # centre distance of two standard bases 1" apart (clear2 its square)
-    double contact2              # squared centre distances (inches²): Contact, the 1" rule, Charge reach, Dust Storm,
-    double clear2                # Dynamite's throw, Arcane Blast's range
+    double contact2              # squared thresholds of measured2 (inches²): Contact, the 1" rule, Charge reach,
+    double clear2                # Dust Storm, Dynamite's throw, Arcane Blast's range
     double dust2
     double dyn2
     double arcane2
@@ -375,14 +375,11 @@ cdef inline int damage_model(Setup *p, Game *g, int o, int t, int code, int cred
         caster_out(g, o, t)   # Downed or a Casualty: its Powers end
     if g.look[o][t]:
         lookout_lost(g, o, t)
-    if g.beast[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
+    if (g.beast[o][t] or g.mounted[o][t]) and (code >= DMG_DOWNED or g.shaken[o][t]):
         g.beast[o][t] = 0   # "If Downed, it reverts to Human Form immediately" (a Casualty too)
-        if code != DMG_CASUALTY:
-            resize(p, g, o, t)
-    if g.mounted[o][t] and (code >= DMG_DOWNED or g.shaken[o][t]):
         g.mounted[o][t] = 0   # "A rider that is Downed is forcibly dismounted ... their horse immediately flees"
         if code != DMG_CASUALTY:
-            resize(p, g, o, t)
+            resize(p, g, o, t)   # its smaller base (a Casualty leaves the table)
     if code == DMG_CASUALTY:
         g.on[o][t] = 0
         g.cas[o][t] = 1

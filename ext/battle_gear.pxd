@@ -42,9 +42,9 @@ cdef inline void gear_drink(Game *g, int s, int m) noexcept nogil:
 
 
 cdef inline void whiskey_at_charge(Setup *p, Game *g, int s, int m, int t, double d) noexcept nogil:
-    """Policy: a Charge that reached a standing Fearsome enemy t from centre distance ``d`` (model m not Fearsome
-    itself, no Nerve Test against a Fearsome model taken this Activation, not drunk already this Turn): it drank on the
-    way, as part of the Charge's Move, when the Target was within the Charge's reach less Whiskey's 1"."""
+    """Policy: a Charge that reached a standing Fearsome enemy t from distance ``d`` (centres, less both bases'
+    g.grow, as measured2 reads it; model m not Fearsome itself, no Nerve Test against a Fearsome model taken this
+    Activation, not drunk already this Turn): it drank on the way, as part of the Charge's Move, when the Target was within the Charge's reach less Whiskey's 1"."""
     cdef int o = 1 - s
     if g.drunk[s][m] == g.turn or not standing(g, o, t) or not fearsome(p, g, o, t) or fearsome(p, g, s, m) \
             or (g.fear[s][m] >> 1) == g.act_id:

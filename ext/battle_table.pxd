@@ -2,7 +2,8 @@
 """The table battle's steps (docs/shadows-battles.md, sections 1-9), cimported by shadows_battle.pyx.
 
 Geometry in inches as doubles, a model a disc of diameter ``p.base`` plus twice its ``g.grow`` (a 40mm base:
-section 11d): distances edge to edge ("Measuring", measured2), Contact at gap 0 (+1e-6). Moves ("Move", "Other Models"), Charges, Disengaging, Targets
+section 11d): distances edge to edge ("Measuring", measured2), Contact at gap 0 (+1e-6). Moves ("Move", "Other
+Models"), Charges, Disengaging, Targets
 ("Declare Weapon and Target", Spotting Tests), Shooting with Cover drawn per shot, Dynamite blasts on
 positions, Fights ("Fight", "Outnumbered", Fighting Skills Table), Arcane Blast, and the plans' choice of
 each Action. Every function is ``cdef inline noexcept nogil``.
