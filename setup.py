@@ -38,7 +38,7 @@ PACKAGES = [
 
 def extensions():
     only = {n for n in os.environ.get("ODDSMITH_EXTENSIONS", "").split(",") if n}
-    compile_args = ["-O3"] if sys.platform != "win32" else ["/O2"]
+    compile_args = ["-O3", "-fno-math-errno"] if sys.platform != "win32" else ["/O2"]
     if os.environ.get("ODDSMITH_NATIVE") == "1" and sys.platform != "win32":
         compile_args.append("-march=native")
     exts = []

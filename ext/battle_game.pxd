@@ -129,6 +129,11 @@ ctypedef struct Setup:
     int n[NSIDE]                 # posse models (Revenant slots come after them)
     int rev[NSIDE]               # 1: D3+1 Revenants join this side
     int spot_ok[NSIDE][MAXM][2]  # 1: a Spotting Test passes at least SPOTTING_MIN_CHANCE (index: Shaken)
+    double move_in[NSIDE][MAXM][3]   # its Move in inches on foot, in its Beast Form, on horseback (move_of)
+    double desired_in[NSIDE][MAXM]   # its D* in inches
+    int gun_posse[NSIDE]         # bit m: posse model m plays gun style (gun_pace)
+    int special[NSIDE][MAXM]     # 1: it may Feed, Limp, carry Gear, take a Beast Form or cast (table_action's checks)
+    int arcane[NSIDE][MAXM]      # 1: it may Summon, Banish or cast an Arcane Power (act's checks)
     double slot_x[NSIDE][NSLOTS]
     double slot_y[NSIDE][NSLOTS]
     double base                  # a standard base's diameter: centre distance of two such models in Contact
@@ -175,6 +180,8 @@ ctypedef struct Game:
     double y[NSIDE][MAXM]
     double grow[NSIDE][MAXM]     # its base's radius beyond a standard base's (inches; 0.3 on a 40mm base: section 11d)
     int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not
+    double md2[NSIDE][MAXM][MAXM]   # measured2 of each pair of enemies as last placed (measure_row): md2[s][m][t] is
+                                    # model m of side s and enemy t, the same as md2[1 - s][t][m]
     int upmask[NSIDE]            # models on the table and not Downed
     int nc_valid                 # the closest enemy model nc_s/nc_m may shoot at is cached: nc_t, nc_d2 (any change
     int nc_s                     # of positions or states clears it)
@@ -498,12 +505,33 @@ cdef inline double grow_of(Setup *p, Game *g, int s, int m) noexcept nogil:
     return (base_mm_of(p, g, s, m) - p.opt[O_BASE_MM]) * p.base / (2.0 * p.opt[O_BASE_MM])
 
 
-cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Model m of side s stands somewhere new: recompute which enemy bases touch its base (both sides' masks); returns
-    its mask."""
-    cdef int o = 1 - s, t, mask = 0
+cdef inline void measure_row(Game *g, int s, int m) noexcept nogil:
+    """Model m of side s stands somewhere new or on a new base: measure it against every enemy slot in play (md2).
+    Every change of place or base ends here (set_contacts), so the hot scans read a distance instead of working it
+    out again (section 11d's square root for every 40mm pair)."""
+    cdef int o = 1 - s, t
+    cdef double d
     for t in range(g.nm[o]):
-        if measured2(g, s, m, o, t) <= p.contact2:
+        d = measured2(g, s, m, o, t)
+        g.md2[s][m][t] = d
+        g.md2[o][t][m] = d
+
+
+cdef inline double enemy2(Game *g, int s, int m, int t) noexcept nogil:
+    """measured2 of model m of side s and enemy model t, as measure_row last measured them."""
+    return g.md2[s][m][t]
+
+
+cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """Model m of side s stands somewhere new: measure it (measure_row) and recompute which enemy bases touch its
+    base (both sides' masks); returns its mask."""
+    cdef int o = 1 - s, t, mask = 0
+    cdef double d
+    for t in range(g.nm[o]):
+        d = measured2(g, s, m, o, t)   # measure_row's work, in the same pass
+        g.md2[s][m][t] = d
+        g.md2[o][t][m] = d
+        if d <= p.contact2:
             mask |= 1 << t
             g.cmask[o][t] |= 1 << m
         else:
@@ -619,8 +647,8 @@ cdef inline int fearsome(Setup *p, Game *g, int s, int m) noexcept nogil:
 cdef inline double move_of(Setup *p, Game *g, int s, int m) noexcept nogil:
     """Its Move in inches, in the Form it is in, or on horseback ("A model on horseback moves 6"")."""
     if g.mounted[s][m]:
-        return p.mp[s][m][M_MOUNT_MOVE] / 1000.0
-    return (p.mp[s][m][M_BEAST_MOVE] if g.beast[s][m] else p.mp[s][m][M_MOVE]) / 1000.0
+        return p.move_in[s][m][2]
+    return p.move_in[s][m][1 if g.beast[s][m] else 0]
 
 
 cdef inline double reach2_of(Setup *p, Game *g, int s, int m) noexcept nogil:

@@ -90,7 +90,7 @@ cdef inline void reaction_shoot(Setup *p, Game *g, int o, int r, int w, int s, i
     drawn per shot, Jamming, Boilerplate, the Save, as any shot ("Resolving a Reaction")."""
     cdef int i, band, cov, succ, one
     cdef int *wp = &p.wp[o][r][w][0]
-    cdef double d2 = measured2(g, o, r, s, m)
+    cdef double d2 = enemy2(g, o, r, m)
     band = band_at(p, o, r, w, d2)
     for i in range(wp[W_SHOTS]):
         if not standing(g, s, m) or (g.cmask[s][m] & g.upmask[o]):
@@ -119,7 +119,7 @@ cdef inline int reacting_model(Setup *p, Game *g, int s, int m, int *rw) noexcep
         t = p.order[o][i]
         if not g.look[o][t] or not standing(g, o, t) or (g.cmask[o][t] & g.upmask[s]):
             continue
-        d2 = measured2(g, o, t, s, m)
+        d2 = enemy2(g, o, t, m)
         if g.dust and d2 > p.dust2 and gloomy(p, g, o, t):
             continue
         if p.mp[o][t][M_STYLE] != STYLE_GUN or g.beast[o][t]:

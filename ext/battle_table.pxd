@@ -182,17 +182,22 @@ cdef inline int ties(Setup *p, double bd, double d, double *lim) noexcept nogil:
     return d <= lim[0]
 
 
-cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double *d2) noexcept nogil:
-    """Of side o's models in the bit mask ``mask`` (squared centre distances ``dd``), the first in Activation order
-    whose distance ties (tie2) with the least; -1 if the mask is empty. ``d2``: its squared distance (1e18: none)."""
+cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double least, double *d2) noexcept nogil:
+    """Of side o's models in the bit mask ``mask`` (squared centre distances ``dd``, the least of them ``least``, which
+    the caller keeps as it fills ``dd``), the first in Activation order whose distance ties (tie2) with the least; -1
+    if the mask is empty. ``d2``: its squared distance (1e18: none). ties' bound is worked out once: beyond it no
+    distance ties, and below ``least`` every one does."""
     cdef int i, t
-    cdef double bd = 1e18, lim = -1.0
-    for t in range(g.nm[o]):
-        if (mask >> t) & 1 and dd[t] < bd:
-            bd = dd[t]
+    cdef double lim = -1.0, far = least if least > p.base * p.base else p.base * p.base
+    far = far * (1 + 2e-6) + 2e-6
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (mask >> t) & 1 and ties(p, bd, dd[t], &lim):
+        if (mask >> t) & 1 and dd[t] <= far:
+            if dd[t] > least:
+                if lim < 0:
+                    lim = tie2(p, least)
+                if dd[t] > lim:
+                    continue
             d2[0] = dd[t]
             return t
     d2[0] = 1e18
@@ -205,13 +210,16 @@ cdef inline int closest_enemy(Setup *p, Game *g, int s, int m, int downed, doubl
     cdef int o = 1 - s, t
     cdef int mask = (g.onmask[o] & ~g.upmask[o]) if downed else g.upmask[o]
     cdef double dd[MAXM]
+    cdef double least = 1e18
     if mask == 0:
         d2[0] = 1e18
         return -1
     for t in range(g.nm[o]):
         if (mask >> t) & 1:
-            dd[t] = measured2(g, s, m, o, t)
-    return first_closest(p, g, o, mask, dd, d2)
+            dd[t] = enemy2(g, s, m, t)
+            if dd[t] < least:
+                least = dd[t]
+    return first_closest(p, g, o, mask, dd, least, d2)
 
 
 # ---------------------------------------------------------------------------
@@ -224,7 +232,7 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
     cdef int o = 1 - s
     if not (g.upmask[o] >> t) & 1 or engaged(p, g, o, t):
         return 0
-    d2[0] = measured2(g, s, m, o, t)
+    d2[0] = enemy2(g, s, m, t)
     if d2[0] > reach2:
         return 0
     if g.dust and d2[0] > p.dust2 and gloomy(p, g, s, m):
@@ -236,14 +244,16 @@ cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2
     """The closest enemy that may be Shot at within ``reach2`` (ties, tie2: Activation order); -1 if none. The closest
     of all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
     cdef int o = 1 - s, t, best = -1, mask = 0
-    cdef double bd = 1e18
+    cdef double bd = 1e18, least = 1e18
     cdef double dd[MAXM]
     if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
         if g.upmask[o]:
             for t in range(g.nm[o]):
                 if candidate(p, g, s, m, t, 1e18, &dd[t]):
                     mask |= 1 << t
-            best = first_closest(p, g, o, mask, dd, &bd)
+                    if dd[t] < least:
+                        least = dd[t]
+            best = first_closest(p, g, o, mask, dd, least, &bd)
         g.nc_valid = 1
         g.nc_s = s
         g.nc_m = m
@@ -532,16 +542,18 @@ cdef inline int lasso_target(Setup *p, Game *g, int s, int m) noexcept nogil:
     Targeted" (big_target); with that rule off, only when it is the closest candidate. -1: none, no Lasso, or the
     model is in a Beast Form ("cannot use any Weapons or Gear")."""
     cdef int o = 1 - s, t, mask = 0
-    cdef double d2
+    cdef double d2, least = 1e18
     cdef double dd[MAXM]
     if not p.mp[s][m][M_LASSO] or p.opt[O_LASSO_RANGE] == 0 or g.beast[s][m]:
         return -1
     for t in range(g.nm[o]):
         if g.mounted[o][t] and candidate(p, g, s, m, t, p.lasso2, &dd[t]):
             mask |= 1 << t
+            if dd[t] < least:
+                least = dd[t]
     if mask == 0:
         return -1
-    t = first_closest(p, g, o, mask, dd, &d2)
+    t = first_closest(p, g, o, mask, dd, least, &d2)
     if not big_target(p, g, o, t) and closest_candidate(p, g, s, m, p.lasso2) != t:
         return -1
     return t
@@ -825,7 +837,7 @@ cdef inline int good_shot(Setup *p, Game *g, int s, int m, int kind) noexcept no
     Returns 1 if the stick went off."""
     cdef int o = 1 - s, r = g.gs_r, w = g.gs_w, i, band, cov, n, one, hit = 0
     cdef int *wp = &p.wp[o][r][w][0]
-    cdef double d2 = measured2(g, o, r, s, m)
+    cdef double d2 = enemy2(g, o, r, m)
     g.gs_pending = 0
     dice_segment(g, g.gs_tag)
     band = band_at(p, o, r, w, d2)
@@ -921,10 +933,10 @@ cdef inline double gun_pace(Setup *p, Game *g, int s, double mv) noexcept nogil:
     """Policy (section 6, gun rule (6)): the posse's gun models advance together, at the pace of the slowest: a posse
     model's Move toward the enemy goes at most the least Move of its standing gun-style posse models (in Human Form;
     Revenants and Summoned Entities neither set it nor keep it). Its own Move ``mv`` is the most."""
-    cdef int k
+    cdef int k, gun = p.gun_posse[s] & g.upmask[s]
     cdef double v
     for k in range(p.n[s]):
-        if standing(g, s, k) and p.mp[s][k][M_STYLE] == STYLE_GUN and not g.beast[s][k]:
+        if (gun >> k) & 1 and not g.beast[s][k]:
             v = move_of(p, g, s, k)
             if v < mv:
                 mv = v
@@ -938,7 +950,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     clear a Jam; Move toward the closest enemy to D* (a Lookout model on an Activation's last Action after its first
     (``second``): Lookout instead, when battle_reactions.lookout_wanted says so)."""
     cdef int o = 1 - s, t, reach = 0, downed = g.onmask[o] & ~g.upmask[o]
-    cdef double d2, step, mv = move_of(p, g, s, m)
+    cdef double d2, step, mv = move_of(p, g, s, m), least = 1e18
     cdef double dd[MAXM]
     if g.cmask[s][m] & g.upmask[o]:
         return disengage(p, g, s, m)
@@ -948,10 +960,12 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
         # the closest Downed enemy within reach that no standing model of this side is fighting (ties, tie2: order)
         for t in range(g.nm[o]):
             if (downed >> t) & 1 and not engaged(p, g, o, t):
-                dd[t] = measured2(g, s, m, o, t)
+                dd[t] = enemy2(g, s, m, t)
                 if dd[t] <= reach2_of(p, g, s, m):
                     reach |= 1 << t
-        t = first_closest(p, g, o, reach, dd, &d2)
+                    if dd[t] < least:
+                        least = dd[t]
+        t = first_closest(p, g, o, reach, dd, least, &d2)
         if t >= 0:
             return charge(p, g, s, m, t)
     t = closest_enemy(p, g, s, m, 0, &d2)
@@ -963,7 +977,7 @@ cdef inline int gun_action(Setup *p, Game *g, int s, int m, int last, int second
     if t >= 0 and d2 > p.desired2[s][m]:
         if last and second and lookout_wanted(p, g, s, m, t, d2):
             return DID_LOOKOUT   # section 13: Lookout instead of this Move (battle_reactions.pxd)
-        step = sqrt(d2) - p.base - p.mp[s][m][M_DESIRED] / 1000.0    # gap - D*
+        step = sqrt(d2) - p.base - p.desired_in[s][m]    # gap - D*
         if m < p.n[s] and p.opt[O_GUN_PACE]:
             mv = gun_pace(p, g, s, mv)
         move_toward(p, g, s, m, g.x[o][t], g.y[o][t], step if step < mv else mv)
@@ -1042,6 +1056,7 @@ cdef inline int human_wanted(Setup *p, Game *g, int s, int m, int last) noexcept
             return 0
     g.beast[s][m] = 0   # its Weapons as in Human Form (weapon_ready asks the Form), on its Human Form's base
     g.grow[s][m] = grow_of(p, g, s, m)
+    measure_row(g, s, m)
     g.nc_valid = 0
     for w in range(MAXW):
         if weapon_ready(p, g, s, m, w) and closest_candidate(p, g, s, m, p.band2[s][m][w][2]) >= 0:
@@ -1049,6 +1064,7 @@ cdef inline int human_wanted(Setup *p, Game *g, int s, int m, int last) noexcept
             break
     g.beast[s][m] = 1
     g.grow[s][m] = grow_of(p, g, s, m)
+    measure_row(g, s, m)
     g.nc_valid = 0
     return ok
 
@@ -1082,24 +1098,25 @@ cdef inline int table_action(Setup *p, Game *g, int s, int m, int last, int solo
     g.act_tag = (<uint64_t>g.turn << 16) | (1 << 15) | (s << 11) | (m << 6) | (g.acts[s][m] & 63)
     dice_segment(g, g.act_tag)
     g.acts[s][m] += 1
-    if p.mp[s][m][M_FEEDS] and g.shaken[s][m] and feed(p, g, s, m):
-        return DID_FEED   # "they will Feed", whatever the Action was to be (a caster in Contact casts nothing)
-    if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id and not g.mounted[s][m]:   # Limp: "If on foot"
-        return limp_action(p, g, s, m, fired, again)
-    if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
-        return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
-    if g.beast[s][m] and human_wanted(p, g, s, m, last):
-        g.beast[s][m] = 0   # policy (section 9): back to Human Form, "using an entire Move Action"
-        resize(p, g, s, m)
-        return DID_MOVE
-    if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
-        g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
-        g.mounted[s][m] = 0   # "which flees the table automatically if the Skinwalker transforms while riding"
-        resize(p, g, s, m)
-        return DID_MOVE
-    if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
-        arcane_blast(p, g, s, m)
-        return DID_CAST
+    if p.special[s][m]:   # none of these checks can hold for a model without the column
+        if p.mp[s][m][M_FEEDS] and g.shaken[s][m] and feed(p, g, s, m):
+            return DID_FEED   # "they will Feed", whatever the Action was to be (a caster in Contact casts nothing)
+        if p.mp[s][m][M_LIMP] and g.moved[s][m] == g.act_id and not g.mounted[s][m]:   # Limp: "If on foot"
+            return limp_action(p, g, s, m, fired, again)
+        if (g.whiskey[s][m] or g.oil[s][m]) and not g.beast[s][m] and gear_action(p, g, s, m, move_toward):
+            return DID_MOVE   # battle_gear.pxd: Whiskey for the Bottle Check, Snake Oil
+        if g.beast[s][m] and human_wanted(p, g, s, m, last):
+            g.beast[s][m] = 0   # policy (section 9): back to Human Form, "using an entire Move Action"
+            resize(p, g, s, m)
+            return DID_MOVE
+        if p.mp[s][m][M_BEAST] and not g.beast[s][m] and beast_wanted(p, g, s, m, last):
+            g.beast[s][m] = 1   # policy (section 9): assume its Beast Form, "using an entire Move Action"
+            g.mounted[s][m] = 0   # "which flees the table automatically if the Skinwalker transforms while riding"
+            resize(p, g, s, m)
+            return DID_MOVE
+        if p.mp[s][m][M_ARCANE] and n_contact(p, g, s, m, 0) == 0 and closest_candidate(p, g, s, m, p.arcane2) >= 0:
+            arcane_blast(p, g, s, m)
+            return DID_CAST
     if p.mp[s][m][M_STYLE] == STYLE_GUN and not g.beast[s][m]:   # a Beast Form plays brawl
         return gun_action(p, g, s, m, last, solo_second, fired, again)
     return brawl_action(p, g, s, m, last, solo_second, prev, fired, again)

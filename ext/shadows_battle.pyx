@@ -175,10 +175,10 @@ cdef inline int roll_off(DiceStream *st, int die) noexcept nogil:
 
 cdef int pick_model(Setup *p, Game *g, int s, int skip) noexcept nogil:
     """Most dangerous model of side s able to Activate (not Done, not Downed), other than ``skip``."""
-    cdef int i, m
+    cdef int i, m, up = g.upmask[s]
     for i in range(p.n[s]):
         m = p.order[s][i]
-        if m != skip and standing(g, s, m) and not g.done[s][m]:
+        if m != skip and (up >> m) & 1 and not g.done[s][m]:
             return m
     return entity_pick(g, s, skip) if g.nm[s] == MAXM else -1   # Summoned Entities (battle_summon.pxd)
 
@@ -199,14 +199,15 @@ cdef inline int act(Setup *p, Game *g, int s, int m, int last, int solo_second, 
         if g.nlook[1 - s]:
             react(p, g, s, m)   # Reactions to the declared Action come first (battle_table.react)
         # a Beast Form cannot "Cast Arcane Powers"
-        if (p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]) and not g.beast[s][m]:   # Summon, Banish (battle_summon.pxd)
-            did = summon_action(p, g, s, m, fired, again, conc)
-            if did != DID_NOTHING:
-                return did
-        if p.mp[s][m][M_CASTS] and not g.beast[s][m]:   # Arcane Powers (battle_arcane.pxd)
-            did = cast_action(p, g, s, m, fired, again, conc)
-            if did != DID_NOTHING:
-                return did
+        if p.arcane[s][m] and not g.beast[s][m]:
+            if p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH]:   # Summon, Banish (battle_summon.pxd)
+                did = summon_action(p, g, s, m, fired, again, conc)
+                if did != DID_NOTHING:
+                    return did
+            if p.mp[s][m][M_CASTS]:   # Arcane Powers (battle_arcane.pxd)
+                did = cast_action(p, g, s, m, fired, again, conc)
+                if did != DID_NOTHING:
+                    return did
         did = table_action(p, g, s, m, last, solo_second, prev, fired, again)
         if did == DID_LOOKOUT:
             go_lookout(g, s, m)
@@ -240,9 +241,9 @@ cdef void revenants_act(Setup *p, Game *g, int s) noexcept nogil:
 
 cdef void activate(Setup *p, Game *g, int s, int cards_left) noexcept nogil:
     """One Activation of side s (Pass, Solo or Dual by the activation policy); the Revenants follow their Boss."""
-    cdef int i, m, a, b = -1, eligible = 0, dual, fired, again, did, extra
+    cdef int i, m, a, b = -1, eligible = 0, dual, fired, again, did, extra, up = g.upmask[s]
     for m in range(p.n[s]):
-        if standing(g, s, m) and not g.done[s][m]:
+        if (up >> m) & 1 and not g.done[s][m]:
             eligible += 1
     if g.nm[s] == MAXM:
         eligible += entities_eligible(g, s)
@@ -561,6 +562,9 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         refresh_masks(g, s)
         if p.opt[O_MOVEMENT] == MOVE_TABLE:
             deploy(p, g, s)
+    if p.opt[O_MOVEMENT] == MOVE_TABLE:
+        for m in range(g.nm[0]):
+            measure_row(g, 0, m)   # both sides deployed: every pair measured (md2)
     for turn in range(1, p.opt[O_TURNS] + 1):
         turns = turn
         g.turn = turn
@@ -869,11 +873,22 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
     p.arcane2 = sq(p.base + p.opt[O_ARCANE_RANGE] / 1000.0 + WITHIN_EPS)
     p.lasso2 = sq(p.base + p.opt[O_LASSO_RANGE] / 1000.0 + WITHIN_EPS)
     for s in range(NSIDE):
+        p.gun_posse[s] = 0
+        for m in range(p.n[s]):
+            if p.mp[s][m][M_STYLE] == STYLE_GUN:
+                p.gun_posse[s] |= 1 << m
         for m in range(MAXM):
             p.desired2[s][m] = sq(p.base + p.mp[s][m][M_DESIRED] / 1000.0 + WITHIN_EPS)
             p.reach2[s][m] = sq(p.base + p.mp[s][m][M_MOVE] / 1000.0 + WITHIN_EPS)
             p.beast_reach2[s][m] = sq(p.base + p.mp[s][m][M_BEAST_MOVE] / 1000.0 + WITHIN_EPS)
             p.mount_reach2[s][m] = sq(p.base + p.mp[s][m][M_MOUNT_MOVE] / 1000.0 + WITHIN_EPS)
+            p.move_in[s][m][0] = p.mp[s][m][M_MOVE] / 1000.0
+            p.move_in[s][m][1] = p.mp[s][m][M_BEAST_MOVE] / 1000.0
+            p.move_in[s][m][2] = p.mp[s][m][M_MOUNT_MOVE] / 1000.0
+            p.desired_in[s][m] = p.mp[s][m][M_DESIRED] / 1000.0
+            p.arcane[s][m] = p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH] or p.mp[s][m][M_CASTS]
+            p.special[s][m] = (p.mp[s][m][M_FEEDS] or p.mp[s][m][M_LIMP] or p.mp[s][m][M_WHISKEY]
+                               or p.mp[s][m][M_SNAKE_OIL] or p.mp[s][m][M_BEAST] or p.mp[s][m][M_ARCANE])
             for w in range(MAXW):
                 for b in range(3):
                     p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)

@@ -311,6 +311,16 @@ def test_kernel_walker_returns_to_human_form_then_shoots():
     assert did[len(names)] >= 200 and did[names.index("shoot")] == 0   # every trial Fights (the Charge's own)
 
 
+def test_kernel_walker_measures_its_human_forms_base():
+    """The Human Form's Pistol reaches 12" from the Human Form's own 25mm base (section 11d), not from the Wolf's 40mm:
+    11.8" away it returns to shoot; 12.2" away (11.9" from the Wolf's edge) nothing is in range, so the Wolf runs in."""
+    names = B._K.PROBE_DID_NAMES
+    did, last = _walker_probe("action", 11.8)
+    assert did[names.index("move")] == 200 and tuple(last[0, 0]) == (10, 10)
+    did, last = _walker_probe("action", 12.2)
+    assert did[names.index("move")] == 200 and last[0, 0, 0] > 10
+
+
 def _feed_setup():
     coven = {"posse": {"name": "Coven", "method": "advanced", "dollar_limit": 1000, "faction": "The Red Hand Coven"},
              "model": [{"name": "Count", "rank": "Hero", "role": "Broodkin", "weapons": ["Pistol"]}]}
