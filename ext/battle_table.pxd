@@ -240,25 +240,32 @@ cdef inline int candidate(Setup *p, Game *g, int s, int m, int t, double reach2,
     return 1
 
 
-cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
-    """The closest enemy that may be Shot at within ``reach2`` (ties, tie2: Activation order); -1 if none. The closest
-    of all is the closest within any reach, so one scan serves every reach until something moves or is hurt."""
+cdef inline void scan_candidates(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """closest_candidate's cache (g.nc_*) for model m: the closest enemy that may be Shot at within any reach (ties,
+    tie2: Activation order), -1 if none."""
     cdef int o = 1 - s, t, best = -1, mask = 0
     cdef double bd = 1e18, least = 1e18
     cdef double dd[MAXM]
+    if g.upmask[o]:
+        for t in range(g.nm[o]):
+            if candidate(p, g, s, m, t, 1e18, &dd[t]):
+                mask |= 1 << t
+                if dd[t] < least:
+                    least = dd[t]
+        best = first_closest(p, g, o, mask, dd, least, &bd)
+    g.nc_valid = 1
+    g.nc_s = s
+    g.nc_m = m
+    g.nc_t = best
+    g.nc_d2 = bd
+
+
+cdef inline int closest_candidate(Setup *p, Game *g, int s, int m, double reach2) noexcept nogil:
+    """The closest enemy that may be Shot at within ``reach2`` (ties, tie2: Activation order); -1 if none. The closest
+    of all is the closest within any reach, so one scan (scan_candidates) serves every reach until something moves or
+    is hurt."""
     if not (g.nc_valid and g.nc_s == s and g.nc_m == m):
-        if g.upmask[o]:
-            for t in range(g.nm[o]):
-                if candidate(p, g, s, m, t, 1e18, &dd[t]):
-                    mask |= 1 << t
-                    if dd[t] < least:
-                        least = dd[t]
-            best = first_closest(p, g, o, mask, dd, least, &bd)
-        g.nc_valid = 1
-        g.nc_s = s
-        g.nc_m = m
-        g.nc_t = best
-        g.nc_d2 = bd
+        scan_candidates(p, g, s, m)
     return g.nc_t if g.nc_t >= 0 and g.nc_d2 <= reach2 else -1
 
 
