@@ -91,6 +91,8 @@ cdef inline double clear_length(Setup *p, Game *g, int s, int m, double ux, doub
             continue
         if b >= 0:
             continue        # moving away from it
+        if -b > length and c > length * (-2 * b - length) + 1e-7:
+            continue        # it enters that 1" (if ever) beyond this Move: t1 >= length without a square root
         disc = b * b - c
         if disc < 0:
             continue
