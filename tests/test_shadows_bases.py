@@ -92,3 +92,16 @@ def test_kernel_rider_downed_in_a_fight_is_placed_touching_still():
             assert last[1, 0, 0] == pytest.approx(10 + TOUCH)
     assert downed > 0
 
+
+
+@pytest.mark.parametrize("horse", [True, False])
+def test_kernel_shoots_to_its_long_range_from_its_own_edge(horse):
+    """A Pistol's Long Range, 12", is measured from the Shooter's own base: a Novice 13.25" away (centres) is 11.95"
+    from a rider's 40mm edge, shot at; on foot the gap is 12.25" and there is nobody to shoot (kernel, 2,000 Shoot
+    Actions)."""
+    shooter = rider("R", "Veteran") if horse else VET
+    st = _setup([shooter], [NOV], plan="gunline")
+    out, _, _ = _probe(st, "shoot", 0, 0, where={(0, 0): (10, 10), (1, 0): (23.25, 10)}, trials=2_000, seed=61,
+                       riding=True)
+    hurt = out[1, 0, 1] + out[1, 0, 2] + out[1, 0, 3]
+    assert (hurt > 0) == horse
