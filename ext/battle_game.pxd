@@ -180,8 +180,8 @@ ctypedef struct Game:
     double y[NSIDE][MAXM]
     double grow[NSIDE][MAXM]     # its base's radius beyond a standard base's (inches; 0.3 on a 40mm base: section 11d)
     int cmask[NSIDE][MAXM]       # enemies whose base touches this model's (bit t: enemy model t), on the table or not
-    double md2[NSIDE][MAXM][MAXM]   # measured2 of each pair of enemies as last placed (measure_row): md2[s][m][t] is
-                                    # model m of side s and enemy t, the same as md2[1 - s][t][m]
+    double md2[NSIDE][MAXM][MAXM]   # measured2 of each pair of enemies as last placed (set_contacts, measure_row):
+                                    # md2[s][m][t] is model m of side s and enemy t, the same as md2[1 - s][t][m]
     int upmask[NSIDE]            # models on the table and not Downed
     int nc_valid                 # the closest enemy model nc_s/nc_m may shoot at is cached: nc_t, nc_d2 (any change
     int nc_s                     # of positions or states clears it)

@@ -185,8 +185,8 @@ cdef inline int ties(Setup *p, double bd, double d, double *lim) noexcept nogil:
 
 
 cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double least, double *d2) noexcept nogil:
-    """Of side o's models in the bit mask ``mask`` (squared centre distances ``dd``, the least of them ``least``, which
-    the caller keeps as it fills ``dd``), the first in Activation order whose distance ties (tie2) with the least; -1
+    """Of side o's models in the bit mask ``mask`` (squared distances ``dd`` as measured2 gives them, the least of them
+    ``least``, which the caller keeps as it fills ``dd``), the first in Activation order whose distance ties (tie2) with the least; -1
     if the mask is empty. ``d2``: its squared distance (1e18: none). ties' bound is worked out once: beyond it no
     distance ties, and below ``least`` every one does."""
     cdef int i, t
