@@ -507,8 +507,8 @@ cdef inline double grow_of(Setup *p, Game *g, int s, int m) noexcept nogil:
 
 cdef inline void measure_row(Game *g, int s, int m) noexcept nogil:
     """Model m of side s stands somewhere new or on a new base: measure it against every enemy slot in play (md2).
-    Every change of place or base ends in set_contacts, which does the same in its own pass; this serves the
-    deployment and a look from another Form. The hot scans read a distance instead of working it out again (section
+    Every change of place or base ends here (set_contacts calls it), and so do the deployment and a look from another
+    Form. The hot scans read a distance instead of working it out again (section
     11d's square root for every 40mm pair)."""
     cdef int o = 1 - s, t
     cdef double d
@@ -524,15 +524,12 @@ cdef inline double enemy2(Game *g, int s, int m, int t) noexcept nogil:
 
 
 cdef inline int set_contacts(Setup *p, Game *g, int s, int m) noexcept nogil:
-    """Model m of side s stands somewhere new: measure it against every enemy (md2, as measure_row) and recompute which
-    enemy bases touch its base (both sides' masks); returns its mask."""
+    """Model m of side s stands somewhere new: measure it against every enemy (measure_row) and recompute which enemy
+    bases touch its base (both sides' masks); returns its mask."""
     cdef int o = 1 - s, t, mask = 0
-    cdef double d
+    measure_row(g, s, m)
     for t in range(g.nm[o]):
-        d = measured2(g, s, m, o, t)   # measure_row's work, in the same pass
-        g.md2[s][m][t] = d
-        g.md2[o][t][m] = d
-        if d <= p.contact2:
+        if g.md2[s][m][t] <= p.contact2:
             mask |= 1 << t
             g.cmask[o][t] |= 1 << m
         else:

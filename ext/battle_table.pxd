@@ -170,14 +170,20 @@ cdef inline double tie2(Setup *p, double bd) noexcept nogil:
     return r * r
 
 
-cdef inline int ties(Setup *p, double bd, double d, double *lim) noexcept nogil:
-    """Does squared distance ``d`` tie (tie2) with the least, ``bd``? ``lim`` caches tie2(p, bd) (negative: not yet
-    worked out). tie2 needs a square root; a distance above a bound of it without one (with M = max(bd, base²):
-    tie2 <= M + 2e-6 sqrt(M) + 1e-12 <= M (1 + 2e-6) + 2e-6, as 2 sqrt(M) <= M + 1) is no tie, and most are."""
+cdef inline double tie_far(Setup *p, double bd) noexcept nogil:
+    """A bound of tie2(p, bd) without a square root (with M = max(bd, base²): tie2 <= M + 2e-6 sqrt(M) + 1e-12 <=
+    M (1 + 2e-6) + 2e-6, as 2 sqrt(M) <= M + 1): a distance above it is no tie, and most are. Worked out once per
+    scan."""
+    cdef double m = bd if bd > p.base * p.base else p.base * p.base
+    return m * (1 + 2e-6) + 2e-6
+
+
+cdef inline int ties(Setup *p, double bd, double far, double d, double *lim) noexcept nogil:
+    """Does squared distance ``d`` tie (tie2) with the least, ``bd``? ``far``: tie_far(p, bd); ``lim`` caches
+    tie2(p, bd) (negative: not yet worked out)."""
     if d <= bd:
         return 1
-    cdef double m = bd if bd > p.base * p.base else p.base * p.base
-    if d > m * (1 + 2e-6) + 2e-6:
+    if d > far:
         return 0
     if lim[0] < 0:
         lim[0] = tie2(p, bd)
@@ -185,21 +191,14 @@ cdef inline int ties(Setup *p, double bd, double d, double *lim) noexcept nogil:
 
 
 cdef inline int first_closest(Setup *p, Game *g, int o, int mask, double *dd, double least, double *d2) noexcept nogil:
-    """Of side o's models in the bit mask ``mask`` (squared distances ``dd`` as measured2 gives them, the least of them
-    ``least``, which the caller keeps as it fills ``dd``), the first in Activation order whose distance ties (tie2) with the least; -1
-    if the mask is empty. ``d2``: its squared distance (1e18: none). ties' bound is worked out once: beyond it no
-    distance ties, and below ``least`` every one does."""
+    """Of side o's models in the bit mask ``mask`` (squared distances ``dd`` as measured2 gives them, the least of
+    them ``least``, which the caller keeps as it fills ``dd``), the first in Activation order whose distance ties
+    (tie2) with the least; -1 if the mask is empty. ``d2``: its squared distance (1e18: none)."""
     cdef int i, t
-    cdef double lim = -1.0, far = least if least > p.base * p.base else p.base * p.base
-    far = far * (1 + 2e-6) + 2e-6
+    cdef double lim = -1.0, far = tie_far(p, least)
     for i in range(g.nm[o]):
         t = p.order[o][i]
-        if (mask >> t) & 1 and dd[t] <= far:
-            if dd[t] > least:
-                if lim < 0:
-                    lim = tie2(p, least)
-                if dd[t] > lim:
-                    continue
+        if (mask >> t) & 1 and ties(p, least, far, dd[t], &lim):
             d2[0] = dd[t]
             return t
     d2[0] = 1e18
@@ -312,7 +311,7 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
     cdef int cb[MAXM]
     cdef int cc[MAXM]
     cdef int cd[MAXM]
-    cdef double d = 0, lg = 1e18, lim
+    cdef double d = 0, lg = 1e18, lim, far
     cdef double dd[MAXM]
     wasted[0] = 0
     for i in range(g.nm[o]):
@@ -333,9 +332,10 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
     if k == 0:
         return -1
     lim = -1.0   # the most dice, then the closest; ties (tie2) by Activation order
+    far = tie_far(p, lg)
     for i in range(k):
         t = cands[i]
-        if cd[t] == ld and ties(p, lg, dd[t], &lim):
+        if cd[t] == ld and ties(p, lg, far, dd[t], &lim):
             legal = t
             break
     t = legal
