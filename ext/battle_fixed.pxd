@@ -134,25 +134,24 @@ cdef inline void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *
         if t >= 0:
             throw_dynamite(p, g, s, m, t)
             return
-    if p.mp[s][m][M_GUNSLINGER]:
-        a = -1
-        b = -1
-        for w in range(MAXW):
-            if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired[0] >> w) & 1):
-                if a < 0:
-                    a = w
-                elif b < 0:
-                    b = w
-        if b >= 0:
-            fired[0] |= (1 << a) | (1 << b)
-            fire(p, g, s, m, a, 1)   # "Sixguns may not fire twice"
-            fire(p, g, s, m, b, 1)
-            return
+    a = -1
+    b = -1
+    for w in range(MAXW):
+        if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired[0] >> w) & 1):
+            if a < 0:
+                a = w
+            elif b < 0:
+                b = w
+    if b >= 0 and tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair could fire
+        fired[0] |= (1 << a) | (1 << b)
+        fire(p, g, s, m, a, 1)   # "Sixguns may not fire twice"
+        fire(p, g, s, m, b, 1)
+        return
     for w in range(MAXW):
         if not weapon_ready(p, g, s, m, w):
             continue
         if (fired[0] >> w) & 1:
-            if p.mp[s][m][M_TRIGGER] and not again[0] and not p.mp[s][m][M_GUNSLINGER]:
+            if p.mp[s][m][M_TRIGGER] and not again[0] and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):
                 again[0] = 1
             else:
                 continue

@@ -171,6 +171,7 @@ ctypedef struct Game:
     int dyn[NSIDE][MAXM]
     int omen[NSIDE][MAXM]
     int fought[NSIDE][MAXM]      # took part in a Fight this game
+    int touch[NSIDE][MAXM]       # the tracked columns (T_*) of the model that play has read this game
     int derringer[NSIDE][MAXM]   # the Derringer's once-per-game +1 is still to use
     int fear[NSIDE][MAXM]        # the Activation (act_id) in which it failed a Nerve Test against a Fearsome model
     int whiskey[NSIDE][MAXM]     # bottles of Whiskey and Snake Oil left (battle_gear.pxd); the Game Turn it drank in
@@ -634,12 +635,35 @@ cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept no
 
 
 # ---------------------------------------------------------------------------
+# Tracked columns: which of a model's rarely read columns a game reads (oddsmith.shadows.battle.run_paired)
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    T_FIGHT_DICE = 1
+    T_CLOSE_WORK = 2
+    T_ORNERY = 4
+    T_FEARSOME = 8
+    T_BULL_RUSH = 16
+    T_FIGHT_SAVE = 32
+    T_HTK = 64
+    T_GUNSLINGER = 128
+
+
+cdef inline int tracked(Setup *p, Game *g, int s, int m, int column, int bit) noexcept nogil:
+    """Column ``column`` of model m (side s), marked as read in this game (``bit``). Every read of a tracked column
+    goes through here: a game that never reads one plays the same whatever it holds, so a paired run of a posse
+    that differs from the base only there copies the base's outcome for that game instead of playing it."""
+    g.touch[s][m] |= bit
+    return p.mp[s][m][column]
+
+
+# ---------------------------------------------------------------------------
 # A Skinwalker's Beast Form ("The Skinwalker Tribes"; docs/shadows-battles.md section 9)
 # ---------------------------------------------------------------------------
 
 cdef inline int fearsome(Setup *p, Game *g, int s, int m) noexcept nogil:
     """Fearsome: the Skill, or a Beast Form ("It gains Fearsome")."""
-    return p.mp[s][m][M_FEARSOME] or g.beast[s][m]
+    return tracked(p, g, s, m, M_FEARSOME, T_FEARSOME) or g.beast[s][m]
 
 
 cdef inline double move_of(Setup *p, Game *g, int s, int m) noexcept nogil:

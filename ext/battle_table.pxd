@@ -616,7 +616,7 @@ cdef inline int pick_weapon(Setup *p, Game *g, int s, int m, int fired, int agai
             continue
         twice[0] = 0
         if (fired >> w) & 1:
-            if p.mp[s][m][M_TRIGGER] and not again and not p.mp[s][m][M_GUNSLINGER]:
+            if p.mp[s][m][M_TRIGGER] and not again and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):
                 twice[0] = 1
             else:
                 continue
@@ -629,15 +629,18 @@ cdef inline int pistol_pair(Setup *p, Game *g, int s, int m, int fired, int *b) 
     """A Gunslinger's two ready Pistols not fired this Activation, the first with a candidate in range; -1 if none."""
     cdef int w, a = -1
     b[0] = -1
-    if not p.mp[s][m][M_GUNSLINGER]:
-        return -1
     for w in range(MAXW):
         if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired >> w) & 1):
             if a < 0:
                 a = w
             elif b[0] < 0:
                 b[0] = w
-    if b[0] < 0 or closest_candidate(p, g, s, m, p.band2[s][m][a][2]) < 0:
+    if b[0] < 0:
+        return -1
+    if not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair could fire
+        b[0] = -1
+        return -1
+    if closest_candidate(p, g, s, m, p.band2[s][m][a][2]) < 0:
         return -1
     return a
 
@@ -709,10 +712,11 @@ cdef inline int fight_dice(Setup *p, Game *g, int x, int i, int j, int charging)
     unjammed Pistol (at most 2), the Derringer once per game (not with Close Work's +2), -1 per unengaged enemy in
     Contact besides j ("Outnumbered"; 'Ornery ignores it); in a Beast Form no Weapon or Gear (no Close Work, no
     Derringer). At least 1 Die is left to the caller."""
-    cdef int y = 1 - x, n = p.opt[O_FIGHT_DICE] + p.mp[x][i][M_FIGHT_DICE], cw = 0, w, k, q, alone
+    cdef int y = 1 - x, cw = 0, w, k, q, alone
+    cdef int n = p.opt[O_FIGHT_DICE] + tracked(p, g, x, i, M_FIGHT_DICE, T_FIGHT_DICE)
     if charging:
         n += p.opt[O_CHARGE_DICE]
-    if p.mp[x][i][M_CLOSE_WORK] and not g.beast[x][i]:
+    if tracked(p, g, x, i, M_CLOSE_WORK, T_CLOSE_WORK) and not g.beast[x][i]:
         for w in range(MAXW):
             if p.wp[x][i][w][W_PISTOL] and p.wp[x][i][w][W_USABLE] and not ((g.jam[x][i] >> w) & 1):
                 cw += 1
@@ -722,7 +726,7 @@ cdef inline int fight_dice(Setup *p, Game *g, int x, int i, int j, int charging)
     if g.derringer[x][i] and cw < p.opt[O_CLOSE_WORK_MAX] and not g.beast[x][i]:
         g.derringer[x][i] = 0
         n += p.opt[O_DERRINGER_DICE]
-    if not p.mp[x][i][M_ORNERY]:
+    if not tracked(p, g, x, i, M_ORNERY, T_ORNERY):
         for k in range(g.nm[y]):
             if k == j or not standing(g, y, k) or not touching(p, g, x, i, y, k):
                 continue
@@ -743,7 +747,7 @@ cdef inline void fight_won(Setup *p, Game *g, int s, int m, int o, int d, int ma
     if g.beast[s][m]:
         mod += p.mp[s][m][M_BEAST_SAVE]
     else:
-        mod += p.mp[s][m][M_FIGHT_SAVE]
+        mod += tracked(p, g, s, m, M_FIGHT_SAVE, T_FIGHT_SAVE)
     code = save_roll(p, g, o, d, p.stab[margin], mod)
     if code != DMG_NONE and code < DMG_CASUALTY and g.beast[s][m] and p.mp[s][m][M_BEAST_HUG] \
             and margin >= p.mp[s][m][M_BEAST_HUG] and base_mm_of(p, g, o, d) < base_mm_of(p, g, s, m):
@@ -808,7 +812,7 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     if margin >= MAX_TABLE:
         margin = MAX_TABLE - 1
     if win == 0:
-        mod = p.opt[O_BULL_RUSH_SAVE] if charging and p.mp[s][m][M_BULL_RUSH] else 0
+        mod = p.opt[O_BULL_RUSH_SAVE] if charging and tracked(p, g, s, m, M_BULL_RUSH, T_BULL_RUSH) else 0
         fight_won(p, g, s, m, o, d, margin, mod)
     else:
         fight_won(p, g, o, d, s, m, margin, 0)

@@ -75,6 +75,11 @@ PAIRED_FIGURES = ("a_wins", "casualties_b")
 PAIR_SUMS = ("x", "y", "xy", "xx", "yy")
 """pair_out = for each PAIRED_FIGURES (x: the recorded run's per-game value, y: this run's) the sums PAIR_SUMS."""
 RECORD_COLUMNS = PAIRED_FIGURES
+TOUCH_COLUMNS = ("fight_dice", "close_work", "ornery", "fearsome", "bull_rush", "fight_save", "hard_to_kill",
+                 "gunslinger")
+TOUCH_BITS = (T_FIGHT_DICE, T_CLOSE_WORK, T_ORNERY, T_FEARSOME, T_BULL_RUSH, T_FIGHT_SAVE, T_HTK, T_GUNSLINGER)
+"""The MODEL_COLUMNS whose every read a game marks (battle_game.pxd, ``tracked``), and their bits in mc_battle's
+``touched``."""
 MAX_MODELS = MAXM
 MAX_WEAPONS = MAXW
 N_OUT = NHEAD + 6 * MAXM
@@ -424,7 +429,7 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
         g.omen[s][m] = 0
         if not (g.on[s][m] and g.downed[s][m]):
             continue
-        if p.mp[s][m][M_HTK]:
+        if tracked(p, g, s, m, M_HTK, T_HTK):
             succ = p.opt[O_RECOVERY_STAND]
         else:
             dice = p.opt[O_RECOVERY_DICE]
@@ -483,6 +488,7 @@ cdef inline void new_game_model(Setup *p, Game *g, int s, int m) noexcept nogil:
     Contacts, no Fight yet, its single-use items (Dynamite, the Derringer, Whiskey, Snake Oil) in hand. The caller
     puts it on the table or not."""
     g.on[s][m] = 0
+    g.touch[s][m] = 0
     g.look[s][m] = 0
     g.downed[s][m] = 0
     g.shaken[s][m] = 0
@@ -918,25 +924,38 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
               const int32_t[::1] n_models, const int32_t[:, ::1] order, const int32_t[::1] options,
               const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
               const int32_t[::1] dynamite_failed, int64_t trials, int64_t[::1] out, int8_t[:, ::1] record=None,
-              const int8_t[:, ::1] paired=None, int64_t[::1] pair_out=None):
+              const int8_t[:, ::1] paired=None, int64_t[::1] pair_out=None, int32_t[:, ::1] touched=None,
+              const int32_t[:, ::1] paired_touched=None, int skip_model=-1, int skip_mask=0):
     """Play ``trials`` games and add their counts into ``out`` (N_OUT: HEAD_COLUMNS, then per-model counts).
 
     ``record`` (trials x RECORD_COLUMNS): each game's outcome is written there. ``paired`` (such a record of
     another posse on the same bit generator state) with ``pair_out`` (len(PAIRED_FIGURES) * len(PAIR_SUMS)): the
     sums of x, y, xy, x², y² over the games are added into ``pair_out`` (x: paired's game t, y: this run's game t).
-    """
+
+    ``touched`` (trials x MAX_MODELS): for each game, the TOUCH_COLUMNS bits of side A's models that the game read.
+    ``paired_touched`` (such a record of the ``paired`` run) with ``skip_model`` and ``skip_mask``: this posse
+    differs from the paired one only in the TOUCH_COLUMNS ``skip_mask`` of side A's model ``skip_model``, so a game
+    that read none of them there is the paired game, move for move: its outcome is copied (y = x) and it is not
+    played, nor counted in ``out``. Returns the number of games copied."""
     if trials < 0 or (record is not None and (record.shape[0] != trials or record.shape[1] != 2)) \
             or (paired is None) != (pair_out is None) \
             or (paired is not None and (paired.shape[0] != trials or paired.shape[1] != 2 or pair_out.shape[0] != 10)):
         raise ValueError("mc_battle: bad record, paired or pair_out")
+    if (touched is not None and (touched.shape[0] != trials or touched.shape[1] != MAXM)) \
+            or (paired_touched is not None and (paired is None or paired_touched.shape[0] != trials
+                                                 or paired_touched.shape[1] != MAXM
+                                                 or not 0 <= skip_model < MAXM or skip_mask < 0)):
+        raise ValueError("mc_battle: bad touched, paired_touched, skip_model or skip_mask")
     if out.shape[0] != N_OUT:
         raise ValueError("mc_battle: bad shapes")
     cdef int8_t *rec = &record[0, 0] if record is not None and trials > 0 else NULL
     cdef const int8_t *base = &paired[0, 0] if paired is not None and trials > 0 else NULL
     cdef int64_t *po = &pair_out[0] if pair_out is not None else NULL
+    cdef int32_t *tout = &touched[0, 0] if touched is not None and trials > 0 else NULL
+    cdef const int32_t *tin = &paired_touched[0, 0] if paired_touched is not None and trials > 0 else NULL
     cdef int res[2]
-    cdef int k
-    cdef int64_t x, y
+    cdef int k, m
+    cdef int64_t x, y, copied = 0
     cdef TrialStreams ts
     cdef Setup p
     cdef Game g
@@ -945,8 +964,16 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     trials_open(&ts, stream_bitgen(bit_generator))
     with bit_generator.lock, nogil:
         for t in range(trials):
-            trial_streams(&ts, &g)
-            play_game(&p, &g, &out[0], res)
+            trial_streams(&ts, &g)   # drawn for a copied game too: game t + 1 keeps its streams
+            if tin != NULL and (tin[MAXM * t + skip_model] & skip_mask) == 0:
+                res[0] = base[2 * t]
+                res[1] = base[2 * t + 1]
+                copied += 1
+            else:
+                play_game(&p, &g, &out[0], res)
+                if tout != NULL:
+                    for m in range(MAXM):
+                        tout[MAXM * t + m] = g.touch[0][m]
             if rec != NULL:
                 rec[2 * t] = <int8_t>res[0]
                 rec[2 * t + 1] = <int8_t>res[1]
@@ -959,6 +986,7 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
                     po[5 * k + 2] += x * y
                     po[5 * k + 3] += x * x
                     po[5 * k + 4] += y * y
+    return copied
 
 
 def mc_first_round(object bit_generator, int hand_a, int hand_b, int roll_off_die, int64_t trials, int64_t[::1] out):

@@ -334,6 +334,72 @@ def test_paired_runs_line_up_game_by_game(samples):
         assert agree > p0 * p1 + (1 - p0) * (1 - p1) + 0.1
 
 
+@pytest.mark.parametrize("names, plan, vs_plan, terrain", [
+    ((None, "twilight-order"), "brawl", "brawl", "light"),
+    (("twilight-order", None), "balanced", "brawl", "open"),
+    ((None, "twilight-order"), "gunline", "balanced", "dense"),
+])
+def test_copied_games_give_the_sums_of_every_game_played(names, plan, vs_plan, terrain):
+    """``changed_counts=False`` copies the base's outcome of each game that never read what a purchase changes
+    (battle_game.pxd, ``tracked``) instead of playing it: for every purchase ``shadows value`` weighs, the paired
+    sums are those of every game played, to the last bit. Brawling posses Fight, so the Fighting Skills' games are
+    partly copied and partly played; a change the rule cannot cover (a Weapon, Deadeye) plays every game."""
+    a, b = (P.sample_posse(n) for n in names)
+    base = B.prepare(a, b, B.battle_options(plan=plan, vs_plan=vs_plan, terrain=terrain), check=False)
+    cands, _ = V.candidates(a, base.options)
+    setups = [B.prepare(c.posse, b, base.options, check=False) for c in cands]
+    trials = 400
+    played = B.run_paired(base, setups, trials, seed=21)
+    copied = B.run_paired(base, setups, trials, seed=21, changed_counts=False)
+    assert played.copied == [0] * len(setups) and copied.counts == [None] * len(setups)
+    assert np.array_equal(played.base, copied.base)
+    for j, c in enumerate(cands):
+        assert np.array_equal(played.pairs[j], copied.pairs[j]), (c.item, c.model_index)
+        if B.copy_rule(base, setups[j]) is None:
+            assert copied.copied[j] == 0, c.item
+    kinds = {c.item for j, c in enumerate(cands) if 0 < copied.copied[j] < trials}
+    if plan == "brawl":  # the Fights that read the Skills are played, the other games copied
+        assert {"Mean", "Close Work", "Hard to Kill"} <= kinds, kinds
+    assert sum(copied.copied) > 0
+
+
+def test_copied_games_read_gunslinger_where_a_pair_of_pistols_could_fire(samples):
+    """The kernel marks every read of a tracked column, however the arrays were made: here only the Gunslinger
+    column of one model differs (its danger left as it was), and models with two Pistols fire both as one Shot."""
+    a, b = samples
+    pistol = R.BASIC_WEAPONS["Pistol"]
+    a = replace(a, models=tuple(replace(m, weapons=(pistol, pistol)) for m in a.models))
+    base = B.prepare(a, b, B.battle_options(plan="gunline"), check=False)
+    col = B._K.MODEL_COLUMNS.index("gunslinger")
+    bit = dict(zip(B._K.TOUCH_COLUMNS, B._K.TOUCH_BITS))["gunslinger"]
+    changed = []
+    for m in range(len(a.models)):
+        models = base.models.copy()
+        models[0, m, col] = 1
+        changed.append(replace(base, models=models))
+        assert B.copy_rule(base, changed[-1]) == (m, bit)
+    trials = 400
+    played = B.run_paired(base, changed, trials, seed=5)
+    copied = B.run_paired(base, changed, trials, seed=5, changed_counts=False)
+    assert all(np.array_equal(x, y) for x, y in zip(played.pairs, copied.pairs))
+    assert any(played.difference(j, "a_wins") != (0.0, 0.0) for j in range(len(changed)))
+    assert sum(copied.copied) < trials * len(changed)
+
+
+def test_copy_rule_covers_only_the_tracked_columns(samples):
+    a, b = samples
+    base = B.prepare(a, b)
+    rule = lambda posse: B.copy_rule(base, B.prepare(posse, b, base.options, check=False))  # noqa: E731
+    assert B.copy_rule(base, base) == (0, 0)
+    bits = dict(zip(B._K.TOUCH_COLUMNS, B._K.TOUCH_BITS))
+    assert sorted(bits.values()) == [1 << k for k in range(len(bits))]
+    m = next(i for i, x in enumerate(a.models) if "Mean" not in {s.name for s in x.skills})
+    assert rule(_with_skill(a, m, "Mean")) == (m, bits["fight_dice"])
+    assert rule(_with_skill(a, m, "Hard to Kill")) in ((m, bits["hard_to_kill"]), (0, 0))
+    assert rule(_with_skill(a, m, "Deadeye")) is None  # a Weapon's dice and the model's danger change
+    assert B.copy_rule(base, B.prepare(a, _with_skill(b, 0, "Mean"), base.options, check=False)) is None  # side B
+
+
 def test_paired_no_change_is_exactly_zero(samples):
     a, b = samples
     base = B.prepare(replace(a, models=a.models[:4]), b)

@@ -23,6 +23,8 @@ PROBE_KINDS: tuple[str, ...]
 PROBE_DID_NAMES: tuple[str, ...]
 PROBE_DID_SIZE: int
 RECORD_COLUMNS: tuple[str, ...]
+TOUCH_COLUMNS: tuple[str, ...]
+TOUCH_BITS: tuple[int, ...]
 WEAPON_COLUMNS: tuple[str, ...]
 
 def card_keys() -> list[int]: ...
@@ -42,7 +44,11 @@ def mc_battle(
     record: npt.NDArray[np.int8] | None = None,
     paired: npt.NDArray[np.int8] | None = None,
     pair_out: npt.NDArray[np.int64] | None = None,
-) -> None: ...
+    touched: npt.NDArray[np.int32] | None = None,
+    paired_touched: npt.NDArray[np.int32] | None = None,
+    skip_model: int = -1,
+    skip_mask: int = 0,
+) -> int: ...
 def mc_first_round(
     bit_generator: Any,
     hand_a: int,

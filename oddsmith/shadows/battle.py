@@ -332,14 +332,16 @@ def _chunk_bit_generator(seed: int, chunk: int) -> np.random.PCG64:
 class PairedRuns:
     """A base battle and changed ones played on the same games (common random numbers).
 
-    ``base``: the base run's kernel counts (the same as ``run_counts`` on the seed); ``counts[j]``: changed run j's;
-    ``pairs[j]``: for each of PAIRED_FIGURES the sums PAIR_SUMS over the games of x (the base's value in a game)
-    and y (changed run j's in the same game)."""
+    ``base``: the base run's kernel counts (the same as ``run_counts`` on the seed); ``counts[j]``: changed run j's
+    (None when run_paired was asked for the paired sums alone); ``pairs[j]``: for each of PAIRED_FIGURES the sums
+    PAIR_SUMS over the games of x (the base's value in a game) and y (changed run j's in the same game);
+    ``copied[j]``: the games of changed run j copied from the base instead of played (:func:`copy_rule`)."""
 
     base: np.ndarray
-    counts: list[np.ndarray]
+    counts: list[np.ndarray | None]
     pairs: list[np.ndarray]
     trials: int
+    copied: list[int]
 
     def difference(self, j: int, figure: str) -> tuple[float, float]:
         """Mean of y - x over the games and its standard error from the spread of the per-game differences."""
@@ -348,33 +350,70 @@ class PairedRuns:
         return _mean_se(y - x, yy - 2 * xy + xx, self.trials)
 
 
+_TOUCH_BITS = dict(zip(_K.TOUCH_COLUMNS, _K.TOUCH_BITS))
+_KERNEL_INPUTS = ("weapons", "n_models", "order", "opts")  # with ``models``: every array mc_battle plays from
+
+
+def copy_rule(base: BattleSetup, changed: BattleSetup) -> tuple[int, int] | None:
+    """``(model, bits)`` when ``changed`` differs from ``base`` only in the kernel's tracked columns
+    (TOUCH_COLUMNS, ``bits``) of one of side A's posse models: a game that reads none of those there plays the
+    same for both, move for move, so a paired run can copy the base's outcome for it. ``(0, 0)`` when the two
+    are the same battle (every game copied); None when the difference reaches anything else (every game played)."""
+    if any(not np.array_equal(getattr(base, n), getattr(changed, n)) for n in _KERNEL_INPUTS):
+        return None
+    where = np.argwhere(base.models != changed.models)
+    if where.size == 0:
+        return 0, 0
+    sides, models, columns = where.T
+    m = int(models[0])
+    if (sides != 0).any() or (models != m).any() or m >= int(base.n_models[0]):
+        return None
+    bits = 0
+    for c in set(columns.tolist()):
+        bit = _TOUCH_BITS.get(_K.MODEL_COLUMNS[c])
+        if bit is None:
+            return None
+        bits |= bit
+    return m, bits
+
+
 def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, seed: int, workers: int = 1,
-               label: str = "battles") -> PairedRuns:
+               label: str = "battles", *, changed_counts: bool = True) -> PairedRuns:
     """Play ``base`` and every ``changed`` setup on the same games, chunk by chunk.
 
     Game t of chunk i draws from streams keyed by chunk i's bit generator (the kernel's per-game streams), so a
     changed posse plays game t on the base's dice and cards up to the first roll the change alters. The base run
     records each game's outcome for one chunk at a time (memory: one chunk), and each changed run adds the sums of
-    the paired products; the sums are integers, so the figures are the same for any ``workers``."""
+    the paired products; the sums are integers, so the figures are the same for any ``workers``.
+
+    ``changed_counts=False``: the changed runs' own counts are not kept (``counts[j]`` None), and a changed run
+    that :func:`copy_rule` allows copies the base's outcome of every game that never read what the change
+    touches (a Fighting Skill in a game without Fights, Hard to Kill in one where the model is never Downed)
+    instead of playing it. The paired sums are the same, to the last bit, as when every game is played."""
     plan = SamplingPlan(seed=seed, trials=trials)
     ev, dy = _event_codes(base.options), _dynamite_codes()
     base_counts = np.zeros(_K.N_OUT, dtype=np.int64)
     counts = [np.zeros(_K.N_OUT, dtype=np.int64) for _ in changed]
     pairs = [np.zeros(len(_K.PAIRED_FIGURES) * len(_K.PAIR_SUMS), dtype=np.int64) for _ in changed]
+    rules = [None if changed_counts else copy_rule(base, c) for c in changed]
+    copied = [0] * len(changed)
 
-    def play(setup: BattleSetup, chunk: int, n: int, out: np.ndarray, **kw) -> None:
-        _K.mc_battle(_chunk_bit_generator(seed, chunk), setup.models, setup.weapons, setup.n_models, setup.order,
-                     setup.opts, E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
+    def play(setup: BattleSetup, chunk: int, n: int, out: np.ndarray, **kw) -> int:
+        return _K.mc_battle(_chunk_bit_generator(seed, chunk), setup.models, setup.weapons, setup.n_models,
+                            setup.order, setup.opts, E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
 
     with Progress(trials * (1 + len(changed)), label) as progress, \
             cf.ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the kernel releases the GIL
         for i, n in enumerate(plan.chunk_sizes()):
             record = np.zeros((n, len(_K.RECORD_COLUMNS)), dtype=np.int8)
-            play(base, i, n, base_counts, record=record)
+            touched = None if all(r is None for r in rules) else np.zeros((n, _K.MAX_MODELS), dtype=np.int32)
+            play(base, i, n, base_counts, record=record, touched=touched)
             progress.advance(n)
 
-            def work(j: int, i: int = i, n: int = n, record: np.ndarray = record) -> None:
-                play(changed[j], i, n, counts[j], paired=record, pair_out=pairs[j])
+            def work(j: int, i: int = i, n: int = n, record: np.ndarray = record, touched=touched) -> None:
+                kw = {} if rules[j] is None else {"paired_touched": touched, "skip_model": rules[j][0],
+                                                  "skip_mask": rules[j][1]}
+                copied[j] += play(changed[j], i, n, counts[j], paired=record, pair_out=pairs[j], **kw)
 
             if workers <= 1:
                 for j in range(len(changed)):
@@ -383,7 +422,7 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
             else:
                 for _ in pool.map(work, range(len(changed))):
                     progress.advance(n)
-    return PairedRuns(base_counts, counts, pairs, trials)
+    return PairedRuns(base_counts, counts if changed_counts else [None] * len(changed), pairs, trials, copied)
 
 
 def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.DataFrame, pd.DataFrame]:

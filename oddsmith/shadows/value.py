@@ -323,7 +323,7 @@ def value(posse_a: P.Posse, posse_b: P.Posse, options: B.BattleOptions | None = 
     cands, skipped = candidates(posse_a, base_setup.options)
     setups = [B.prepare(c.posse, posse_b, base_setup.options, check=False)  # legal but for the Dollar Limit
               for c in cands]
-    runs = B.run_paired(base_setup, setups, trials, sd, workers, label="purchases")
+    runs = B.run_paired(base_setup, setups, trials, sd, workers, label="purchases", changed_counts=False)
     summary, models = B.summarise(base_setup, runs.base, trials)
     base = B.BattleResult(base_setup, summary, models, B.activation_table(base_setup), trials, sd, runs.base)
     rows = []
