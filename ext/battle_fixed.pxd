@@ -134,19 +134,20 @@ cdef inline void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *
         if t >= 0:
             throw_dynamite(p, g, s, m, t)
             return
-    a = -1
-    b = -1
-    for w in range(MAXW):
-        if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired[0] >> w) & 1):
-            if a < 0:
-                a = w
-            elif b < 0:
-                b = w
-    if b >= 0 and tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair could fire
-        fired[0] |= (1 << a) | (1 << b)
-        fire(p, g, s, m, a, 1)   # "Sixguns may not fire twice"
-        fire(p, g, s, m, b, 1)
-        return
+    if p.pistols[s][m] >= 2 and tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair is
+        a = -1
+        b = -1
+        for w in range(MAXW):
+            if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired[0] >> w) & 1):
+                if a < 0:
+                    a = w
+                elif b < 0:
+                    b = w
+        if b >= 0:
+            fired[0] |= (1 << a) | (1 << b)
+            fire(p, g, s, m, a, 1)   # "Sixguns may not fire twice"
+            fire(p, g, s, m, b, 1)
+            return
     for w in range(MAXW):
         if not weapon_ready(p, g, s, m, w):
             continue

@@ -133,6 +133,7 @@ ctypedef struct Setup:
     double desired_in[NSIDE][MAXM]   # its D* in inches
     int gun_posse[NSIDE]         # bit m: posse model m plays gun style (gun_pace)
     int special[NSIDE][MAXM]     # 1: it may Feed, Limp, carry Gear, take a Beast Form or cast (table_action's checks)
+    int pistols[NSIDE][MAXM]     # its Pistols: with fewer than two, Gunslinger is never read (pistol_pair)
     int arcane[NSIDE][MAXM]      # 1: it may Summon, Banish or cast an Arcane Power (act's checks)
     double slot_x[NSIDE][NSLOTS]
     double slot_y[NSIDE][NSLOTS]

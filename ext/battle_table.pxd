@@ -629,18 +629,15 @@ cdef inline int pistol_pair(Setup *p, Game *g, int s, int m, int fired, int *b) 
     """A Gunslinger's two ready Pistols not fired this Activation, the first with a candidate in range; -1 if none."""
     cdef int w, a = -1
     b[0] = -1
+    if p.pistols[s][m] < 2 or not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair is
+        return -1
     for w in range(MAXW):
         if p.wp[s][m][w][W_PISTOL] and weapon_ready(p, g, s, m, w) and not ((fired >> w) & 1):
             if a < 0:
                 a = w
             elif b[0] < 0:
                 b[0] = w
-    if b[0] < 0:
-        return -1
-    if not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):   # read only where a pair could fire
-        b[0] = -1
-        return -1
-    if closest_candidate(p, g, s, m, p.band2[s][m][a][2]) < 0:
+    if b[0] < 0 or closest_candidate(p, g, s, m, p.band2[s][m][a][2]) < 0:
         return -1
     return a
 

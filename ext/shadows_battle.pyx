@@ -895,6 +895,9 @@ cdef int load_setup(Setup *p, const int32_t[:, :, ::1] models, const int32_t[:, 
             p.arcane[s][m] = p.mp[s][m][M_SUMMON] or p.mp[s][m][M_BANISH] or p.mp[s][m][M_CASTS]
             p.special[s][m] = (p.mp[s][m][M_FEEDS] or p.mp[s][m][M_LIMP] or p.mp[s][m][M_WHISKEY]
                                or p.mp[s][m][M_SNAKE_OIL] or p.mp[s][m][M_BEAST] or p.mp[s][m][M_ARCANE])
+            p.pistols[s][m] = 0
+            for w in range(MAXW):
+                p.pistols[s][m] += p.wp[s][m][w][W_PISTOL] != 0
             for w in range(MAXW):
                 for b in range(3):
                     p.band2[s][m][w][b] = sq(p.base + p.wp[s][m][w][W_EDGE + b] / 1000.0 + WITHIN_EPS)
