@@ -324,7 +324,7 @@ def test_round_win_tables_do_not_depend_on_who_asked_first(decks):
 
     def tables(order):
         F._KEYS.clear()
-        F._ROUND_WINS.clear()
+        F._PAIR_TABLES.clear()
         return [round_win_tables(*setups[i], 7, hands=512) for i in order]
 
     fresh = [tables([i])[0] for i in (0, 1)]

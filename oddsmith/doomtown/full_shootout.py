@@ -315,14 +315,15 @@ class _BoundedCache:
 _KEYS = _BoundedCache(512)
 """Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands): at
 most 512 samples, 32 KB each at :data:`TABLE_HANDS`."""
-_ROUND_WINS = _BoundedCache(65_536)
-"""(P(A wins the round), P(B wins)) per pair of :data:`_KEYS` keys."""
+_PAIR_TABLES = _BoundedCache(256)
+"""Per pair of sides' kept-hand samples (deck cards, hand policy and discard of each side, seed,
+hands): the round-win table over every bonus pair played so far, NaN where not yet computed."""
 
 
-def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int) -> tuple[tuple, np.ndarray]:
-    """The sorted keys of ``hands`` kept hands for one side and bonus, and the cache key naming
-    exactly what they depend on. Each sample has its own stream, seeded from (seed, side,
-    bonus) alone, so an entry is the same whichever setup or variant asks for it first."""
+def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int) -> np.ndarray:
+    """The sorted keys of ``hands`` kept hands for one side and bonus. Each sample has its own
+    stream, seeded from (seed, side, bonus) alone, so an entry is the same whichever setup or
+    variant asks for it first."""
     key = (s.codes.tobytes(), s.margin, s.mode, seed, side, stud, draw, hands)
 
     def make() -> np.ndarray:
@@ -332,29 +333,38 @@ def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int
         arr.flags.writeable = False
         return arr
 
-    return key, _KEYS.get(key, make)
+    return _KEYS.get(key, make)
+
+
+def _bonus_index(bonuses: tuple[tuple[int, int], ...]) -> np.ndarray:
+    return np.array([s * NB + d for s, d in bonuses], dtype=np.intp)
 
 
 def round_win_tables(sa: _Setup, sb: _Setup, seed: int, hands: int = TABLE_HANDS) -> tuple[np.ndarray, np.ndarray]:
     """P(A wins the round) and P(B wins) for every pair of reachable bonuses, flattened as
     ((stud_a * NB + draw_a) * NB + stud_b) * NB + draw_b (NaN where unreachable).
 
-    Entries are memoised per process (:data:`_KEYS`, :data:`_ROUND_WINS`): :func:`what_if`'s
+    Entries are memoised per process (:data:`_KEYS`, :data:`_PAIR_TABLES`): :func:`what_if`'s
     variants mostly share decks, policies and bonuses, and each entry depends only on those,
     the seed and the bonus pair, so sharing changes no figure."""
-    ka = [((s1, d1), *_hand_keys(sa, 0, s1, d1, seed, hands)) for s1, d1 in sa.bonuses]
-    kb = [((s2, d2), *_hand_keys(sb, 1, s2, d2, seed, hands)) for s2, d2 in sb.bonuses]
-    pw_a = np.full(NB ** 4, np.nan)
-    pw_b = np.full(NB ** 4, np.nan)
-    for (s1, d1), key_a, a in ka:
-        for (s2, d2), key_b, b in kb:
-            def make(a=a, b=b) -> tuple[float, float]:
+    pair = (sa.codes.tobytes(), sa.margin, sa.mode, sb.codes.tobytes(), sb.margin, sb.mode, seed, hands)
+    known_a, known_b, lock = _PAIR_TABLES.get(pair, lambda: (np.full(NB ** 4, np.nan), np.full(NB ** 4, np.nan),
+                                                              threading.Lock()))
+    ia, ib = _bonus_index(sa.bonuses), _bonus_index(sb.bonuses)
+    wanted = (ia[:, None] * (NB * NB) + ib[None, :]).ravel()
+    with lock:  # one thread fills a pair's missing entries; the values are the same whoever does
+        missing = wanted[np.isnan(known_a[wanted])]
+        if missing.size:
+            keys_a = {i: _hand_keys(sa, 0, i // NB, i % NB, seed, hands) for i in np.unique(missing // (NB * NB))}
+            keys_b = {i: _hand_keys(sb, 1, i // NB, i % NB, seed, hands) for i in np.unique(missing % (NB * NB))}
+            for i in missing:
+                a, b = keys_a[i // (NB * NB)], keys_b[i % (NB * NB)]
                 below = np.searchsorted(b, a, side="left")
                 above = b.size - np.searchsorted(b, a, side="right")
-                return below.sum() / (a.size * b.size), above.sum() / (a.size * b.size)
-
-            i = ((s1 * NB + d1) * NB + s2) * NB + d2
-            pw_a[i], pw_b[i] = _ROUND_WINS.get((key_a, key_b), make)
+                known_a[i], known_b[i] = below.sum() / (a.size * b.size), above.sum() / (a.size * b.size)
+        pw_a = np.full(NB ** 4, np.nan)
+        pw_b = np.full(NB ** 4, np.nan)
+        pw_a[wanted], pw_b[wanted] = known_a[wanted], known_b[wanted]
     return pw_a, pw_b
 
 
@@ -436,12 +446,11 @@ def _mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
     return mean, math.sqrt(var / n) if n > 1 else 0.0
 
 
-def full_shootout(a: FullSide, b: FullSide, *, trials: int = DEFAULT_TRIALS, seed: int | None = None,
-                  workers: int = 1, per_trial: bool = False, tables: tuple[np.ndarray, np.ndarray] | None = None
-                  ) -> FullShootout:
-    """Play ``trials`` whole shootouts of side ``a`` (the leader) against side ``b``."""
-    a, b = a.checked(), b.checked()
-    trials, workers, seed = check_trials(trials), check_workers(workers), resolve_seed(seed)
+def _play(a: FullSide, b: FullSide, trials: int, seed: int, workers: int, per_trial: bool,
+          tables: tuple[np.ndarray, np.ndarray] | None = None):
+    """The kernel's sums over ``trials`` shootouts of checked sides: (setup A, setup B, summary
+    counts, rounds histogram, fates [2, MAX_DUDES, N_FATES], and with ``per_trial`` the chunks'
+    per-trial winner, lost_a and lost_b arrays)."""
     sa, sb = _setup(a, "A"), _setup(b, "B")
     if tables is None:
         if ShooterPolicy.BEST in (a.shooter, b.shooter):
@@ -467,6 +476,18 @@ def full_shootout(a: FullSide, b: FullSide, *, trials: int = DEFAULT_TRIALS, see
     s = np.sum([p[0] for p in parts], axis=0)
     hist = np.sum([p[1] for p in parts], axis=0)
     fates = np.sum([p[2] for p in parts], axis=0).reshape(2, k.MAX_DUDES, k.N_FATES)
+    per = [np.concatenate([p[i] for p in parts]) for i in (3, 4, 5)] if per_trial else None
+    return sa, sb, s, hist, fates, per
+
+
+def full_shootout(a: FullSide, b: FullSide, *, trials: int = DEFAULT_TRIALS, seed: int | None = None,
+                  workers: int = 1, per_trial: bool = False, tables: tuple[np.ndarray, np.ndarray] | None = None
+                  ) -> FullShootout:
+    """Play ``trials`` whole shootouts of side ``a`` (the leader) against side ``b``."""
+    a, b = a.checked(), b.checked()
+    trials, workers, seed = check_trials(trials), check_workers(workers), resolve_seed(seed)
+    sa, sb, s, hist, fates, per_arrays = _play(a, b, trials, seed, workers, per_trial, tables)
+    k = _kernels()
     n = trials
     rows = []
 
@@ -503,10 +524,8 @@ def full_shootout(a: FullSide, b: FullSide, *, trials: int = DEFAULT_TRIALS, see
             drows.append(row)
     dudes = pd.DataFrame(drows)
     per = None
-    if per_trial:
-        per = pd.DataFrame({"winner": np.concatenate([p[3] for p in parts]),
-                            "lost_a": np.concatenate([p[4] for p in parts]),
-                            "lost_b": np.concatenate([p[5] for p in parts])})
+    if per_arrays is not None:
+        per = pd.DataFrame(dict(zip(("winner", "lost_a", "lost_b"), per_arrays)))
     return FullShootout(a=a, b=b, trials=n, seed=seed, summary=summary, rounds=rounds, dudes=dudes,
                         cap_hits=int(s[k.S_CAP]), removed=(sa.removed, sb.removed), per_trial=per)
 
@@ -578,20 +597,22 @@ def what_if(a: FullSide, b: FullSide, *, trials: int = DEFAULT_WHAT_IF_TRIALS, s
     until the change makes a difference), and the standard errors are those of the paired
     per-trial differences. First row: the base case (change ``none``). Columns:
     :data:`WHAT_IF_COLUMNS`."""
-    seed = resolve_seed(seed)
-    base = full_shootout(a, b, trials=trials, seed=seed, workers=workers, per_trial=True)
-    bw = (base.per_trial["winner"].to_numpy() == 1).astype(np.float64)
-    bl = base.per_trial["lost_a"].to_numpy().astype(np.float64)
-    n = base.trials
+    a, b = a.checked(), b.checked()
+    trials, workers, seed = check_trials(trials), check_workers(workers), resolve_seed(seed)
+
+    def outcomes(a: FullSide, b: FullSide) -> tuple[np.ndarray, np.ndarray]:
+        """Per trial: did A win (1.0 or 0.0), and A's dudes lost (the figures alone, no tables)."""
+        winner, lost_a, _ = _play(a, b, trials, seed, workers, per_trial=True)[5]
+        return (winner == 1).astype(np.float64), lost_a.astype(np.float64)
+
+    bw, bl = outcomes(a, b)
+    n = trials
     se = lambda x: float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0  # noqa: E731
     rows = [("none", "", float(bw.mean()), 0.0, 0.0, float(bl.mean()), 0.0, 0.0, se(bw), se(bl))]
     if changes is None:
-        changes = what_if_changes(a.checked().posse, b.checked().posse)
+        changes = what_if_changes(a.posse, b.posse)
     for change, whose, pa, pb in changes:
-        r = full_shootout(replace(a, posse=pa), replace(b, posse=pb), trials=trials, seed=seed, workers=workers,
-                          per_trial=True)
-        w = (r.per_trial["winner"].to_numpy() == 1).astype(np.float64)
-        lost = r.per_trial["lost_a"].to_numpy().astype(np.float64)
+        w, lost = outcomes(replace(a, posse=pa).checked(), replace(b, posse=pb).checked())
         dw, dl = w - bw, lost - bl
         rows.append((change, whose, float(w.mean()), float(dw.mean()), float(dw.std(ddof=1) / math.sqrt(n)),
                      float(lost.mean()), float(dl.mean()), float(dl.std(ddof=1) / math.sqrt(n)), se(w), se(lost)))
