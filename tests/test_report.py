@@ -890,14 +890,15 @@ def test_a_table_prints_every_cell_once_in_its_cell():
         document._draw_table(fig, document.Table(frame, title="A table"))
         fig.canvas.draw()
     (ax,) = fig.axes
-    texts = [(t.get_text(), t.get_fontweight()) for t in ax.texts]
+    assert not ax.texts  # held by the figure, placed in the axes (layout.cell_text)
+    texts = [(t.get_text(), t.get_fontweight()) for t in fig.texts]
     assert texts == [("Rank", "bold"), ("P (%)", "bold"), ("±", "bold"), ("Novice (D6)", "normal"),
                      ("16.7", "normal"), ("0.2", "normal"), ("Hero (D10)", "normal"), ("100.0", "normal"),
                      ("—", "normal")]
     (cells,) = ax.collections
     assert len(cells.get_paths()) == 9
     box = ax.get_window_extent()
-    for t in ax.texts:
+    for t in fig.texts:
         inside = t.get_window_extent()
         assert box.x0 <= inside.x0 and inside.x1 <= box.x1 and box.y0 <= inside.y0 and inside.y1 <= box.y1
 

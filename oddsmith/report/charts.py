@@ -128,9 +128,7 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
         if np.isnan(v):
             continue
         text = pct(v, digits) if percent else f"{v:.{digits}f}"
-        # inside its cell: the layout need not measure it
-        ax.text(j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(rgba[i, j]),
-                in_layout=False)
+        layout.cell_text(ax, j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(rgba[i, j]))
     if title:
         ax.set_title(title)
     ax.set_xlabel(xlabel)

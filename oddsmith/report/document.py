@@ -386,7 +386,7 @@ def _grid_cells(ax, rows: list[list[str]], widths: Sequence[float], size: float)
     """A table filling ``ax``: the cells as one collection of rectangles, each text centred in its cell
     (the first row bold on grey, every other row shaded). The same page as matplotlib's ``ax.table``
     with a bbox of the whole axes, drawn at a fraction of its cost: no cell objects, and the texts,
-    inside the axes, are not measured by the layout (docs/speed.md, 'Reports')."""
+    inside the axes, are neither measured by the layout nor clipped (:func:`layout.cell_text`)."""
     from matplotlib.collections import PolyCollection
 
     total = float(sum(widths))
@@ -400,9 +400,8 @@ def _grid_cells(ax, rows: list[list[str]], widths: Sequence[float], size: float)
             left, right = lefts[c], lefts[c] + widths[c] / total
             boxes.append([(left, bottom), (right, bottom), (right, top), (left, top)])
             faces.append(face)
-            ax.text((left + right) / 2, (top + bottom) / 2, text, ha="center", va="center", fontsize=size,
-                    fontweight="bold" if r == 0 else "normal", transform=ax.transAxes, in_layout=False,
-                    clip_on=False)
+            layout.cell_text(ax, (left + right) / 2, (top + bottom) / 2, text, ha="center", va="center",
+                             fontsize=size, fontweight="bold" if r == 0 else "normal", transform=ax.transAxes)
     ax.add_collection(PolyCollection(boxes, facecolors=faces, edgecolors="black", linewidths=TABLE_RULE,
                                      transform=ax.transAxes, in_layout=False), autolim=False)
 

@@ -153,6 +153,17 @@ def _box(x: float, y: float, w: float, h: float, ha: str, va: str) -> tuple[floa
     return x0, y0, x0 + w, y0 + h
 
 
+def cell_text(ax, x: float, y: float, text: str, *, transform=None, **kwargs):
+    """A text inside ``ax`` that the layout need not measure (a number in a heatmap cell, a table cell),
+    at (x, y) in ``transform`` (``ax``'s data coordinates unless given), held by the axes' (sub)figure.
+
+    An Axes text is given the axes' clip path, and setting it costs more than the text itself (two
+    composite transforms per text); such a text is never clipped, so it does without. A page draws
+    a few thousand of them (docs/speed.md, 'Reports')."""
+    return ax.get_figure(root=False).text(x, y, text, transform=ax.transData if transform is None else transform,
+                                          in_layout=False, **kwargs)
+
+
 # ---------------------------------------------------------------------------- what an axes needs round it
 
 def _tick_label_boxes(ax, axis, dpi: float) -> list[tuple[float, float, float, float]]:
