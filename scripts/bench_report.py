@@ -9,12 +9,16 @@ and prints wall time and CPU time (the process and its children: resource.getrus
 ratios, and the CPU of each part:
 
 * simulations: building the pages (every figure computed, the battle pages' worker included);
-* drawing: laying out and drawing the pages (charts, text and tables) into PDF, in every process;
+* drawing: laying out and drawing the pages into PDF, in every process, split into
+  - charts: building and drawing the chart blocks;
+  - text and tables: building and drawing the table, notes and glossary blocks;
+  - page, layout, PDF: the rest (titles and footers, the baseline's layout engine, the PDF backend);
 * joining and writing: merging the parts drawn in parallel, the bookmarks, the atomic rename.
 
 The parts are timed by the same wrapper for both versions (scripts/bench_report.py --part-runner),
 around functions both have: ``document.write_document`` and, where present, ``pdf_merge.merge`` and
-``pdf_outline.add_outline``. Run it on an otherwise idle machine: wall times share its cores.
+``pdf_outline.add_outline``; the blocks by wrapping ``document._draw_block`` and
+``SubFigure.draw`` (each block is a subfigure in both). Run it on an otherwise idle machine: wall times share its cores.
 """
 from __future__ import annotations
 
@@ -73,14 +77,80 @@ def part_runner(output: str, seed: int, cache_off: bool) -> None:
             marks["write_end"] = _cpu()
 
     document.write_document = write_document
+    split_dir = tempfile.mkdtemp(prefix="oddsmith-bench-split-")
+    _time_blocks(document, split_dir)
     kwargs = {"cache": False} if cache_off else {}
     settings = build.ReportSettings.from_options(output=output, seed=seed, **kwargs)
     _, pages = build.make_report("full", settings)
     total_cpu, wall = _cpu() - started_cpu, time.perf_counter() - started
     writing = marks["write_end"] - marks["write_start"]
+    _dump_split(split_dir)
+    split = {"charts": 0.0, "text": 0.0}
+    for f in Path(split_dir).iterdir():
+        for k, v in json.loads(f.read_text()).items():
+            split[k] += v
+    drawing = writing - joined[0]
     print(json.dumps({"pages": pages, "wall": wall, "cpu": total_cpu,
                       "simulations": marks["write_start"] - started_cpu,
-                      "drawing": writing - joined[0], "joining": joined[0]}))
+                      "drawing": drawing, "charts": split["charts"], "text": split["text"],
+                      "furniture": drawing - split["charts"] - split["text"], "joining": joined[0]}))
+
+
+_SPLIT = {"charts": 0.0, "text": 0.0}
+
+
+def _dump_split(folder: str) -> None:
+    (Path(folder) / f"{os.getpid()}.json").write_text(json.dumps(_SPLIT))
+
+
+def _time_blocks(document, folder: str) -> None:
+    """Count the CPU of drawing each page's chart blocks and its table, notes and glossary blocks, in every
+    process that draws pages (forked workers inherit these wrappers and write their sums to ``folder``).
+
+    A block's CPU is building it (``document._draw_block``, with today's placing by hand) plus drawing its
+    subfigure into the PDF (``SubFigure.draw``); what is left of the drawing is the page itself: headers and
+    footers, the baseline's layout engine, the PDF backend writing the file."""
+    import weakref
+
+    from matplotlib.figure import SubFigure
+
+    kind_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    draw_block, sub_draw = document._draw_block, SubFigure.draw
+
+    def kind(block) -> str:
+        return "charts" if isinstance(block, document.Chart) else "text"
+
+    def timed_block(sub, block, *a, **k):
+        if isinstance(block, document.Row):  # its blocks are timed one by one
+            return draw_block(sub, block, *a, **k)
+        kind_of[sub] = kind(block)
+        at = time.process_time()
+        try:
+            return draw_block(sub, block, *a, **k)
+        finally:
+            _SPLIT[kind(block)] += time.process_time() - at
+
+    def timed_draw(self, renderer):
+        which = kind_of.get(self)
+        if which is None:
+            return sub_draw(self, renderer)
+        at = time.process_time()
+        try:
+            return sub_draw(self, renderer)
+        finally:
+            _SPLIT[which] += time.process_time() - at
+
+    document._draw_block = timed_block
+    SubFigure.draw = timed_draw
+    pages = getattr(document, "_draw_pdf_pages", None)
+    if pages is not None:  # today's: the pages are drawn in worker processes, a part each
+        def timed_pages(*a, **k):
+            try:
+                return pages(*a, **k)
+            finally:
+                _dump_split(folder)
+
+        document._draw_pdf_pages = timed_pages
 
 
 def build_baseline(commit: str, folder: Path) -> Path:
@@ -134,7 +204,8 @@ def main(argv: list[str]) -> int:
     print(f"{'':26s}{'baseline ' + args.baseline:>18s}{'today':>12s}{'ratio':>9s}")
     rows = [("pages", "pages"), ("wall (s)", "wall_outside"), ("CPU, children too (s)", "cpu_outside"),
             ("  simulations (s)", "simulations"), ("  drawing (s)", "drawing"),
-            ("  joining, writing (s)", "joining")]
+            ("    charts (s)", "charts"), ("    text and tables (s)", "text"),
+            ("    page, layout, PDF (s)", "furniture"), ("  joining, writing (s)", "joining")]
     for label, key in rows:
         ratio = b[key] / t[key] if t[key] else float("inf")
         fmt = "{:18.0f}{:12.0f}" if key == "pages" else "{:18.2f}{:12.2f}"
