@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from oddsmith.cli import main
 from oddsmith.doomtown import deck as decks_mod
 from oddsmith.doomtown import lowball, shootout
-from oddsmith.report import battle_page, build, charts, deck_report, document, glossary, shadows_sheets, style
+from oddsmith.report import battle_page, build, charts, deck_report, document, glossary, layout, shadows_sheets, style
 from oddsmith.report.charts import pct
 from oddsmith.report.pdf_outline import read_outline
 from oddsmith.sampling import SamplingPlan
@@ -940,7 +940,8 @@ def _layout_test_pages() -> list[document.Page]:
 
 
 def _axes_texts(ax) -> list:
-    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
+             *layout.edge_label_texts(ax)]  # a heatmap's row and column names, drawn as its tick labels
     if ax.axison:  # the tick labels drawn: those of ticks inside the view
         for axis in (ax.xaxis, ax.yaxis):
             lo, hi = sorted(axis.get_view_interval())

@@ -91,10 +91,11 @@ def column_goods(matrix: pd.DataFrame, good: Good) -> list[str]:
 def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylabel: str = "",
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 1, percent: bool = True,
             font_size: float | None = None, cell_pt: float | None = None, good: Good = HIGH,
-            column_ranges: Mapping[str, tuple[float, float]] | None = None) -> None:
+            column_ranges: Mapping[str, tuple[float, float]] | None = None, row_labels: bool = True) -> None:
     """One heatmap with its numbers printed in the cells (percent by default), coloured by ``good``.
 
-    ``column_ranges``: a column's own (low, high) to shade it on, instead of ``vmin``-``vmax``."""
+    ``column_ranges``: a column's own (low, high) to shade it on, instead of ``vmin``-``vmax``.
+    ``row_labels``: name the rows on the left (a panel beside another that names them need not)."""
     values = matrix.to_numpy(dtype=float)
     cmaps = [colour_map(g) for g in column_goods(matrix, good)]
     rgba = np.zeros(values.shape + (4,))
@@ -113,9 +114,9 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     if cell_pt is None:  # the caller knows the printed cell width better than the unplaced axes
         cell_pt = ax.get_figure(root=True).get_figwidth() * 72 * ax.get_position().width / max(values.shape[1], 1)
     rotate = max(len(part) for x in labels for part in x.split("\n")) * 0.6 * 7 > 0.95 * cell_pt
-    ax.set_xticks(range(values.shape[1]), labels, rotation=90 if rotate else 0)
-    ax.set_yticks(range(values.shape[0]), ["\n".join(textwrap.wrap(str(i), 30)) or str(i) for i in matrix.index])
-    ax.tick_params(length=0)
+    layout.edge_labels(ax, "x", labels, rotation=90 if rotate else 0, axis_label=xlabel)
+    rows_named = ["\n".join(textwrap.wrap(str(i), 30)) or str(i) for i in matrix.index] if row_labels else []
+    layout.edge_labels(ax, "y", rows_named, axis_label=ylabel)
     # White lines between the cells: two line collections, not a grid of minor ticks (each tick is a
     # line, two labels and a grid line that the layout measures and the page draws: docs/speed.md).
     rows, cols = values.shape
@@ -131,8 +132,6 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
         layout.cell_text(ax, j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(rgba[i, j]))
     if title:
         ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
 
 
 def mixed_column_ranges(matrices: Sequence[pd.DataFrame]) -> dict[str, tuple[float, float]]:
@@ -180,11 +179,10 @@ def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
         title, matrix, panel_good = panels[k]
         heatmap(ax, matrix, title="", xlabel=xlabel, ylabel=ylabel if k % ncols == 0 else "",
                 vmin=vmin, vmax=vmax, digits=digits, percent=percent, font_size=size,
-                cell_pt=72 * width * 0.8 / cols_in_panel, good=panel_good, column_ranges=ranges)
+                cell_pt=72 * width * 0.8 / cols_in_panel, good=panel_good, column_ranges=ranges,
+                row_labels=k % ncols == 0)
         if title:  # wrap a long panel title within its panel, at the size every panel title has
             ax.set_title("\n".join(textwrap.wrap(title, max(8, int(72 * width * 0.65 / (0.65 * 9))))), fontsize=9)
-        if k % ncols:
-            ax.set_yticklabels([])
     if suptitle:
         fig.suptitle(suptitle, x=0.0, ha="left", fontsize="medium", fontweight="bold")
     if colorbar_label:

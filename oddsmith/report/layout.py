@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import textwrap
+import weakref
 from typing import Sequence
 
 import matplotlib as mpl
@@ -164,6 +165,67 @@ def cell_text(ax, x: float, y: float, text: str, *, transform=None, **kwargs):
                                           in_layout=False, **kwargs)
 
 
+#: The category labels :func:`edge_labels` put along an axes' edges, per axes: ``{"x": [...], "y": [...]}``.
+_EDGE_LABELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0, axis_label: str = "") -> list:
+    """One label per column (``which="x"``, along the bottom edge) or per row (``"y"``, along the left edge) of
+    ``ax``'s cells 0, 1, 2, ..., with ``axis_label`` beyond them: what ``ax.set_xticks(range(n), labels)`` and
+    ``ax.set_xlabel`` draw, where they draw it (the axes' own tick-label transforms, the style's pad, size and
+    colour), without the ticks.
+
+    Each matplotlib tick is two tick marks, a grid line and two labels, made and then laid out again at
+    every draw: a heatmap's ticks cost about a fifth of drawing it (docs/speed.md, 'Reports'). The labels are
+    held by the (sub)figure (:func:`cell_text`); :func:`overhang` measures them as it measures tick labels,
+    and the axis label is set beyond them by the same measure."""
+    from matplotlib.transforms import ScaledTranslation
+
+    pad = mpl.rcParams[f"{which}tick.major.pad"]
+    transform, va, ha = (ax.get_xaxis_text1_transform(pad) if which == "x" else ax.get_yaxis_text1_transform(pad))
+    color = mpl.rcParams[f"{which}tick.labelcolor"]
+    if color == "inherit":
+        color = mpl.rcParams[f"{which}tick.color"]
+    size = mpl.rcParams[f"{which}tick.labelsize"]
+    texts = [cell_text(ax, k if which == "x" else 0, 0 if which == "x" else k, label, transform=transform, va=va,
+                       ha=ha, rotation=rotation, fontsize=size, color=color) for k, label in enumerate(labels)]
+    _EDGE_LABELS.setdefault(ax, {})[which] = texts
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    axis.set_ticks([])
+    if which == "x":
+        ax.set_xlabel(axis_label)
+    else:
+        ax.set_ylabel(axis_label)
+    if axis_label:
+        # matplotlib sets an axis label beyond the tick labels; these are no tick labels, so it is set here
+        reach = max((_rotated(*_text_size(t), rotation)[1 if which == "x" else 0] for t in texts if t.get_text()),
+                    default=0.0)
+        away = (pad + reach + axis.labelpad) / 72
+        fig = ax.get_figure(root=True)
+        if which == "x":
+            axis.set_label_coords(0.5, 0.0, transform=ax.transAxes + ScaledTranslation(0, -away, fig.dpi_scale_trans))
+        else:
+            axis.set_label_coords(0.0, 0.5, transform=ax.transAxes + ScaledTranslation(-away, 0, fig.dpi_scale_trans))
+    return texts
+
+
+def edge_label_texts(ax) -> list:
+    """The labels :func:`edge_labels` put along ``ax``'s edges (for the layout test)."""
+    return [t for texts in _EDGE_LABELS.get(ax, {}).values() for t in texts]
+
+
+def _edge_label_boxes(ax, which: str, dpi: float) -> list[tuple[float, float, float, float]]:
+    pix = dpi / 72
+    boxes = []
+    for t in _EDGE_LABELS.get(ax, {}).get(which, ()):
+        if not t.get_visible() or not t.get_text():
+            continue
+        w, h = _rotated(*_text_size(t), t.get_rotation())
+        x, y = t.get_transform().transform(t.get_position())
+        boxes.append(_box(x, y, w * pix, h * pix, t.get_horizontalalignment(), _va(t.get_verticalalignment())))
+    return boxes
+
+
 # ---------------------------------------------------------------------------- what an axes needs round it
 
 def _tick_label_boxes(ax, axis, dpi: float) -> list[tuple[float, float, float, float]]:
@@ -273,8 +335,8 @@ def overhang(ax, dpi: float) -> tuple[float, float, float, float]:
     """How far (inches) the decorations of ``ax`` reach past its left, bottom, right and top edges."""
     boxes = []
     if ax.axison:
-        for axis in (ax.xaxis, ax.yaxis):
-            ticks = _tick_label_boxes(ax, axis, dpi)
+        for axis, which in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            ticks = _tick_label_boxes(ax, axis, dpi) + _edge_label_boxes(ax, which, dpi)
             tb = _union(ticks)
             boxes += ticks
             label = _axis_label_box(ax, axis, tb, dpi)
