@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from oddsmith.report import charts, style
+from oddsmith.report import charts, layout, style
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Notes, Page, Sampling, Table, build_pages
 from oddsmith.sampling import SamplingPlan
@@ -107,7 +107,7 @@ def value_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
     for yi, v, e, c in zip(y, vals, err, data["cost"]):
         ax.annotate(f"{v:+.2f} (${c})", (max(v, 0) + e, yi), xytext=(3, 0), textcoords="offset points",
                     va="center", fontsize=6)
-    ax.set_yticks(y, [f"{m}: {i}" for m, i in zip(data["model"], data["item"])])
+    layout.edge_labels(ax, "y", [f"{m}: {i}" for m, i in zip(data["model"], data["item"])])
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.6)
     lo = min(0.0, float(np.min(vals - err))) if len(vals) else 0.0

@@ -14,7 +14,7 @@ import pandas as pd
 
 from oddsmith.doomtown import full_shootout as F
 from oddsmith.doomtown.posse import posse_from_cards
-from oddsmith.report import charts, style
+from oddsmith.report import charts, layout, style
 from oddsmith.report.document import Chart, Notes, Page, Sampling
 from oddsmith.sampling import SamplingPlan
 
@@ -45,7 +45,7 @@ def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
         ax.axvline(0, color="black", linewidth=0.6)
         ax.set_xlabel(xlabel)
         ax.grid(axis="y", visible=False)
-    axes[0].set_yticks(y, list(rows["change"]), fontsize=6.5)
+    layout.edge_labels(axes[0], "y", list(rows["change"]), size=6.5)  # shared: no ticks on either panel
     axes[0].invert_yaxis()
     if title:
         fig.suptitle(title, fontweight="bold", fontsize=9)

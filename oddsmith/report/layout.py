@@ -169,11 +169,12 @@ def cell_text(ax, x: float, y: float, text: str, *, transform=None, **kwargs):
 _EDGE_LABELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0, axis_label: str = "") -> list:
+def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0, axis_label: str = "",
+                size: float | str | None = None) -> list:
     """One label per column (``which="x"``, along the bottom edge) or per row (``"y"``, along the left edge) of
     ``ax``'s cells 0, 1, 2, ..., with ``axis_label`` beyond them: what ``ax.set_xticks(range(n), labels)`` and
     ``ax.set_xlabel`` draw, where they draw it (the axes' own tick-label transforms, the style's pad, size and
-    colour), without the ticks.
+    colour; ``size`` in place of the style's), without the ticks.
 
     Each matplotlib tick is two tick marks, a grid line and two labels, made and then laid out again at
     every draw: a heatmap's ticks cost about a fifth of drawing it (docs/speed.md, 'Reports'). The labels are
@@ -186,7 +187,7 @@ def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0,
     color = mpl.rcParams[f"{which}tick.labelcolor"]
     if color == "inherit":
         color = mpl.rcParams[f"{which}tick.color"]
-    size = mpl.rcParams[f"{which}tick.labelsize"]
+    size = mpl.rcParams[f"{which}tick.labelsize"] if size is None else size
     texts = [cell_text(ax, k if which == "x" else 0, 0 if which == "x" else k, label, transform=transform, va=va,
                        ha=ha, rotation=rotation, fontsize=size, color=color) for k, label in enumerate(labels)]
     _EDGE_LABELS.setdefault(ax, {})[which] = texts
