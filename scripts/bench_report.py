@@ -4,7 +4,7 @@
 
 Builds the baseline from its commit in a temporary folder (``git archive`` of this repository, its
 kernels built with ``setup.py build_ext --inplace``), then makes the sample report (same seed) with
-each version in a fresh process (the baseline on ``PYTHONPATH``, today's with the result cache off),
+each version in a fresh process (the baseline on ``PYTHONPATH``; the result cache off in every version that has one),
 and prints wall time and CPU time (the process and its children: resource.getrusage) of both, their
 ratios, and the CPU of each part:
 
@@ -41,7 +41,7 @@ def _cpu() -> float:
     return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
 
-def part_runner(output: str, seed: int, cache_off: bool) -> None:
+def part_runner(output: str, seed: int) -> None:
     """In the measured process: make the report, timing the parts; print them as JSON on the last line."""
     started_cpu, started = _cpu(), time.perf_counter()
     from oddsmith.report import build, document
@@ -79,7 +79,10 @@ def part_runner(output: str, seed: int, cache_off: bool) -> None:
     document.write_document = write_document
     split_dir = tempfile.mkdtemp(prefix="oddsmith-bench-split-")
     _time_blocks(document, split_dir)
-    kwargs = {"cache": False} if cache_off else {}
+    import inspect
+
+    # a version with the result cache (issue 17 on) must compute, not copy an earlier run's file
+    kwargs = {"cache": False} if "cache" in inspect.signature(build.ReportSettings.from_options).parameters else {}
     settings = build.ReportSettings.from_options(output=output, seed=seed, **kwargs)
     _, pages = build.make_report("full", settings)
     total_cpu, wall = _cpu() - started_cpu, time.perf_counter() - started
@@ -163,12 +166,12 @@ def build_baseline(commit: str, folder: Path) -> Path:
     return src
 
 
-def measure(path: Path, out: Path, seed: int, cache_off: bool) -> dict:
+def measure(path: Path, out: Path, seed: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(path), MPLBACKEND="Agg")
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--part-runner", str(out), str(seed),
-                           "1" if cache_off else "0"], env=env, cwd=path, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--part-runner", str(out), str(seed)],
+                          env=env, cwd=path, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
         sys.exit(f"bench_report: the run in {path} failed:\n{proc.stderr[-2000:]}")
@@ -180,7 +183,7 @@ def measure(path: Path, out: Path, seed: int, cache_off: bool) -> dict:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--part-runner"]:
-        part_runner(argv[1], int(argv[2]), argv[3] == "1")
+        part_runner(argv[1], int(argv[2]))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", default=BASELINE)
@@ -196,8 +199,8 @@ def main(argv: list[str]) -> int:
         out.mkdir(parents=True, exist_ok=True)
         runs: dict[str, list[dict]] = {"baseline": [], "today": []}
         for _ in range(args.repeat):  # alternate, so both meet the same machine load
-            runs["baseline"].append(measure(base_src, out / "baseline.pdf", args.seed, cache_off=False))
-            runs["today"].append(measure(ROOT, out / "today.pdf", args.seed, cache_off=True))
+            runs["baseline"].append(measure(base_src, out / "baseline.pdf", args.seed))
+            runs["today"].append(measure(ROOT, out / "today.pdf", args.seed))
     best = {k: min(v, key=lambda r: r["wall_outside"]) for k, v in runs.items()}
     b, t = best["baseline"], best["today"]
     print(f"\noddsmith report --seed {args.seed} (sample report), best of {args.repeat}, {os.cpu_count()} cores")
