@@ -315,9 +315,11 @@ class _BoundedCache:
 _KEYS = _BoundedCache(512)
 """Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands): at
 most 512 samples, 32 KB each at :data:`TABLE_HANDS`."""
-_PAIR_TABLES = _BoundedCache(256)
+_PAIR_TABLES = _BoundedCache(32)
 """Per pair of sides' kept-hand samples (deck cards, hand policy and discard of each side, seed,
-hands): the round-win table over every bonus pair played so far, NaN where not yet computed."""
+hands): the round-win table over every bonus pair played so far, NaN where not yet computed. At
+most 32 pairs, 234 KB each (two tables of NB ** 4 floats); a report's what-if page plays one
+(its starting gangs are in play since set-up, so no variant changes a deck's cards)."""
 
 
 def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int) -> np.ndarray:
