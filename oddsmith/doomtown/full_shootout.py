@@ -604,7 +604,7 @@ def what_if(a: FullSide, b: FullSide, *, trials: int = DEFAULT_WHAT_IF_TRIALS, s
 
     def outcomes(a: FullSide, b: FullSide) -> tuple[np.ndarray, np.ndarray]:
         """Per trial: did A win (1.0 or 0.0), and A's dudes lost (the figures alone, no tables)."""
-        winner, lost_a, _ = _play(a, b, trials, seed, workers, per_trial=True)[5]
+        *_, (winner, lost_a, _) = _play(a, b, trials, seed, workers, per_trial=True)
         return (winner == 1).astype(np.float64), lost_a.astype(np.float64)
 
     bw, bl = outcomes(a, b)

@@ -216,15 +216,14 @@ def edge_label_texts(ax) -> list:
 
 
 def _edge_label_boxes(ax, which: str, dpi: float) -> list[tuple[float, float, float, float]]:
-    pix = dpi / 72
-    boxes = []
-    for t in _EDGE_LABELS.get(ax, {}).get(which, ()):
-        if not t.get_visible() or not t.get_text():
-            continue
-        w, h = _rotated(*_text_size(t), t.get_rotation())
-        x, y = t.get_transform().transform(t.get_position())
-        boxes.append(_box(x, y, w * pix, h * pix, t.get_horizontalalignment(), _va(t.get_verticalalignment())))
-    return boxes
+    return [_text_box(t, *t.get_transform().transform(t.get_position()), dpi / 72)
+            for t in _EDGE_LABELS.get(ax, {}).get(which, ()) if t.get_visible() and t.get_text()]
+
+
+def _text_box(t, x: float, y: float, pix: float) -> tuple[float, float, float, float]:
+    """The box (display pixels) of text ``t`` anchored at display point (x, y), rotated and aligned as drawn."""
+    w, h = _rotated(*_text_size(t), t.get_rotation())
+    return _box(x, y, w * pix, h * pix, t.get_horizontalalignment(), _va(t.get_verticalalignment()))
 
 
 # ---------------------------------------------------------------------------- what an axes needs round it
@@ -242,14 +241,10 @@ def _tick_label_boxes(ax, axis, dpi: float) -> list[tuple[float, float, float, f
         loc = tick.get_loc()
         if loc is None or not (lo - 1e-9 * max(1.0, abs(hi - lo)) <= loc <= hi + 1e-9 * max(1.0, abs(hi - lo))):
             continue
-        for label, side in ((tick.label1, 1), (tick.label2, 2)):
+        for label in (tick.label1, tick.label2):
             if not label.get_visible() or not label.get_text():
                 continue
-            w, h = _text_size(label)
-            w, h = _rotated(w, h, label.get_rotation())
-            x, y = label.get_transform().transform(label.get_position())
-            boxes.append(_box(x, y, w * pix, h * pix, label.get_horizontalalignment(),
-                              _va(label.get_verticalalignment())))
+            boxes.append(_text_box(label, *label.get_transform().transform(label.get_position()), pix))
     return boxes
 
 
@@ -326,9 +321,7 @@ def _text_boxes(ax, dpi: float) -> list:
                 x, y = ax.transData.transform(t.xyann)
         else:
             x, y = t.get_transform().transform(t.get_position())
-        w, h = _text_size(t)
-        w, h = _rotated(w, h, t.get_rotation())
-        boxes.append(_box(x, y, w * pix, h * pix, t.get_horizontalalignment(), _va(t.get_verticalalignment())))
+        boxes.append(_text_box(t, x, y, pix))
     return boxes
 
 
