@@ -194,7 +194,8 @@ def test_deck_report_markdown_numbers_match_the_engines_and_cli(tmp_path, capsys
 
 def test_shadows_sheets_html_and_posse_pages(tmp_path, capsys):
     out = tmp_path / "sheets.html"
-    rc = main(["report", "shadows", "unaligned", "-o", str(out), "--dpi", "40"])
+    # few battles: the exact sheets and the posse pages are what is checked here
+    rc = main(["report", "shadows", "unaligned", "-o", str(out), "--dpi", "40", "--trials", "200"])
     assert rc == 0
     html = out.read_text()
     posse = shadows_sheets.load_posse("unaligned")

@@ -534,7 +534,7 @@ def test_report_battle_pages_render(tmp_path):
     from oddsmith.report import battle_page, document
     from oddsmith.sampling import SamplingPlan
 
-    plan = SamplingPlan(seed=3, trials=1_500)
+    plan = SamplingPlan(seed=3, trials=200)  # fewer than either page's own: the plan's trials cap them
     pages = battle_page.battle_pages(plan)
     assert len(pages) == battle_page.n_steps()
     assert all(p.sampling is not None and p.sampling.trials <= plan.trials for p in pages)
