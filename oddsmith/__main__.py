@@ -24,6 +24,11 @@ def run() -> None:
         _exit(130, "oddsmith: interrupted")
 
     interrupts.install()  # for the whole process, its exit included
+    if sys.argv[1:] == ["--version"]:  # what `oddsmith --version` prints, without loading typer and the commands
+        from oddsmith import __version__
+
+        sys.stdout.write(f"oddsmith {__version__}\n")
+        _exit(0, None)
     try:
         from oddsmith.cli import main
 

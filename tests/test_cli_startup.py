@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import run
+import oddsmith
 from oddsmith import lazy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,11 @@ def test_root_starts_light(args):
         args = ["report", "--help"]
     proc, modules = _imported(args)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "oddsmith.cli" in modules  # the parse of -X importtime found the modules
+    assert "oddsmith" in modules  # the parse of -X importtime found the modules
+    if args == ["--version"]:  # answered before the command line loads at all
+        assert proc.stdout == f"oddsmith {oddsmith.__version__}\n" and "typer" not in modules
+    else:
+        assert "oddsmith.cli" in modules
     assert _heavy(modules) == []
 
 
