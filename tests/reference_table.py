@@ -128,7 +128,13 @@ class TModel(RB.Model):
     @property
     def radius(self) -> float:
         """Half its base's diameter in inches, in the Form it is in (docs/shadows-battles.md section 11d)."""
-        return R.base_inches(self.base_mm) / 2
+        return radius_of(self.base_mm)
+
+
+@functools.cache
+def radius_of(base_mm: int) -> float:
+    """Half a base's diameter in inches; the table asks millions of times, for two or three bases."""
+    return R.base_inches(base_mm) / 2
 
 
 def dist(a: TModel, b: TModel) -> float:
