@@ -348,7 +348,7 @@ def test_copied_games_give_the_sums_of_every_game_played(names, plan, vs_plan, t
     base = B.prepare(a, b, B.battle_options(plan=plan, vs_plan=vs_plan, terrain=terrain), check=False)
     cands, _ = V.candidates(a, base.options)
     setups = [B.prepare(c.posse, b, base.options, check=False) for c in cands]
-    trials = 400
+    trials = 200
     played = B.run_paired(base, setups, trials, seed=21)
     copied = B.run_paired(base, setups, trials, seed=21, changed_counts=False)
     assert played.copied == [0] * len(setups) and copied.counts == [None] * len(setups)
