@@ -19,8 +19,8 @@ from oddsmith.commands.shadows_dice import FORMAT_OPTION, OUTPUT_OPTION
 from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame, note
-from oddsmith.rules import shadows as R
 
+R = lazy.module("oddsmith.rules.shadows")  # the rules load when a command runs, not for --help
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 C = lazy.module("oddsmith.shadows.campaign")
 P = lazy.module("oddsmith.shadows.posse")

@@ -25,8 +25,8 @@ from oddsmith.commands._common import readable
 from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, check_output_option, dumps_json, emit, format_frame, note, plus_minus, stderr_note
-from oddsmith.rules import shadows as R
 
+R = lazy.module("oddsmith.rules.shadows")  # the rules load when a command runs, not for --help
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 E = lazy.module("oddsmith.shadows.engine")
 T = lazy.module("oddsmith.shadows.tables")
