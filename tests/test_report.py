@@ -73,6 +73,7 @@ def test_style_file_pairs_every_colour_with_a_hatch():
 
 def _texts(fig) -> list[str]:
     out = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    out += [t for cells in fig.findobj(layout.CellTexts) for t in cells.texts()]  # a heatmap's numbers, a table's cells
     return [t for t in out if t]
 
 
@@ -891,17 +892,21 @@ def test_a_table_prints_every_cell_once_in_its_cell():
         document._draw_table(fig, document.Table(frame, title="A table"))
         fig.canvas.draw()
     (ax,) = fig.axes
-    assert not ax.texts  # held by the figure, placed in the axes (layout.cell_text)
-    texts = [(t.get_text(), t.get_fontweight()) for t in fig.texts]
+    assert not ax.texts and not fig.texts  # held by the figure, placed in the axes (layout.cell_texts)
+    (held,) = fig.artists
+    texts = [(t.get_text(), t.get_fontweight()) for t in held.each_text()]
     assert texts == [("Rank", "bold"), ("P (%)", "bold"), ("±", "bold"), ("Novice (D6)", "normal"),
                      ("16.7", "normal"), ("0.2", "normal"), ("Hero (D10)", "normal"), ("100.0", "normal"),
                      ("—", "normal")]
     (cells,) = ax.collections
     assert len(cells.get_paths()) == 9
     box = ax.get_window_extent()
-    for t in fig.texts:
+    for t, path in zip(held.each_text(), cells.get_paths()):  # each text inside its own cell
         inside = t.get_window_extent()
+        cell = path.get_extents().transformed(ax.transAxes)
         assert box.x0 <= inside.x0 and inside.x1 <= box.x1 and box.y0 <= inside.y0 and inside.y1 <= box.y1
+        assert cell.x0 <= inside.x0 and inside.x1 <= cell.x1 and cell.y0 <= inside.y0 and inside.y1 <= cell.y1, \
+            t.get_text()
 
 
 # ---------------------------------------------------------------------------- page geometry

@@ -125,11 +125,11 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     size = font_size or 6.5
-    for (i, j), v in np.ndenumerate(values):
-        if np.isnan(v):
-            continue
-        text = pct(v, digits) if percent else f"{v:.{digits}f}"
-        layout.cell_text(ax, j, i, text, ha="center", va="center", fontsize=size, color=style.ink_on(rgba[i, j]))
+    rows_at, cols_at = np.nonzero(~np.isnan(values))
+    layout.cell_texts(ax, cols_at, rows_at,
+                      [pct(v, digits) if percent else f"{v:.{digits}f}" for v in values[rows_at, cols_at]],
+                      colors=[style.ink_on(rgba[i, j]) for i, j in zip(rows_at, cols_at)],
+                      ha="center", va="center", fontsize=size)
     if title:
         ax.set_title(title)
 

@@ -386,13 +386,13 @@ def _grid_cells(ax, rows: list[list[str]], widths: Sequence[float], size: float)
     """A table filling ``ax``: the cells as one collection of rectangles, each text centred in its cell
     (the first row bold on grey, every other row shaded). The same page as matplotlib's ``ax.table``
     with a bbox of the whole axes, drawn at a fraction of its cost: no cell objects, and the texts,
-    inside the axes, are neither measured by the layout nor clipped (:func:`layout.cell_text`)."""
+    inside the axes, are neither measured by the layout nor clipped (:func:`layout.cell_texts`)."""
     from matplotlib.collections import PolyCollection
 
     total = float(sum(widths))
     lefts = [sum(widths[:c]) / total for c in range(len(widths))]
     n = len(rows)
-    boxes, faces = [], []
+    boxes, faces, xs, ys, texts, weights = [], [], [], [], [], []
     for r, row in enumerate(rows):
         top, bottom = 1 - r / n, 1 - (r + 1) / n
         face = TABLE_HEADER if r == 0 else (TABLE_STRIPE if r % 2 == 0 else "white")
@@ -400,8 +400,12 @@ def _grid_cells(ax, rows: list[list[str]], widths: Sequence[float], size: float)
             left, right = lefts[c], lefts[c] + widths[c] / total
             boxes.append([(left, bottom), (right, bottom), (right, top), (left, top)])
             faces.append(face)
-            layout.cell_text(ax, (left + right) / 2, (top + bottom) / 2, text, ha="center", va="center",
-                             fontsize=size, fontweight="bold" if r == 0 else "normal", transform=ax.transAxes)
+            xs.append((left + right) / 2)
+            ys.append((top + bottom) / 2)
+            texts.append(text)
+            weights.append("bold" if r == 0 else "normal")
+    layout.cell_texts(ax, xs, ys, texts, weights=weights, ha="center", va="center", fontsize=size,
+                      transform=ax.transAxes)
     ax.add_collection(PolyCollection(boxes, facecolors=faces, edgecolors="black", linewidths=TABLE_RULE,
                                      transform=ax.transAxes, in_layout=False), autolim=False)
 
@@ -716,6 +720,9 @@ def _page_strings(fig: Figure) -> Iterator[str]:
         f = figures.pop()
         figures += f.subfigs
         yield from (t.get_text() for t in f.texts)
+        for a in f.artists:
+            if isinstance(a, layout.CellTexts):
+                yield from a.texts()
         for leg in f.legends:
             yield from legend(leg)
     for ax in fig.get_axes():

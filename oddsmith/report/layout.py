@@ -29,6 +29,8 @@ from typing import Sequence
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 #: Room kept round every block, and between the panels of a grid (inches): the constrained layout's pads.
@@ -155,14 +157,77 @@ def _box(x: float, y: float, w: float, h: float, ha: str, va: str) -> tuple[floa
 
 
 def cell_text(ax, x: float, y: float, text: str, *, transform=None, **kwargs):
-    """A text inside ``ax`` that the layout need not measure (a number in a heatmap cell, a table cell),
-    at (x, y) in ``transform`` (``ax``'s data coordinates unless given), held by the axes' (sub)figure.
+    """A text inside ``ax`` that the layout need not measure, at (x, y) in ``transform`` (``ax``'s data
+    coordinates unless given), held by the axes' (sub)figure.
 
     An Axes text is given the axes' clip path, and setting it costs more than the text itself (two
-    composite transforms per text); such a text is never clipped, so it does without. A page draws
-    a few thousand of them (docs/speed.md, 'Reports')."""
+    composite transforms per text); such a text is never clipped, so it does without. Many texts of
+    one style in one axes (a heatmap's numbers, a table's cells) are :func:`cell_texts` instead."""
     return ax.get_figure(root=False).text(x, y, text, transform=ax.transData if transform is None else transform,
                                           in_layout=False, **kwargs)
+
+
+class CellTexts(Artist):
+    """Texts of one style at many places of one axes (a heatmap's numbers, a table's cells), each with its
+    own colour and weight, drawn in one go by one :class:`~matplotlib.text.Text` moved from cell to cell.
+
+    Each number as a Text of its own cost more to make (its font properties, its visual defaults) than to
+    draw: a page of heatmaps makes about a thousand (docs/speed.md, 'Reports'). Drawn through
+    ``Text.draw``, each string lands exactly where its own Text would. Never measured by the layout,
+    never clipped (:func:`cell_text`)."""
+
+    zorder = 3  # a Text's: drawn among the (sub)figure's texts as before
+
+    def __init__(self, template: Text, cells: Sequence[tuple[float, float, str, object, str]]) -> None:
+        super().__init__()
+        self._template = template
+        self._cells = list(cells)
+        self.set_in_layout(False)
+
+    def texts(self) -> list[str]:
+        """Every string, in the order given."""
+        return [c[2] for c in self._cells]
+
+    def cells(self) -> list[tuple[float, float, str, object, str]]:
+        """(x, y, text, colour, weight) of every cell, in the order given."""
+        return list(self._cells)
+
+    def each_text(self):
+        """The template set up as each cell in turn (for measuring: its window extent is that cell's)."""
+        t = self._template
+        for x, y, text, color, weight in self._cells:
+            t.set_position((x, y))
+            t.set_text(text)
+            t.set_color(color)
+            if t.get_fontweight() != weight:
+                t.set_fontweight(weight)
+            yield t
+
+    def draw(self, renderer) -> None:
+        if not self.get_visible():
+            return
+        for t in self.each_text():
+            t.draw(renderer)
+        self.stale = False
+
+
+def cell_texts(ax, xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], *,
+               colors: Sequence[object] | None = None, weights: Sequence[str] | None = None,
+               transform=None, **kwargs) -> CellTexts:
+    """What ``cell_text(ax, x, y, text, color=c, fontweight=w, **kwargs)`` for each cell draws, as one
+    :class:`CellTexts` held by ``ax``'s (sub)figure (``kwargs``: the style every cell shares)."""
+    fig = ax.get_figure(root=False)
+    color = kwargs.pop("color", None) or mpl.rcParams["text.color"]
+    weight = kwargs.pop("fontweight", None) or mpl.rcParams["font.weight"]
+    template = Text(0, 0, "", transform=ax.transData if transform is None else transform, color=color,
+                    fontweight=weight, **kwargs)
+    template.set_figure(fig)
+    n = len(texts)
+    cells = zip(xs, ys, texts, colors if colors is not None else [color] * n,
+                weights if weights is not None else [weight] * n)
+    artist = CellTexts(template, [(float(x), float(y), str(t), c, w) for x, y, t, c, w in cells])
+    fig.add_artist(artist)
+    return artist
 
 
 #: The category labels :func:`edge_labels` put along an axes' edges, per axes: ``{"x": [...], "y": [...]}``.
