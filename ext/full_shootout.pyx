@@ -175,6 +175,27 @@ cdef inline void _to_discard(Side* sd, int code) noexcept nogil:
         sd.ndisc += 1
 
 
+cdef inline int _draw_many(Side* sd, uint8_t* cards, int want) noexcept nogil:
+    """Up to ``want`` cards from the top of the deck, as ``want`` calls of _draw; returns how many.
+
+    why: a byte written through ``cards`` may alias the side's counters, so a card-by-card loop
+    reloads and stores ``sd.top`` for every card; one copy when the deck holds enough."""
+    cdef int n = 0
+    if sd.ndeck - sd.top >= want:
+        memcpy(cards, &sd.deck[sd.top], want)
+        sd.top += want
+        return want
+    while n < want and _draw(sd, &cards[n]):
+        n += 1
+    return n
+
+
+cdef inline void _discard_hand(Side* sd, const uint8_t* cards, int n) noexcept nogil:
+    """Every card of a hand to the discard pile, in order (as n calls of _to_discard: card codes are >= 0)."""
+    memcpy(&sd.disc[sd.ndisc], cards, n)
+    sd.ndisc += n
+
+
 cdef inline void _bonus(const Side* sd, int i, int* s, int* d) noexcept nogil:
     """Rulebook "4. Draw!": the shooter's full bullets, one per backup dude of each type."""
     if sd.stud[i]:
@@ -248,14 +269,11 @@ cdef inline int64_t _hand(Side* sd, int stud, int draw, int* cheat) noexcept nog
     cdef int n = 0, i, r = 0, want = 5 + stud
     cdef uint32_t mask
     cdef int64_t key
-    while n < want and _draw(sd, &hand[n]):
-        n += 1
+    n = _draw_many(sd, hand, want)
     if draw > 0 and sd.mode == MODE_AUTOMATON:
-        while r < draw and _draw(sd, &hand[n + r]):
-            r += 1
+        r = _draw_many(sd, &hand[n], draw)
         key = _automaton_key(hand, n, r, cheat)
-        for i in range(n + r):
-            _to_discard(sd, hand[i])
+        _discard_hand(sd, hand, n + r)
         return key
     if draw > 0:
         mask = _heuristic(hand, n, draw, sd.margin, &key, cheat)
@@ -269,8 +287,7 @@ cdef inline int64_t _hand(Side* sd, int stud, int draw, int* cheat) noexcept nog
             key = _kept_key(hand, n, sd.margin, cheat)
     else:
         key = _kept_key(hand, n, sd.margin, cheat)
-    for i in range(n):
-        _to_discard(sd, hand[i])
+    _discard_hand(sd, hand, n)
     return key
 
 
