@@ -188,10 +188,6 @@ class CellTexts(Artist):
         """Every string, in the order given."""
         return [c[2] for c in self._cells]
 
-    def cells(self) -> list[tuple[float, float, str, object, str]]:
-        """(x, y, text, colour, weight) of every cell, in the order given."""
-        return list(self._cells)
-
     def each_text(self):
         """The template set up as each cell in turn (for measuring: its window extent is that cell's)."""
         t = self._template
