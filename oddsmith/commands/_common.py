@@ -5,16 +5,20 @@ figures with standard errors."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 
 from oddsmith import lazy
-from oddsmith.doomtown.deck import Deck, deck_label, load_deck
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, check_output_path, is_proportion, note, plus_minus
 from oddsmith.sampling import check_trials, check_workers
 
+if TYPE_CHECKING:
+    from oddsmith.doomtown.deck import Deck
+
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+deck_label = lazy.function("oddsmith.doomtown.deck", "deck_label")  # the deck readers need the rules: not for --help
+load_deck = lazy.function("oddsmith.doomtown.deck", "load_deck")
 
 FORMAT_HELP = "Output format: table, csv, json or md."
 OUTPUT_HELP = "Write to this file instead of stdout (written atomically; the folder must exist)."

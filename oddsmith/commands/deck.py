@@ -14,10 +14,13 @@ import typer
 
 from oddsmith.commands.deck_draws import register_draws
 from oddsmith import lazy
-from oddsmith.doomtown.deck import DeckFormat, deck_summary, load_deck, sample_decks
+from oddsmith.doomtown.deck_format import DeckFormat
 from oddsmith.output import Format, dumps_json, emit, fact_lines, format_frame
 
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
+deck_summary = lazy.function("oddsmith.doomtown.deck", "deck_summary")  # the deck readers need the rules
+load_deck = lazy.function("oddsmith.doomtown.deck", "load_deck")
+sample_decks = lazy.function("oddsmith.doomtown.deck", "sample_decks")
 
 deck_app = typer.Typer(
     name="deck",

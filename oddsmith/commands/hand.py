@@ -10,17 +10,17 @@ from typing import List, Optional
 
 import typer
 
-from oddsmith.doomtown.cards import parse_hand
 from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, Progress, check_output_option, dumps_json, emit, format_frame
-from oddsmith.rules.doomtown import key_as_list
 from oddsmith.textinput import read_text
 
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 evaluate_codes = lazy.function("oddsmith.doomtown.evaluator", "evaluate_codes")
 hand_records = lazy.function("oddsmith.doomtown.evaluator", "hand_records")
 hands_frame = lazy.function("oddsmith.doomtown.evaluator", "hands_frame")
+parse_hand = lazy.function("oddsmith.doomtown.cards", "parse_hand")  # the cards need the rules: not for --help
+key_as_list = lazy.function("oddsmith.rules.doomtown", "key_as_list")
 
 
 #: The most ``hand --input`` reads: 64 MiB and a million lines (a million hands rank in a few

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -35,13 +35,16 @@ from oddsmith.commands._common import (
     with_deck_state,
 )
 from oddsmith import lazy
-from oddsmith.doomtown.deck import Deck, deck_label
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Format, dumps_json, emit, format_frame, human_columns, note, plus_minus, stderr_note
 from oddsmith.sampling import resolve_seed
 
+if TYPE_CHECKING:
+    from oddsmith.doomtown.deck import Deck
+
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 L = lazy.module("oddsmith.doomtown.lowball")
+deck_label = lazy.function("oddsmith.doomtown.deck", "deck_label")
 P = lazy.module("oddsmith.doomtown.pulls")
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck show --help`)."

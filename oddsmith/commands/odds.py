@@ -42,15 +42,15 @@ from oddsmith.commands._common import (
     with_deck_state,
 )
 from oddsmith import lazy
-from oddsmith.doomtown.deck import Deck, deck_state_of
 from oddsmith.errors import OddsmithError, quote
 from oddsmith.output import (Format, dumps_json, emit, format_frame, human_columns, human_label, is_proportion, note,
                              plus_minus, stderr_note)
-from oddsmith.rules.doomtown import SHOOTOUT_ROUND_CAP
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 
 pd = lazy.module("pandas")  # heavy modules load when a command runs (docs/design.md, 'Start-up')
 S = lazy.module("oddsmith.doomtown.shootout")
+DK = lazy.module("oddsmith.doomtown.deck")  # the deck readers need the rules: not for --help
+RD = lazy.module("oddsmith.rules.doomtown")
 
 DECK_HELP = "Deck file, '-' for stdin, or a shipped sample deck name (see `oddsmith deck list`)."
 PARTIAL_HELP = "Accept incomplete decks (fewer than 52 valued cards)."
@@ -307,12 +307,12 @@ def _full_long(r: Any) -> pd.DataFrame:
 
 def _with_side_states(df: pd.DataFrame, a: Any, b: Any) -> pd.DataFrame:
     """The CSV form of which decks were used: ``deck_state_a`` and ``deck_state_b`` columns."""
-    return df.assign(deck_state_a=deck_state_of(a.deck), deck_state_b=deck_state_of(b.deck))
+    return df.assign(deck_state_a=DK.deck_state_of(a.deck), deck_state_b=DK.deck_state_of(b.deck))
 
 
 def _side_deck_lines(a: Any, b: Any, fmt: Format) -> str:
     """``Deck used: ...`` for each side's deck (table and Markdown)."""
-    decks = [s.deck for s in (a, b) if isinstance(s.deck, Deck)]
+    decks = [s.deck for s in (a, b) if isinstance(s.deck, DK.Deck)]
     return deck_state_lines(decks, fmt) if decks else ""
 
 
@@ -333,8 +333,8 @@ def _render_full(r: Any, fmt: Format) -> str:
         lines.append(f"- {side_line}" if md else note(side_line, indent="    ").rstrip("\n"))
     summary = r.summary.assign(figure=r.summary["figure"].map(_FULL_FIGURES)).rename(columns={"stderr": "value_stderr"})
     key = ("Figures ± one standard error. "
-           + (f"{r.cap_hits:,} shootouts reached the {SHOOTOUT_ROUND_CAP}-round cap (no winner)."
-              if r.cap_hits else f"No shootout reached the {SHOOTOUT_ROUND_CAP}-round cap."))
+           + (f"{r.cap_hits:,} shootouts reached the {RD.SHOOTOUT_ROUND_CAP}-round cap (no winner)."
+              if r.cap_hits else f"No shootout reached the {RD.SHOOTOUT_ROUND_CAP}-round cap."))
     rounds = r.rounds[r.rounds["p"] > 0].rename(columns={"stderr": "p_stderr"})
     dudes = r.dudes.drop(columns=["p_fled", "p_fled_stderr"])
     figures = [is_proportion(f) for f in r.summary["figure"]]
@@ -350,7 +350,7 @@ def _render_full(r: Any, fmt: Format) -> str:
 
 def _render_what_if(df: pd.DataFrame, fmt: Format, meta: dict[str, Any], a: Any, b: Any) -> str:
     if fmt is Format.json:
-        states = {"deck_state_a": deck_state_of(a.deck), "deck_state_b": deck_state_of(b.deck)}
+        states = {"deck_state_a": DK.deck_state_of(a.deck), "deck_state_b": DK.deck_state_of(b.deck)}
         return dumps_json({"command": "shootout", "mode": "what-if", **meta, **states, "rows": df})
     if fmt is Format.csv:
         return format_frame(_with_side_states(df, a, b), fmt)

@@ -9,7 +9,6 @@ names the source and the line.
 from __future__ import annotations
 
 import csv
-import enum
 import io
 import re
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
 pd = lazy.module("pandas")
 
 from oddsmith.doomtown.cards import CARD_HELP, format_card, parse_card  # noqa: E402
+from oddsmith.doomtown.deck_format import DeckFormat  # noqa: E402  (light: the command line's option type)
 from oddsmith.doomtown.cardtable import (  # noqa: E402
     CardTable,
     parse_suit_name,
@@ -39,15 +39,6 @@ MAX_ROWS = 1000
 #: first, before the format is detected over every line.
 MAX_LINES = MAX_ROWS
 _SUIT_NAMES = tuple(s.name.lower() for s in Suit)
-
-
-class DeckFormat(str, enum.Enum):
-    """Deck file formats (see the module docstring)."""
-
-    cards = "cards"
-    valuesuit = "valuesuit"
-    csv = "csv"
-    titles = "titles"
 
 
 def _na_int(value: object) -> object:
