@@ -106,9 +106,13 @@ def module(name: str) -> Any:
 
 def function(module_name: str, name: str) -> Callable[..., Any]:
     """A function of ``module_name`` that imports its module at the first call."""
+    target: Callable[..., Any] | None = None
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        return getattr(importlib.import_module(module_name), name)(*args, **kwargs)
+        nonlocal target
+        if target is None:  # found once: commands call some of these per input line
+            target = getattr(importlib.import_module(module_name), name)
+        return target(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"{module_name}.{name}, imported at the first call."
