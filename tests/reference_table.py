@@ -89,7 +89,7 @@ class TModel(RB.Model):
         self.limps = R.Injury.LIMP in plan.model.injuries
         self.moved = False  # made a Move Action this Activation
         self.summoned: str | None = None  # a Summoned Entity: its name ("Lesser Entity", ..., "Seraphim")
-        self.profile: R.Entity | None = None
+        self.profile = None  # R.Entity | None
         self.owner: TModel | None = None  # its Summoner
         # a Skinwalker whose plan plays its Beast Form ("The Skinwalker Tribes"); it "must begin each game in Human
         # Form"
@@ -125,10 +125,39 @@ class TModel(RB.Model):
             return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
+    # Its base changes only when its Form, its horse or its profile does: the radius, which the table asks for
+    # millions of times a run, is worked out there (``radius``), not at every distance.
     @property
-    def radius(self) -> float:
-        """Half its base's diameter in inches, in the Form it is in (docs/shadows-battles.md section 11d)."""
-        return radius_of(self.base_mm)
+    def beast(self) -> bool:
+        return self._beast
+
+    @beast.setter
+    def beast(self, value: bool) -> None:
+        self._beast = value
+        self._new_base()
+
+    @property
+    def mounted(self) -> bool:
+        return self._mounted
+
+    @mounted.setter
+    def mounted(self, value: bool) -> None:
+        self._mounted = value
+        self._new_base()
+
+    @property
+    def profile(self) -> R.Entity | None:
+        return self._profile
+
+    @profile.setter
+    def profile(self, value: R.Entity | None) -> None:
+        self._profile = value
+        self._new_base()
+
+    def _new_base(self) -> None:
+        """``radius``: half its base's diameter in inches, in the Form it is in (docs/shadows-battles.md section 11d)."""
+        if all(hasattr(self, k) for k in ("_beast", "_mounted", "_profile")):
+            self.radius = radius_of(self.base_mm)
 
 
 @functools.cache
@@ -143,7 +172,8 @@ def dist(a: TModel, b: TModel) -> float:
 
 def gap(a: TModel, b: TModel) -> float:
     """Edge to edge ("Measuring"): centre distance less both radii, never below 0."""
-    return max(0.0, dist(a, b) - a.radius - b.radius)
+    d = dist(a, b) - a.radius - b.radius
+    return d if d > 0 else 0.0
 
 
 def in_contact(a: TModel, b: TModel) -> bool:
