@@ -169,7 +169,7 @@ def events_case(j: int):
 
 @pytest.mark.parametrize("case", [0, pytest.param(1, marks=pytest.mark.slow)])
 def test_kernel_agrees_with_reference_with_supernatural_events(case):
-    check_agreement(events_case(case), 800 if case == 0 else 1_500, 60_000 if case == 0 else 120_000, 91 + case)
+    check_agreement(events_case(case), 800 if case == 0 else 1_500, 91 + case)
 
 
 def test_the_events_table_is_in_the_output():
