@@ -294,10 +294,12 @@ def _start_second(plan: SamplingPlan, workers: int, deck_inputs):
 
 
 def _wait(result):
-    """The worker's result, answering Ctrl-C while waiting."""
+    """The worker's result, answering Ctrl-C while waiting. Waiting, this process first warms up the drawing
+    (:func:`document.warm_up`), which the processes that draw the pages then inherit (each would do it)."""
     from oddsmith import interrupts
 
     while not result.ready():
+        document.warm_up()
         interrupts.check()
         result.wait(0.1)
     return result.get()

@@ -25,9 +25,11 @@ from __future__ import annotations
 import datetime as _dt
 import html as _html
 import os
+from collections.abc import Sized
 from dataclasses import dataclass, field
+from functools import cache, partial
 from pathlib import Path
-from typing import Callable, Iterator, Sequence, Union
+from typing import Callable, Iterable, Iterator, Sequence, Union
 
 import matplotlib as mpl
 import pandas as pd
@@ -676,16 +678,39 @@ def _write_pdf(doc: Document, target: Path, paper: str, on_page=None) -> list[Pa
     return [target]
 
 
-def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Sequence[int], paper: str, path: Path,
+def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Iterable[int], paper: str, path: Path,
                     on_page=None) -> None:
-    """Draw ``pages[i]`` for each ``i`` of ``which`` (0-based, numbered among all ``pages``) into the PDF ``path``."""
+    """Draw ``pages[i]`` for each ``i`` of ``which`` (0-based, numbered among all ``pages``) into the PDF ``path``
+    (none: no file). ``on_page(k, n)`` after the k-th, n being how many ``which`` holds, or all pages when it is
+    claimed as it goes (:mod:`oddsmith.report.parallel`)."""
     from oddsmith import interrupts
 
+    n = len(which) if isinstance(which, Sized) else len(pages)
     with PdfPages(path, metadata=_pdf_metadata(doc, list(pages))) as pdf:
         for k, i in enumerate(which, start=1):
             interrupts.check()
             save_pdf_page(pdf, doc, pages[i], i + 1, len(pages), paper)
-            _done(on_page, k, len(which))
+            _done(on_page, k, n)
+
+
+@cache
+def warm_up() -> None:
+    """Draw a small page of every kind of block into a PDF in memory, once, and forget it: fonts are found and their
+    metrics read, and Matplotlib's lazy imports and caches filled, in this process. Worker processes forked after it
+    draw their first pages as fast as their later ones (the first two cost about 0.2 s more each otherwise), so
+    a report does it while it waits for its second process (:mod:`oddsmith.report.build`)."""
+    import io
+
+    from oddsmith.report import charts
+
+    grid = pd.DataFrame([[0.1, 0.2], [0.3, 0.4]], index=["a", "b"], columns=["x", "y"])
+    page = Page(title="warm-up", subtitle="·", section="·", blocks=[
+        Chart(partial(charts.heatmap_grid, panels=[("·", grid)]), title="·"),
+        Table(pd.DataFrame({"a": ["1"], "b": ["2"]}), title="·"),
+        Notes(["·"])])
+    doc = Document("warm-up", [page], seed=1, cover=False, glossary=False)
+    with style.report_style(), PdfPages(io.BytesIO()) as pdf:
+        save_pdf_page(pdf, doc, page, 1, 1, "a4")
 
 
 def save_pdf_page(pdf: PdfPages, doc: Document, page: Page, number: int, total: int, paper: str) -> None:

@@ -1,12 +1,14 @@
 """A PDF's pages drawn in several processes at once, then joined into one file.
 
 Drawing (Matplotlib laying out and embedding text) is most of a report's time
-and runs on one core; the pages do not depend on each other. So the pages are
-dealt to ``processes`` workers in turn (page 1 to the first, page 2 to the
-second, ...), each draws its pages into a PDF of its own, and
-:func:`oddsmith.report.pdf_merge.merge` joins them in page order. Every page is
-drawn by the same :func:`oddsmith.report.document.render_page`, so the file
-holds the same pages as one drawn in one process.
+and runs on one core; the pages do not depend on each other. So ``processes``
+workers each draw pages into a PDF of its own, claiming the next page not yet
+taken whenever they finish one (a shared counter): pages cost from a twentieth
+of a second to half a second, so a fixed deal left one worker drawing alone
+for most of a second, and claiming leaves it at most the last page.
+:func:`oddsmith.report.pdf_merge.merge` joins the parts in page order. Every
+page is drawn by the same :func:`oddsmith.report.document.render_page`, so the
+file holds the same pages as one drawn in one process.
 
 Workers are forked where the system can (they start at once, with the
 document and the report style already loaded), else spawned. They ignore
@@ -20,7 +22,7 @@ import queue as queue_mod
 import signal
 import tempfile
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from oddsmith import interrupts
 
@@ -42,18 +44,34 @@ def _start_worker(job: dict | None) -> None:
         _JOB.update(job)
 
 
-def _draw_part(task: tuple[int, list[int], str]) -> str:
+def claimed(counter, n: int, taken: list[int] | None = None) -> Iterator[int]:
+    """Indices below ``n`` (pages, what-if pages), each claimed from the shared ``counter`` (a
+    ``multiprocessing.Value``) when this process is ready for it, so no other process gets it; noted in ``taken``."""
+    while True:
+        with counter.get_lock():
+            i = counter.value
+            if i >= n:
+                return
+            counter.value = i + 1
+        if taken is not None:
+            taken.append(i)
+        yield i
+
+
+def _draw_part(path: str) -> tuple[str, list[int]]:
+    """Draw pages into the PDF ``path`` while any is left; returns it with the pages it holds, in order (none: no
+    file)."""
     from oddsmith.report import document, style
 
-    part, which, path = task
-    done = _JOB["done"]
+    done, taken = _JOB["done"], []
 
     def on_page(k: int, total: int) -> None:
         done.put(1)
 
     with style.report_style():
-        document._draw_pdf_pages(_JOB["doc"], _JOB["pages"], which, _JOB["paper"], Path(path), on_page)
-    return path
+        document._draw_pdf_pages(_JOB["doc"], _JOB["pages"], claimed(_JOB["next"], len(_JOB["pages"]), taken),
+                                 _JOB["paper"], Path(path), on_page)
+    return path, taken
 
 
 def draw_pdf(doc, pages: Sequence, paper: str, target: Path, processes: int,
@@ -65,12 +83,12 @@ def draw_pdf(doc, pages: Sequence, paper: str, target: Path, processes: int,
     forked = ctx.get_start_method() == "fork"
     manager = None if forked else ctx.Manager()
     done = ctx.SimpleQueue() if forked else manager.Queue()
-    job = {"doc": doc, "pages": list(pages), "paper": paper, "done": done}
+    job = {"doc": doc, "pages": list(pages), "paper": paper, "done": done, "next": ctx.Value("i", 0)}
     _JOB.clear()
     _JOB.update(job)
     n = len(pages)
     with tempfile.TemporaryDirectory(prefix="oddsmith-pages-") as folder:
-        tasks = [(k, list(range(k, n, processes)), str(Path(folder) / f"part-{k}.pdf")) for k in range(processes)]
+        tasks = [str(Path(folder) / f"part-{k}.pdf") for k in range(processes)]
         pool = ctx.Pool(processes, initializer=_start_worker, initargs=(None if forked else job,))
         try:
             result = pool.map_async(_draw_part, tasks, chunksize=1)
@@ -94,11 +112,12 @@ def draw_pdf(doc, pages: Sequence, paper: str, target: Path, processes: int,
                 if ready:
                     break
                 result.wait(POLL_SECONDS)
-            paths = result.get()
+            parts = [(path, taken) for path, taken in result.get() if taken]
         finally:
             pool.terminate()  # at once, on an interrupt or an error; the work is done otherwise
             pool.join()
             _JOB.clear()
             if manager is not None:
                 manager.shutdown()
-        merge([Path(p) for p in paths], [(i % processes, i // processes) for i in range(n)], target)
+        where = {i: (k, j) for k, (_, taken) in enumerate(parts) for j, i in enumerate(taken)}
+        merge([Path(path) for path, _ in parts], [where[i] for i in range(n)], target)
