@@ -866,11 +866,13 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     if started is None:
         pytest.skip("one core or no fork: everything is made in one process")
     try:
-        what_ifs, value = build._wait(started[1])
+        claimed, value = build._wait(started[1])  # this process claimed none: the worker made both
     finally:
         started[0].terminate()
         started[0].join()
     here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)[-1:]
+    assert sorted(claimed) == [0, 1]
+    what_ifs = [claimed[0], claimed[1]]
     there = what_ifs + [value]
     assert len(here) == len(there) == 3
 
@@ -881,6 +883,29 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     made_here = deck_report.deck_pages(inputs, plan)
     with_there = deck_report.deck_pages(inputs, plan, what_ifs=lambda: what_ifs)
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
+
+
+def test_what_if_pages_shared_between_the_two_processes_are_each_made_once_in_deck_order():
+    """This process makes the what-if pages the second has not claimed (it makes the value page first): each
+    deck's page once, by one of the two, in deck order, the same as made in one process."""
+    plan = SamplingPlan(seed=5, trials=200)
+    inputs = deck_report.load_decks(["law-dogs", "outlaws", "anarchists"], None)
+    started = build._start_second(plan, 1, inputs)
+    if started is None:
+        pytest.skip("one core or no fork: everything is made in one process")
+    try:
+        shared = build._what_ifs(started, inputs, plan, 1)
+        theirs, _ = build._wait(started[1])
+    finally:
+        started[0].terminate()
+        started[0].join()
+    assert started[2].value >= 3 and set(theirs) <= {0, 1, 2}
+    assert len(theirs) < 3  # the value page first: this process claimed at least one
+
+    def view(page):
+        return page.title, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
+
+    assert [view(p) for p in shared] == [view(p) for p in deck_report.what_if_pages(inputs, plan)]
 
 
 def test_a_table_prints_every_cell_once_in_its_cell():

@@ -11,6 +11,7 @@ import datetime as _dt
 import os
 import struct
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from oddsmith import cache
@@ -208,9 +209,9 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
     n_pages = expected_pages(labels)
     pages: list[document.Page] = []
     with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
-        # The what-if pages and the last value page (the dearest simulations) are made in a second process
-        # while this one makes the others: the Shadows sheets and battle pages first, then the deck pages,
-        # which take the what-ifs last, so about the same CPU on each side and neither waits long
+        # The last value page and the what-if pages (the dearest simulations) are made in a second process
+        # while this one makes the others: the Shadows sheets and battle pages first, then the deck pages, then
+        # whichever what-if pages the second process has not yet claimed, so neither waits long for the other
         # (docs/speed.md, 'Reports'). Every simulation draws from its own seeded streams: where and in
         # which order they run changes no figure.
         second = _start_second(plan, settings.workers, deck_inputs) if kind == "full" else None
@@ -222,7 +223,7 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
                 fought = document.build_pages(builders if second is None else builders[:-1], steps)
                 shadows = sheets + fought
             if deck_inputs is not None:
-                what_ifs = None if second is None else (lambda: _wait(second[1])[0])
+                what_ifs = None if second is None else partial(_what_ifs, second, deck_inputs, plan, settings.workers)
                 pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
                                                                  steps=steps, what_ifs=what_ifs),
                                           glossary.DOOMTOWN)
@@ -267,30 +268,48 @@ _JOB: dict = {}
 
 
 def _second_job():
-    from oddsmith.report import battle_page, deck_report
+    """The last battle page, then what-if pages while any is left to claim: ({deck index: page}, the page)."""
+    from oddsmith.report import battle_page, deck_report, parallel
 
-    plan, workers, deck_inputs = _JOB["plan"], _JOB["workers"], _JOB["decks"]
-    what_ifs = [] if deck_inputs is None else deck_report.what_if_pages(deck_inputs, plan, workers=workers)
-    return what_ifs, battle_page.battle_builders(plan, workers)[-1][1]()
+    plan, workers, deck_inputs, claims = _JOB["plan"], _JOB["workers"], _JOB["decks"], _JOB["what_ifs"]
+    value = battle_page.battle_builders(plan, workers)[-1][1]()
+    what_ifs = {} if deck_inputs is None else {
+        k: deck_report.what_if_page_of(deck_inputs, k, plan, workers=workers)
+        for k in parallel.claimed(claims, len(deck_inputs.decks))}
+    return what_ifs, value
 
 
 def _start_second(plan: SamplingPlan, workers: int, deck_inputs):
-    """The what-if pages (6 pairs x ~31 changes x 10,000 whole shootouts) and the last battle page (a value
-    page), built in one worker process (forked where the system can), started now; None where only one core
-    is there to share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages
-    hold the same figures as made here: every simulation draws from its own seeded streams."""
+    """The last battle page (a value page), then the what-if pages (6 pairs x ~31 changes x 10,000 whole
+    shootouts) this process has not claimed (:func:`_what_ifs`), built in one worker process (forked where the
+    system can), started now: (pool, its result, the what-if pages' shared counter); None where only one core is
+    there to share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold
+    the same figures as made here: every simulation draws from its own seeded streams."""
     import multiprocessing
 
     if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     from oddsmith.report import parallel
 
-    _JOB.update(plan=plan, workers=workers, decks=deck_inputs)
+    ctx = multiprocessing.get_context("fork")
+    claims = ctx.Value("i", 0)
+    _JOB.update(plan=plan, workers=workers, decks=deck_inputs, what_ifs=claims)
     try:
-        pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel._start_worker, initargs=(None,))
+        pool = ctx.Pool(1, initializer=parallel._start_worker, initargs=(None,))
     finally:
         _JOB.clear()
-    return pool, pool.apply_async(_second_job)
+    return pool, pool.apply_async(_second_job), claims
+
+
+def _what_ifs(second, deck_inputs, plan: SamplingPlan, workers: int) -> list:
+    """Every deck's what-if page (None where it has none), in deck order: those the second process has not
+    claimed yet are made here, then the others are taken from it."""
+    from oddsmith.report import deck_report, parallel
+
+    mine = {k: deck_report.what_if_page_of(deck_inputs, k, plan, workers=workers)
+            for k in parallel.claimed(second[2], len(deck_inputs.decks))}
+    made = {**_wait(second[1])[0], **mine}
+    return [made[k] for k in range(len(deck_inputs.decks))]
 
 
 def _wait(result):

@@ -423,13 +423,15 @@ def tradeoff_page(inputs: DeckInputs, frame: pd.DataFrame, plan: SamplingPlan, r
 
 def what_if_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1) -> list[Page | None]:
     """Each deck's "what is +1 worth?" page against its first opponent (None where it has none), in deck order:
-    what :func:`deck_pages` makes, for a second process to make alongside it."""
-    out = []
-    for deck in inputs.decks:
-        opp = inputs.opponents(deck)[0]
-        out.append(full_shootout_page.what_if_page(deck, opp, inputs.label(deck), inputs.label(opp), plan,
-                                                   workers=workers))
-    return out
+    what :func:`deck_pages` makes, for other processes to make alongside it (:func:`what_if_page_of`)."""
+    return [what_if_page_of(inputs, k, plan, workers=workers) for k in range(len(inputs.decks))]
+
+
+def what_if_page_of(inputs: DeckInputs, k: int, plan: SamplingPlan, *, workers: int = 1) -> Page | None:
+    """Deck ``k``'s "what is +1 worth?" page against its first opponent (None where it has none)."""
+    deck = inputs.decks[k]
+    opp = inputs.opponents(deck)[0]
+    return full_shootout_page.what_if_page(deck, opp, inputs.label(deck), inputs.label(opp), plan, workers=workers)
 
 
 def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, steps=None,
