@@ -866,15 +866,16 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     if started is None:
         pytest.skip("one core or no fork: everything is made in one process")
     try:
-        claimed, value = build._wait(started[1])  # this process claimed none: the worker made both
+        made, value = build._wait(started.result)  # this process claimed none: the worker made every task
     finally:
-        started[0].terminate()
-        started[0].join()
-    here = deck_report.what_if_pages(inputs, plan) + battle_page.battle_pages(plan)[-1:]
-    assert sorted(claimed) == [0, 1]
-    what_ifs = [claimed[0], claimed[1]]
-    there = what_ifs + [value]
-    assert len(here) == len(there) == 3
+        started.stop()
+    assert sorted(made) == list(range(len(started.tasks)))
+    of = {kind: [made[i] for i, task in enumerate(started.tasks) if task[0] == kind] for kind in ("what-if", "matchup")}
+    what_ifs = of["what-if"]
+    fought = battle_page.battle_pages(plan)
+    here = deck_report.what_if_pages(inputs, plan) + [fought[0], fought[-1]]
+    there = what_ifs + [battle_page.matchup_page(plan, figures=of["matchup"]), value]
+    assert len(here) == len(there) == 4
 
     def view(page):
         return page.title, page.subtitle, page.section, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
@@ -885,27 +886,25 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
 
 
-def test_what_if_pages_shared_between_the_two_processes_are_each_made_once_in_deck_order():
-    """This process makes the what-if pages the second has not claimed (it makes the value page first): each
-    deck's page once, by one of the two, in deck order, the same as made in one process."""
+def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
+    """This process takes the shared tasks the second has not claimed (it makes the value page first): every
+    deck's what-if page and every matchup once, by one of the two, in order, the same as made in one process."""
     plan = SamplingPlan(seed=5, trials=200)
     inputs = deck_report.load_decks(["law-dogs", "outlaws", "anarchists"], None)
     started = build._start_second(plan, 1, inputs)
     if started is None:
         pytest.skip("one core or no fork: everything is made in one process")
     try:
-        shared = build._what_ifs(started, inputs, plan, 1)
-        theirs, _ = build._wait(started[1])
+        what_ifs, matchups = started.what_ifs(), started.matchup_page()
     finally:
-        started[0].terminate()
-        started[0].join()
-    assert started[2].value >= 3 and set(theirs) <= {0, 1, 2}
-    assert len(theirs) < 3  # the value page first: this process claimed at least one
+        started.stop()
+    assert started.claims.value >= len(started.tasks) == 3 + len(battle_page.P.sample_posse_names())
 
     def view(page):
-        return page.title, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
+        return page.title, page.subtitle, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
 
-    assert [view(p) for p in shared] == [view(p) for p in deck_report.what_if_pages(inputs, plan)]
+    assert [view(p) for p in what_ifs] == [view(p) for p in deck_report.what_if_pages(inputs, plan)]
+    assert view(matchups) == view(battle_page.matchup_page(plan))
 
 
 def test_a_table_prints_every_cell_once_in_its_cell():

@@ -7,7 +7,7 @@ module only arranges their DataFrames.
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -55,21 +55,33 @@ def _sample(name: str) -> P.Posse:
     return P.sample_posse(None if name == P.DEFAULT_SAMPLE else name)
 
 
-def matchup_page(plan: SamplingPlan, workers: int = 1) -> Page:
-    """The unaligned sample posse against every Faction's sample posse, on the table (:data:`OPTIONS`)."""
+def matchup_figures(name: str, plan: SamplingPlan, workers: int = 1) -> dict:
+    """The figures the matchup page shows of the unaligned sample posse (A) against the sample posse ``name`` (B),
+    on the table (:data:`OPTIONS`): a small dict, for another process to make too."""
+    a, b = _sample(BASE_SAMPLE), _sample(name)
+    r = B.battle(a, b, OPTIONS, trials=min(plan.trials, MATCHUP_TRIALS), seed=plan.seed, workers=workers)
+    out = {"B": b.name, **{f: r[f] for f in ("p_a_wins", "p_draw", "p_b_wins", "p_a_bottles", "p_b_bottles",
+                                              "turns_mean", "casualties_a", "casualties_b")}}
+    out.update({f"{f}_stderr": r.stderr(f) for f in ("p_a_wins", "p_draw", "p_b_wins")})
+    return out
+
+
+def matchup_page(plan: SamplingPlan, workers: int = 1, figures: Sequence[dict] | None = None) -> Page:
+    """The unaligned sample posse against every Faction's sample posse, on the table (:data:`OPTIONS`).
+    ``figures``: :func:`matchup_figures` of each of :func:`P.sample_posse_names`, in order, if made already."""
     a = _sample(BASE_SAMPLE)
+    if figures is None:
+        figures = [matchup_figures(name, plan, workers) for name in P.sample_posse_names()]
     rows, long = [], []
     ses = []
     trials = min(plan.trials, MATCHUP_TRIALS)
-    for name in P.sample_posse_names():
-        b = _sample(name)
-        r = B.battle(a, b, OPTIONS, trials=trials, seed=plan.seed, workers=workers)
-        label = f"vs {b.name}"
+    for r in figures:
+        label = f"vs {r['B']}"
         for part, fig in (("A wins", "p_a_wins"), ("draw", "p_draw"), ("B wins", "p_b_wins")):
             long.append({"bar": label, "part": part, "p": r[fig]})
-        ses += [r.stderr(f) for f in ("p_a_wins", "p_draw", "p_b_wins")]
-        rows.append({"B": b.name, "P(A wins) (%)": f"{pct(r['p_a_wins'])} ± {pct(r.stderr('p_a_wins'), 2)}",
-                     "P(B wins) (%)": f"{pct(r['p_b_wins'])} ± {pct(r.stderr('p_b_wins'), 2)}",
+        ses += [r[f"{f}_stderr"] for f in ("p_a_wins", "p_draw", "p_b_wins")]
+        rows.append({"B": r["B"], "P(A wins) (%)": f"{pct(r['p_a_wins'])} ± {pct(r['p_a_wins_stderr'], 2)}",
+                     "P(B wins) (%)": f"{pct(r['p_b_wins'])} ± {pct(r['p_b_wins_stderr'], 2)}",
                      "A Bottles Out (%)": pct(r["p_a_bottles"]), "B Bottles Out (%)": pct(r["p_b_bottles"]),
                      "turns": f"{r['turns_mean']:.2f}", "A Casualties": f"{r['casualties_a']:.2f}",
                      "B Casualties": f"{r['casualties_b']:.2f}"})

@@ -11,7 +11,6 @@ import datetime as _dt
 import os
 import struct
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from oddsmith import cache
@@ -209,34 +208,32 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
     n_pages = expected_pages(labels)
     pages: list[document.Page] = []
     with Steps(labels + ["page"] * n_pages, "report", delay=0.5) as steps:
-        # The last value page and the what-if pages (the dearest simulations) are made in a second process
-        # while this one makes the others: the Shadows sheets and battle pages first, then the deck pages, then
-        # whichever what-if pages the second process has not yet claimed, so neither waits long for the other
-        # (docs/speed.md, 'Reports'). Every simulation draws from its own seeded streams: where and in
-        # which order they run changes no figure.
+        # The last value page is made in a second process while this one makes the Shadows sheets, the first value
+        # page and the deck pages; then both share what is left, dearest first (each deck's what-if page, then each
+        # battle of the matchup page), one at a time, so neither waits long for the other (docs/speed.md,
+        # 'Reports'). Every simulation draws from its own seeded streams: where and in which order they run
+        # changes no figure.
         second = _start_second(plan, settings.workers, deck_inputs) if kind == "full" else None
         try:
-            shadows: list[document.Page] = []
+            fought: list[document.Page] = []
             if kind in ("full", "shadows"):
                 sheets = shadows_sheets.shadows_pages(posse_input, steps=steps)
                 builders = battle_page.battle_builders(plan, settings.workers)
-                fought = document.build_pages(builders if second is None else builders[:-1], steps)
-                shadows = sheets + fought
+                fought = document.build_pages(builders if second is None else builders[1:-1], steps)
             if deck_inputs is not None:
-                what_ifs = None if second is None else partial(_what_ifs, second, deck_inputs, plan, settings.workers)
+                what_ifs = None if second is None else second.what_ifs
                 pages += document.in_part(deck_report.deck_pages(deck_inputs, plan, workers=settings.workers,
                                                                  steps=steps, what_ifs=what_ifs),
                                           glossary.DOOMTOWN)
-            if second is not None and kind == "full":
-                steps.step(builders[-1][0])
-                shadows.append(_wait(second[1])[1])
+            if second is not None:
+                steps.step(builders[0][0])
+                fought = [second.matchup_page()] + fought + [second.value_page()]
                 steps.done_step()
-            shadows = document.in_part(shadows, glossary.SHADOWS)
-            pages += shadows
+            if kind in ("full", "shadows"):
+                pages += document.in_part(sheets + fought, glossary.SHADOWS)
         finally:
             if second is not None:
-                second[0].terminate()
-                second[0].join()
+                second.stop()
         doc = document.Document(
             title=TITLES[kind], pages=pages, seed=plan.seed, bit_generator=plan.bit_generator, date=date,
             chunk_trials=plan.chunk_trials, description=_description(kind, deck_inputs, posse_input),
@@ -267,24 +264,84 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
 _JOB: dict = {}
 
 
+def _shared_tasks(deck_inputs) -> list[tuple[str, object]]:
+    """What the two processes share at the end, dearest first: each deck's what-if page (about 1 s of one core),
+    then each battle of the matchup page (about 0.2 s), so the last one claimed leaves the other process little
+    time alone."""
+    from oddsmith.shadows import posse
+
+    tasks: list[tuple[str, object]] = [("what-if", k) for k in range(len(deck_inputs.decks))]
+    return tasks + [("matchup", name) for name in posse.sample_posse_names()]
+
+
+def _run_task(task: tuple[str, object], plan: SamplingPlan, workers: int, deck_inputs):
+    from oddsmith.report import battle_page, deck_report
+
+    kind, arg = task
+    if kind == "what-if":
+        return deck_report.what_if_page_of(deck_inputs, arg, plan, workers=workers)
+    return battle_page.matchup_figures(arg, plan, workers)
+
+
+def _claim_tasks(claims, tasks, plan: SamplingPlan, workers: int, deck_inputs) -> dict:
+    """{task index: result} of every shared task this process claims while any is left."""
+    from oddsmith.report import parallel
+
+    return {i: _run_task(tasks[i], plan, workers, deck_inputs) for i in parallel.claimed(claims, len(tasks))}
+
+
 def _second_job():
-    """The last battle page, then what-if pages while any is left to claim: ({deck index: page}, the page)."""
-    from oddsmith.report import battle_page, deck_report, parallel
+    """The last battle page, then shared tasks while any is left to claim: ({task index: result}, the page)."""
+    from oddsmith.report import battle_page
 
-    plan, workers, deck_inputs, claims = _JOB["plan"], _JOB["workers"], _JOB["decks"], _JOB["what_ifs"]
+    plan, workers, deck_inputs = _JOB["plan"], _JOB["workers"], _JOB["decks"]
     value = battle_page.battle_builders(plan, workers)[-1][1]()
-    what_ifs = {} if deck_inputs is None else {
-        k: deck_report.what_if_page_of(deck_inputs, k, plan, workers=workers)
-        for k in parallel.claimed(claims, len(deck_inputs.decks))}
-    return what_ifs, value
+    return _claim_tasks(_JOB["claims"], _JOB["tasks"], plan, workers, deck_inputs), value
 
 
-def _start_second(plan: SamplingPlan, workers: int, deck_inputs):
-    """The last battle page (a value page), then the what-if pages (6 pairs x ~31 changes x 10,000 whole
-    shootouts) this process has not claimed (:func:`_what_ifs`), built in one worker process (forked where the
-    system can), started now: (pool, its result, the what-if pages' shared counter); None where only one core is
-    there to share or no fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold
-    the same figures as made here: every simulation draws from its own seeded streams."""
+class _Second:
+    """The second process of a sample report (:func:`_start_second`), and the work it shares with this one."""
+
+    def __init__(self, pool, result, claims, tasks, plan: SamplingPlan, workers: int, deck_inputs) -> None:
+        self.pool, self.result, self.claims, self.tasks = pool, result, claims, tasks
+        self.plan, self.workers, self.deck_inputs = plan, workers, deck_inputs
+        self._done: tuple[dict, object] | None = None
+
+    def _results(self) -> tuple[dict, object]:
+        """Every shared task's result (claimed here while any is left, then the second's), and its value page."""
+        if self._done is None:
+            mine = _claim_tasks(self.claims, self.tasks, self.plan, self.workers, self.deck_inputs)
+            theirs, value = _wait(self.result)
+            self._done = {**theirs, **mine}, value
+        return self._done
+
+    def _made(self, kind: str) -> list:
+        made = self._results()[0]
+        return [made[i] for i, task in enumerate(self.tasks) if task[0] == kind]
+
+    def what_ifs(self) -> list:
+        """Every deck's what-if page (None where it has none), in deck order."""
+        return self._made("what-if")
+
+    def matchup_page(self):
+        from oddsmith.report import battle_page
+
+        return battle_page.matchup_page(self.plan, self.workers, figures=self._made("matchup"))
+
+    def value_page(self):
+        return self._results()[1]
+
+    def stop(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _start_second(plan: SamplingPlan, workers: int, deck_inputs) -> _Second | None:
+    """The last battle page (a value page), then the shared tasks (:func:`_shared_tasks`: the what-if pages,
+    6 pairs x ~31 changes x 10,000 whole shootouts, and the matchups) this process has not claimed, built in one
+    worker process (forked where the system can), started now; None where only one core is there to share or no
+    fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold the same figures as
+    made here: every simulation draws from its own seeded streams."""
     import multiprocessing
 
     if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -292,24 +349,13 @@ def _start_second(plan: SamplingPlan, workers: int, deck_inputs):
     from oddsmith.report import parallel
 
     ctx = multiprocessing.get_context("fork")
-    claims = ctx.Value("i", 0)
-    _JOB.update(plan=plan, workers=workers, decks=deck_inputs, what_ifs=claims)
+    claims, tasks = ctx.Value("i", 0), _shared_tasks(deck_inputs)
+    _JOB.update(plan=plan, workers=workers, decks=deck_inputs, claims=claims, tasks=tasks)
     try:
         pool = ctx.Pool(1, initializer=parallel._start_worker, initargs=(None,))
     finally:
         _JOB.clear()
-    return pool, pool.apply_async(_second_job), claims
-
-
-def _what_ifs(second, deck_inputs, plan: SamplingPlan, workers: int) -> list:
-    """Every deck's what-if page (None where it has none), in deck order: those the second process has not
-    claimed yet are made here, then the others are taken from it."""
-    from oddsmith.report import deck_report, parallel
-
-    mine = {k: deck_report.what_if_page_of(deck_inputs, k, plan, workers=workers)
-            for k in parallel.claimed(second[2], len(deck_inputs.decks))}
-    made = {**_wait(second[1])[0], **mine}
-    return [made[k] for k in range(len(deck_inputs.decks))]
+    return _Second(pool, pool.apply_async(_second_job), claims, tasks, plan, workers, deck_inputs)
 
 
 def _wait(result):
