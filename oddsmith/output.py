@@ -641,6 +641,15 @@ class Progress:
 
     _open: list["Progress"] = []
     REDRAW_SECONDS = 0.1
+    #: In a worker process (:func:`silence`): its parent draws the bar.
+    silent = False
+
+    @classmethod
+    def silence(cls) -> None:
+        """Never draw in this process, a worker forked while its parent's bar was open: it would redraw its own
+        stale copy of that bar, alternating with the parent's."""
+        cls.silent = True
+        cls._open.clear()
 
     def __init__(self, total: int, label: str = "", *, delay: float = 0.5,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -681,7 +690,7 @@ class Progress:
         if Progress._open and Progress._open[0] is not self:  # an inner bar keeps the outer one moving
             Progress._open[0].draw()
             return
-        if not self.enabled:
+        if not self.enabled or Progress.silent:
             return
         now = self.clock()
         if now - self.start < self.delay:

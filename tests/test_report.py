@@ -886,6 +886,35 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
 
 
+def _inner_bar() -> bool:
+    """In a worker: a simulation's own progress bar, as the second process's battles make."""
+    from oddsmith.output import Progress
+
+    with Progress(10, "inner", delay=0.0) as bar:
+        bar.advance(5)
+    return True
+
+
+def test_a_forked_worker_never_draws_a_progress_bar(capfd, monkeypatch):
+    """A worker forked while the report's bar is open (the second process, the drawing processes) draws nothing:
+    its simulations' bars redrew its stale copy of the parent's bar ("report [ ... 0.0%"), alternating on the
+    terminal with the parent's own."""
+    import multiprocessing
+
+    from oddsmith.output import Progress
+    from oddsmith.report import parallel
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork: a spawned worker starts with no bar open")
+    monkeypatch.setenv("ODDSMITH_PROGRESS", "1")
+    with Progress(10, "outer", delay=0.0):
+        with multiprocessing.get_context("fork").Pool(1, initializer=parallel._start_worker,
+                                                      initargs=(None,)) as pool:
+            assert pool.apply(_inner_bar)
+        err = capfd.readouterr().err
+    assert "outer [" not in err and "inner [" not in err
+
+
 def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
     """This process takes the shared tasks the second has not claimed (it makes the value page first): every
     deck's what-if page and every matchup once, by one of the two, in order, the same as made in one process."""

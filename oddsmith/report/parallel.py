@@ -38,8 +38,11 @@ def _context():
 
 
 def _start_worker(job: dict | None) -> None:
+    from oddsmith.output import Progress
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    Progress.silence()  # the parent draws the progress bar
     if job is not None:  # spawned: the job came pickled
         _JOB.update(job)
 
