@@ -70,11 +70,13 @@ class ReportSettings:
         return SamplingPlan(seed=self.seed, trials=self.trials)
 
 
-#: What each kind of step costs, in seconds of one core (measured on the sample report): the
-#: progress bar and its time left weigh the steps by these, so a cheap first step does not
-#: promise 12 s and a dear one then stall the bar. The first matching word of a label wins.
-STEP_SECONDS = (("shootouts", 2.5), ("battles", 5.0), ("value", 2.5), ("lowball", 0.3),
-                ("against each other", 0.3), ("writing", 0.5), ("page", 0.9))
+#: What each kind of step costs, relative to the others (the sample report's wall time on 2 cores, 2026-12-06: a
+#: value page 3.5 s, a deck's shootouts 0.6 s, the work both processes share at the end, in "decks against each
+#: other", about 3 s, a page drawn 0.15-0.3 s): the progress bar and its time left weigh the steps by
+#: these, so a cheap first step does not promise 12 s and a dear one then stall the bar. The first matching word
+#: of a label wins; a page's drawing is "writing page k of n".
+STEP_SECONDS = (("shootouts", 0.45), ("battles", 1.0), ("value", 2.5), ("lowball", 0.1),
+                ("against each other", 2.0), ("page", 0.2))
 DEFAULT_STEP_SECONDS = 0.15  # an exact Shadows sheet
 #: Pages each step adds (for the writing's share of the bar before the pages exist); others: one.
 PAGES_PER_STEP = (("shootouts", 2), ("against each other", 2))
@@ -226,9 +228,10 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
                                                                  steps=steps, what_ifs=what_ifs),
                                           glossary.DOOMTOWN)
             if second is not None:
-                steps.step(builders[0][0])
                 fought = [second.matchup_page()] + fought + [second.value_page()]
-                steps.done_step()
+                for label in (builders[0][0], builders[-1][0]):  # made meanwhile: their steps are done
+                    steps.step(label)
+                    steps.done_step()
             if kind in ("full", "shadows"):
                 pages += document.in_part(sheets + fought, glossary.SHADOWS)
         finally:
