@@ -480,7 +480,7 @@ def test_failure_while_writing_leaves_no_partial_files(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_sample_report_as_oddsmith_with_no_command(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(build.TRIALS_ENV, "1000")  # every page, few trials: the page count does not depend on them
+    monkeypatch.setenv(build.TRIALS_ENV, "200")  # every page, few trials: the page count does not depend on them
     assert main([]) == 0
     out = tmp_path / "oddsmith-report.pdf"
     assert "wrote oddsmith-report.pdf" in capsys.readouterr().out
