@@ -311,8 +311,12 @@ class _Second:
         self._done: tuple[dict, object] | None = None
 
     def _results(self) -> tuple[dict, object]:
-        """Every shared task's result (claimed here while any is left, then the second's), and its value page."""
+        """Every shared task's result (claimed here while any is left, then the second's), and its value page.
+        First the drawing is warmed up here (:func:`document.warm_up`, about 0.3 s), once for the processes that
+        draw the pages, which inherit it (each would pay it); the second process takes more of the shared tasks
+        meanwhile."""
         if self._done is None:
+            document.warm_up()
             mine = _claim_tasks(self.claims, self.tasks, self.plan, self.workers, self.deck_inputs)
             theirs, value = _wait(self.result)
             self._done = {**theirs, **mine}, value
@@ -362,12 +366,10 @@ def _start_second(plan: SamplingPlan, workers: int, deck_inputs) -> _Second | No
 
 
 def _wait(result):
-    """The worker's result, answering Ctrl-C while waiting. Waiting, this process first warms up the drawing
-    (:func:`document.warm_up`), which the processes that draw the pages then inherit (each would do it)."""
+    """The worker's result, answering Ctrl-C while waiting."""
     from oddsmith import interrupts
 
     while not result.ready():
-        document.warm_up()
         interrupts.check()
         result.wait(0.1)
     return result.get()

@@ -698,7 +698,7 @@ def warm_up() -> None:
     """Draw a small page of every kind of block into a PDF in memory, once, and forget it: fonts are found and their
     metrics read, and Matplotlib's lazy imports and caches filled, in this process. Worker processes forked after it
     draw their first pages as fast as their later ones (the first two cost about 0.2 s more each otherwise), so
-    a report does it while it waits for its second process (:mod:`oddsmith.report.build`)."""
+    a report does it once, while its second process simulates (:mod:`oddsmith.report.build`)."""
     import io
 
     from oddsmith.report import charts
