@@ -59,6 +59,22 @@ def skill_name(name: str) -> str:
     return R.skill(name).name
 
 
+class _BaseChanging:
+    """An attribute of a model that its base depends on (its Form, its horse, its profile): setting it works out the
+    model's ``radius`` again, half its base's diameter in inches in the Form it is in (docs/shadows-battles.md section
+    11d). The table asks for the radius millions of times a run, and a base changes seldom."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, model, owner=None):
+        return self if model is None else getattr(model, self.slot)
+
+    def __set__(self, model, value) -> None:
+        setattr(model, self.slot, value)
+        model.radius = radius_of(model.base_mm)
+
+
 class TModel(RB.Model):
     """A model on the table: its centre, and what this battle records of it."""
 
@@ -125,39 +141,11 @@ class TModel(RB.Model):
             return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
-    # Its base changes only when its Form, its horse or its profile does: the radius, which the table asks for
-    # millions of times a run, is worked out there (``radius``), not at every distance.
-    @property
-    def beast(self) -> bool:
-        return self._beast
-
-    @beast.setter
-    def beast(self, value: bool) -> None:
-        self._beast = value
-        self._new_base()
-
-    @property
-    def mounted(self) -> bool:
-        return self._mounted
-
-    @mounted.setter
-    def mounted(self, value: bool) -> None:
-        self._mounted = value
-        self._new_base()
-
-    @property
-    def profile(self) -> R.Entity | None:
-        return self._profile
-
-    @profile.setter
-    def profile(self, value: R.Entity | None) -> None:
-        self._profile = value
-        self._new_base()
-
-    def _new_base(self) -> None:
-        """``radius``: half its base's diameter in inches, in the Form it is in (docs/shadows-battles.md section 11d)."""
-        if all(hasattr(self, k) for k in ("_beast", "_mounted", "_profile")):
-            self.radius = radius_of(self.base_mm)
+    # what its base depends on: setting one works out ``radius`` again (_BaseChanging)
+    _beast, _mounted, _profile = False, False, None  # until __init__ sets them
+    beast = _BaseChanging()
+    mounted = _BaseChanging()
+    profile = _BaseChanging()
 
 
 @functools.cache
