@@ -18,7 +18,7 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 
 
-@dataclass
+@dataclass(eq=False)  # a model is itself: two models with the same facts (two henchmen of one plan) are two models
 class Model:
     side: int
     plan: B.ModelPlan

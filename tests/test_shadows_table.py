@@ -271,6 +271,18 @@ def test_move_stops_one_inch_from_an_enemy_and_charge_contacts():
     assert g.rng.asked == [8] * 7 and asked == [("B", R.save_target(1), 0, 0)]  # highest die 4 beats 3
 
 
+def test_a_charge_is_stopped_by_its_targets_twin():
+    """A Charge ignores the 1" of its Target only (KERNEL-NOTES Q5): another enemy of the very same plan (two
+    henchmen alike in every fact) on the way still stops it short. The reference once compared models by their
+    facts, so the twin was "the Target" too and the charger ran through it."""
+    a, b = FakePlan(model("A")), FakePlan(model("B"))
+    g = table([(a, (10, 10))], [(b, (15.5, 10)), (b, (12.5, 10))])
+    m, target, twin = g.sides[0][0], g.sides[1][0], g.sides[1][1]
+    assert target is not twin and target != twin and twin not in (target,)
+    assert not g.charge(m, target)  # no Contact, no Fight: no die rolled
+    assert RT.gap(m, twin) == pytest.approx(R.ENEMY_CLEARANCE_INCHES) and m.x == pytest.approx(10.5)
+
+
 def test_recovery_friend_in_contact_adds_a_die():
     """"If there are any friendly non-Downed models in Contact with the model making this Test, they receive a
     +1 Die Modifier" ("2: Make Recovery Tests")."""
