@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from fractions import Fraction
 
@@ -59,20 +60,18 @@ def skill_name(name: str) -> str:
     return R.skill(name).name
 
 
-class _BaseChanging:
+def _base_changing(name: str) -> property:
     """An attribute of a model that its base depends on (its Form, its horse, its profile): setting it works out the
     model's ``radius`` again, half its base's diameter in inches in the Form it is in (docs/shadows-battles.md section
-    11d). The table asks for the radius millions of times a run, and a base changes seldom."""
+    11d). The table asks for the radius millions of times a run, and a base changes seldom; reading the attribute is
+    a plain read of ``_<name>`` (``operator.attrgetter``), as often as the radius."""
+    slot = "_" + name
 
-    def __set_name__(self, owner, name: str) -> None:
-        self.slot = "_" + name
-
-    def __get__(self, model, owner=None):
-        return self if model is None else getattr(model, self.slot)
-
-    def __set__(self, model, value) -> None:
-        setattr(model, self.slot, value)
+    def set_(model, value) -> None:
+        setattr(model, slot, value)
         model.radius = radius_of(model.base_mm)
+
+    return property(operator.attrgetter(slot), set_)
 
 
 class TModel(RB.Model):
@@ -141,11 +140,11 @@ class TModel(RB.Model):
             return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
-    # what its base depends on: setting one works out ``radius`` again (_BaseChanging)
+    # what its base depends on: setting one works out ``radius`` again (_base_changing)
     _beast, _mounted, _profile = False, False, None  # until __init__ sets them
-    beast = _BaseChanging()
-    mounted = _BaseChanging()
-    profile = _BaseChanging()
+    beast = _base_changing("beast")
+    mounted = _base_changing("mounted")
+    profile = _base_changing("profile")
 
 
 @functools.cache
@@ -158,14 +157,15 @@ def dist(a: TModel, b: TModel) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
+# gap and in_contact measure with math.hypot themselves: the table asks them millions of times a run
 def gap(a: TModel, b: TModel) -> float:
     """Edge to edge ("Measuring"): centre distance less both radii, never below 0."""
-    d = dist(a, b) - a.radius - b.radius
+    d = math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
     return d if d > 0 else 0.0
 
 
 def in_contact(a: TModel, b: TModel) -> bool:
-    return dist(a, b) <= a.radius + b.radius + EPS
+    return math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
 
 
 class TableGame(RB.Game):
@@ -205,7 +205,8 @@ class TableGame(RB.Game):
     # -- who is where ---------------------------------------------------------
     def enemies(self, m: TModel) -> list[TModel]:
         """The enemy models on the table, in their Activation order."""
-        return [self.sides[1 - m.side][i] for i in self.order[1 - m.side] if self.sides[1 - m.side][i].on_table]
+        side = self.sides[1 - m.side]
+        return [side[i] for i in self.order[1 - m.side] if side[i].on_table]
 
     def friends(self, m: TModel) -> list[TModel]:
         return [f for f in self.sides[m.side] if f.on_table and f is not m]
@@ -215,7 +216,10 @@ class TableGame(RB.Game):
 
     def engaged(self, m: TModel) -> bool:
         """In a Fight: in Contact with a standing enemy (KERNEL-NOTES Q3)."""
-        return any(e.standing and in_contact(m, e) for e in self.sides[1 - m.side])  # standing: on the table
+        for e in self.sides[1 - m.side]:
+            if e.standing and in_contact(m, e):  # standing: on the table
+                return True
+        return False
 
     def pos_in_order(self, m: TModel) -> int:
         return self.rank_in_order[m.side][m.index]
@@ -225,8 +229,9 @@ class TableGame(RB.Game):
         (KERNEL-NOTES Q36: two gun models that closed to exactly D* of this model are equally close)."""
         if not models:
             return None
-        nearest = min(gap(m, e) for e in models)
-        return min((e for e in models if gap(m, e) <= nearest + EPS), key=self.pos_in_order)
+        gaps = [gap(m, e) for e in models]
+        nearest = min(gaps)
+        return min((e for e, g in zip(models, gaps) if g <= nearest + EPS), key=self.pos_in_order)
 
     # -- Moving ("Move", "Other Models", "Charging Enemy Models", "Disengaging From Contact") -------------------
     def move_towards(self, m: TModel, tx: float, ty: float, inches: float, ignore: tuple = ()) -> None:
@@ -357,11 +362,12 @@ class TableGame(RB.Game):
     def each_candidate(self, m: TModel, reach):
         """Enemies that may be Shot at, one by one in Activation order: not Downed, not in a Fight, within
         ``reach(gap)`` (Dust Storm: 12")."""
+        short = self.sees_short(m)
         for e in self.enemies(m):
             if not e.standing:
                 continue
             g = gap(m, e)
-            if self.sees_short(m) and g > R.DUST_STORM_VISIBILITY + EPS:
+            if short and g > R.DUST_STORM_VISIBILITY + EPS:
                 continue
             if reach(g) and not self.engaged(e):
                 yield e
@@ -845,7 +851,7 @@ class TableGame(RB.Game):
         standing = [e for e in self.enemies(m) if e.standing]
         near = self.closest(m, standing)
         far = near is None or gap(m, near) > m.plan.desired_inches + EPS
-        if self.can_shoot(m, fired, again) and (late or not far):
+        if (late or not far) and self.can_shoot(m, fired, again):
             self.shoot(m, fired, again)
             return "shoot"
         jammed = [w for w in m.plan.weapons if w.usable and id(w) in m.jammed]
