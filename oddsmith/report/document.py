@@ -29,17 +29,19 @@ from collections.abc import Sized
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Union
 
 import matplotlib as mpl
 import pandas as pd
-from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure, SubFigure
 
 from oddsmith import __version__
 from oddsmith.errors import OddsmithError
 from oddsmith.output import atomic_path, atomic_paths, check_output_path as check_output
 from oddsmith.report import layout, style
+
+if TYPE_CHECKING:
+    from matplotlib.backends.backend_pdf import PdfPages
 
 #: Paper sizes in inches (width, height).
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
@@ -683,6 +685,8 @@ def _draw_pdf_pages(doc: Document, pages: Sequence[Page], which: Iterable[int], 
     """Draw ``pages[i]`` for each ``i`` of ``which`` (0-based, numbered among all ``pages``) into the PDF ``path``
     (none: no file). ``on_page(k, n)`` after the k-th, n being how many ``which`` holds, or all pages when it is
     claimed as it goes (:mod:`oddsmith.report.parallel`)."""
+    from matplotlib.backends.backend_pdf import PdfPages  # imported by the drawing only: a report forks sooner
+
     from oddsmith import interrupts
 
     n = len(which) if isinstance(which, Sized) else len(pages)
@@ -700,6 +704,8 @@ def warm_up() -> None:
     draw their first pages as fast as their later ones (the first two cost about 0.2 s more each otherwise), so
     a report does it once, while its second process simulates (:mod:`oddsmith.report.build`)."""
     import io
+
+    from matplotlib.backends.backend_pdf import PdfPages
 
     from oddsmith.report import charts
 
