@@ -55,15 +55,27 @@ def _sample(name: str) -> P.Posse:
     return P.sample_posse(None if name == P.DEFAULT_SAMPLE else name)
 
 
+#: What the matchup page shows of each battle, every figure with its standard error.
+MATCHUP_FIGURES = ("p_a_wins", "p_draw", "p_b_wins", "p_a_bottles", "p_b_bottles", "turns_mean", "casualties_a",
+                   "casualties_b")
+
+
 def matchup_figures(name: str, plan: SamplingPlan, workers: int = 1) -> dict:
     """The figures the matchup page shows of the unaligned sample posse (A) against the sample posse ``name`` (B),
     on the table (:data:`OPTIONS`): a small dict, for another process to make too."""
     a, b = _sample(BASE_SAMPLE), _sample(name)
     r = B.battle(a, b, OPTIONS, trials=min(plan.trials, MATCHUP_TRIALS), seed=plan.seed, workers=workers)
-    out = {"B": b.name, **{f: r[f] for f in ("p_a_wins", "p_draw", "p_b_wins", "p_a_bottles", "p_b_bottles",
-                                              "turns_mean", "casualties_a", "casualties_b")}}
-    out.update({f"{f}_stderr": r.stderr(f) for f in ("p_a_wins", "p_draw", "p_b_wins")})
+    out = {"B": b.name, **{f: r[f] for f in MATCHUP_FIGURES}}
+    out.update({f"{f}_stderr": r.stderr(f) for f in MATCHUP_FIGURES})
     return out
+
+
+def _p(figures: dict, f: str) -> str:
+    return f"{pct(figures[f])} ± {pct(figures[f + '_stderr'], 2)}"
+
+
+def _mean(figures: dict, f: str) -> str:
+    return f"{figures[f]:.2f} ± {figures[f + '_stderr']:.2f}"
 
 
 def matchup_page(plan: SamplingPlan, workers: int = 1, figures: Sequence[dict] | None = None) -> Page:
@@ -73,30 +85,31 @@ def matchup_page(plan: SamplingPlan, workers: int = 1, figures: Sequence[dict] |
     if figures is None:
         figures = [matchup_figures(name, plan, workers) for name in P.sample_posse_names()]
     rows, long = [], []
-    ses = []
+    ses, table_ses = [], []  # of the who-wins bars; of every percentage in the table
     trials = min(plan.trials, MATCHUP_TRIALS)
     for r in figures:
         label = f"vs {r['B']}"
         for part, fig in (("A wins", "p_a_wins"), ("draw", "p_draw"), ("B wins", "p_b_wins")):
             long.append({"bar": label, "part": part, "p": r[fig]})
         ses += [r[f"{f}_stderr"] for f in ("p_a_wins", "p_draw", "p_b_wins")]
-        rows.append({"B": r["B"], "P(A wins) (%)": f"{pct(r['p_a_wins'])} ± {pct(r['p_a_wins_stderr'], 2)}",
-                     "P(B wins) (%)": f"{pct(r['p_b_wins'])} ± {pct(r['p_b_wins_stderr'], 2)}",
-                     "A Bottles Out (%)": pct(r["p_a_bottles"]), "B Bottles Out (%)": pct(r["p_b_bottles"]),
-                     "turns": f"{r['turns_mean']:.2f}", "A Casualties": f"{r['casualties_a']:.2f}",
-                     "B Casualties": f"{r['casualties_b']:.2f}"})
+        table_ses += [r[f"{f}_stderr"] for f in ("p_a_wins", "p_b_wins", "p_a_bottles", "p_b_bottles")]
+        rows.append({"B": r["B"], "P(A wins) (%)": _p(r, "p_a_wins"), "P(B wins) (%)": _p(r, "p_b_wins"),
+                     "A Bottles Out (%)": _p(r, "p_a_bottles"), "B Bottles Out (%)": _p(r, "p_b_bottles"),
+                     "turns": _mean(r, "turns_mean"), "A Casualties": _mean(r, "casualties_a"),
+                     "B Casualties": _mean(r, "casualties_b")})
     data = pd.DataFrame(long)
     sampling = Sampling(trials, max(ses))
+    most = max(ses + table_ses)
     return Page(
         title=f"Battles: {a.name} (A) against each sample posse",
         subtitle=f"{SETTING}, most dangerous target first, auto Solo/Dual Activations · Monte Carlo, "
-                 f"{trials:,} battles each: ±{100 * max(ses):.1f} pp at most",
+                 f"{trials:,} battles each: ±{100 * most:.1f} pp at most",
         blocks=[Chart(partial(charts.stacked_bars, data=data, bar="bar", part="part", p="p",
                               parts_order=["A wins", "draw", "B wins"], title=f"{a.name} (A): who wins"),
                       title="Who wins (%)", data=data.pivot(index="bar", columns="part", values="p").map(pct)
                       .reset_index(names="battle"), height=3.4, sampling=sampling),
-                Table(pd.DataFrame(rows), title="Outcome (± one standard error)", sampling=sampling,
-                      font_size=6.5),
+                Table(pd.DataFrame(rows), title="Outcome (± one standard error)",
+                      sampling=Sampling(trials, max(table_ses)), font_size=6.5),
                 Notes([NOT_MODELLED_NOTE,
                        "A draw: both posses out in one Turn, or equal Victory Points after Turn 8."])],
         section=SECTION)
