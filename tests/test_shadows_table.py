@@ -452,10 +452,10 @@ def per_game_figures(games: list[dict]) -> dict[str, list[float]]:
 
 
 SLOW_REFERENCE_GAMES = 1_200
-"""Reference games of one slow agreement case. The reference, about 5-10 ms a game, is the cost: 1,200 keeps CI's
-test run under its ten minutes with margin (at 1,500 it took 9 min 59 s on 2026-12-03), and 5 standard errors of a
-figure near 1/2 are 7.2 pp (1,500 games: 6.5 pp; 2,000: 5.6 pp). The same setups at 600-800 games run in the quick
-loop."""
+"""Reference games of one slow agreement case. The reference, about 5-12 ms a game, is the cost: at 1,500 CI's test
+run took 9 min 59 s on 2026-12-03; at 1,200 it took 10 min 20 s on 2026-12-06, the machine about 1.6x slower than
+on 12-05 (docs/development.md). 5 standard errors of a figure near 1/2 are 7.2 pp (1,500 games: 6.5 pp; 2,000:
+5.6 pp). The same setups at 600-800 games run in the quick loop."""
 
 KERNEL_BATTLES_PER_REFERENCE_GAME = 25
 """Kernel battles per reference game in an agreement check. The two errors add in quadrature, so the kernel's share of
