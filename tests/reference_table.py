@@ -60,18 +60,27 @@ def skill_name(name: str) -> str:
     return R.skill(name).name
 
 
-def _base_changing(name: str) -> property:
-    """An attribute of a model that its base depends on (its Form, its horse, its profile): setting it works out the
-    model's ``radius`` again, half its base's diameter in inches in the Form it is in (docs/shadows-battles.md section
-    11d). The table asks for the radius millions of times a run, and a base changes seldom; reading the attribute is
-    a plain read of ``_<name>`` (``operator.attrgetter``), as often as the radius."""
+def _kept(name: str, work_out) -> property:
+    """An attribute of a model that another depends on: setting it calls ``work_out(model)`` to work that one out
+    again. The table asks for the dependent attribute millions of times a run and sets these seldom; reading this one
+    is a plain read of ``_<name>`` (``operator.attrgetter``)."""
     slot = "_" + name
 
     def set_(model, value) -> None:
         setattr(model, slot, value)
-        model.radius = radius_of(model.base_mm)
+        work_out(model)
 
     return property(operator.attrgetter(slot), set_)
+
+
+def _work_out_radius(model) -> None:
+    """Half its base's diameter in inches in the Form it is in (docs/shadows-battles.md section 11d)."""
+    model.radius = radius_of(model.base_mm)
+
+
+def _work_out_standing(model) -> None:
+    """Standing: on the table and not Downed (as ``RB.Model.standing``)."""
+    model.standing = model._on_table and not model._downed
 
 
 class TModel(RB.Model):
@@ -79,6 +88,7 @@ class TModel(RB.Model):
 
     def __init__(self, side: int, plan, index: int, revenant: bool = False):
         super().__init__(side, plan, dynamite=plan.dynamite)
+        self.pm = plan.model  # its plan never changes: read as often as the radius
         self.index = index
         self.revenant = revenant
         self.x = 0.0
@@ -140,11 +150,17 @@ class TModel(RB.Model):
             return R.MOUNTED_BASE_MM  # "Mounted models have a 40mm diameter base"
         return self.profile.base_mm if self.profile is not None and self.profile.base_mm else 25
 
-    # what its base depends on: setting one works out ``radius`` again (_base_changing)
+    # what its base depends on: setting one works out ``radius`` again
     _beast, _mounted, _profile = False, False, None  # until __init__ sets them
-    beast = _base_changing("beast")
-    mounted = _base_changing("mounted")
-    profile = _base_changing("profile")
+    beast = _kept("beast", _work_out_radius)
+    mounted = _kept("mounted", _work_out_radius)
+    profile = _kept("profile", _work_out_radius)
+    # what standing depends on: setting one works out ``standing`` again, a plain attribute here (the table asks
+    # millions of times a run; RB.Model works it out at every read)
+    _on_table, _downed, standing = True, False, True
+    on_table = _kept("on_table", _work_out_standing)
+    downed = _kept("downed", _work_out_standing)
+    pm = None  # a plain attribute here too, set by __init__ (RB.Model reads it through its plan)
 
 
 @functools.cache
@@ -198,6 +214,7 @@ class TableGame(RB.Game):
                 self.sides[s].append(e)
                 self.order[s].append(e.index)
         self.rank_in_order = [{i: k for k, i in enumerate(self.order[s])} for s in (0, 1)]
+        self.in_order = [[self.sides[s][i] for i in self.order[s]] for s in (0, 1)]  # the order is set for the game
 
     def new_model(self, side: int, index: int, plan, revenant: bool = False) -> TModel:
         return TModel(side, plan, index, revenant)
@@ -205,8 +222,7 @@ class TableGame(RB.Game):
     # -- who is where ---------------------------------------------------------
     def enemies(self, m: TModel) -> list[TModel]:
         """The enemy models on the table, in their Activation order."""
-        side = self.sides[1 - m.side]
-        return [side[i] for i in self.order[1 - m.side] if side[i].on_table]
+        return [e for e in self.in_order[1 - m.side] if e.on_table]
 
     def friends(self, m: TModel) -> list[TModel]:
         return [f for f in self.sides[m.side] if f.on_table and f is not m]
