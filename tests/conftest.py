@@ -1,5 +1,6 @@
 """Every test's result cache lives in a temporary folder, never in the user's ~/.cache/oddsmith; the garbage
-collector runs seldom (what a report does: oddsmith.report.build.fewer_collections)."""
+collector runs seldom (what a report does: oddsmith.report.build.fewer_collections); a quick twin is left out of a run
+that has its slow test."""
 import gc
 import os
 
@@ -33,3 +34,20 @@ def pytest_configure(config):
     a core idle (docs/development.md). Left alone when another ``--dist`` was asked for, or without pytest-xdist."""
     if getattr(config.option, "dist", None) == "load" and getattr(config.option, "numprocesses", None):
         config.option.dist = "worksteal"
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have chosen the tests
+def pytest_collection_modifyitems(config, items):
+    """A quick twin (``@pytest.mark.quick_twin("test_x[1]")``) is the quick loop's smaller run of a setup that the slow
+    test ``test_x[1]`` of the same module plays on more games: a run that has that slow test leaves the twin out, since
+    it would repeat a weaker check of the same setup (docs/development.md)."""
+    chosen = {item.nodeid for item in items}
+
+    def repeated(item) -> bool:
+        mark = item.get_closest_marker("quick_twin")
+        return mark is not None and f"{item.nodeid.split('::')[0]}::{mark.args[0]}" in chosen
+
+    twins = [item for item in items if repeated(item)]
+    if twins:
+        config.hook.pytest_deselected(items=twins)
+        items[:] = [item for item in items if not repeated(item)]

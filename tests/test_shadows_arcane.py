@@ -14,8 +14,8 @@ import reference_table as RT
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, table,
-                                table_options)
+from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, quick_case,
+                                table, table_options)
 
 
 def arcanist_posse(sample: str, powers: list[str], name: str | None = None) -> P.Posse:
@@ -205,7 +205,8 @@ def arcane_cases() -> list:
 
 # One case in the quick loop (`pytest -n 2`), on fewer reference games; every case at full size is slow (CI
 # runs them all: README).
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)]
+                         + [quick_case("test_arcane_kernel_agrees_with_reference_quick[0]")])
 def test_arcane_kernel_agrees_with_reference_quick(case):
     if case == "quick":
         check_agreement(arcane_cases()[0], 800, 1800)

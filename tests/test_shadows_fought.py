@@ -66,6 +66,7 @@ def test_the_case_is_the_one_reported():
     assert all(m.style == "brawl" for m in st.b.models)
 
 
+@pytest.mark.quick_twin("test_kernel_agrees_with_reference")  # the same games, the first 800 of 3,000
 def test_kernel_agrees_with_reference_quick():
     check_agreement(gunline_vs_brawl_case(), 800, 2002)
 

@@ -340,7 +340,8 @@ def test_gear_cases_use_the_gear():
 
 # One case in the quick loop (`pytest -n 2`), on fewer reference games; every case at full size is slow (CI
 # runs them all: README).
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)]
+                         + [T.quick_case("test_kernel_agrees_with_reference_with_gear_quick[1]")])
 def test_kernel_agrees_with_reference_with_gear_quick(case):
     if case == "quick":
         T.check_agreement(gear_cases()[1], 800, 1800)

@@ -114,7 +114,8 @@ def test_injury_cases_carry_the_injuries():
 
 
 # One case in the quick loop on fewer reference games; every case at full size is slow (CI runs them all: README).
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(4)]
+                         + [T.quick_case("test_kernel_agrees_with_reference_with_injuries[0]")])
 def test_kernel_agrees_with_reference_with_injuries(case):
     if case == "quick":
         T.check_agreement(injury_cases()[0], 800, 2100)

@@ -348,7 +348,8 @@ def test_reaction_cases_put_models_on_lookout():
 
 # One case in the quick loop (`pytest -n 2`), on fewer reference games; every case at full size is slow (CI
 # runs them all: README).
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(6)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(6)]
+                         + [TT.quick_case("test_kernel_agrees_with_reference_on_reactions[3]")])
 def test_kernel_agrees_with_reference_on_reactions(case):
     if case == "quick":
         TT.check_agreement(reaction_cases()[3], 800, 1400)

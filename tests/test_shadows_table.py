@@ -531,9 +531,16 @@ def test_reference_table_games_keep_their_bookkeeping():
             assert all(len(out[k][s]) == len(g.sides[s]) for k in ("casualty", "fought") for s in (0, 1))
 
 
+def quick_case(twin: str):
+    """The "quick" case of an agreement test: the setup of its slow case ``twin`` on fewer reference games, for the quick
+    loop; a run that has ``twin`` leaves it out (``pytest.mark.quick_twin``, tests/conftest.py)."""
+    return pytest.param("quick", marks=pytest.mark.quick_twin(twin))
+
+
 # One case in the quick loop (`pytest -n 2`), on fewer reference games; every case at full size is slow (CI
 # runs them all: README).
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(6)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(6)]
+                         + [quick_case("test_kernel_agrees_with_reference_quick[4]")])
 def test_kernel_agrees_with_reference_quick(case):
     if case == "quick":
         check_agreement(agreement_cases(6, 13)[4], 800, 800)

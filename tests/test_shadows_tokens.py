@@ -10,8 +10,8 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse, caster
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, table,
-                                table_options)
+from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, quick_case,
+                                table, table_options)
 
 BLESS, CURSE, NONE = R.Blessing.BLESS, R.Blessing.CURSE, R.Blessing.NONE
 
@@ -130,7 +130,8 @@ def token_cases() -> list:
 
 
 # One case in the quick loop, on fewer games (its three Powers on both sides); every case at full size is slow.
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(3)] + ["quick"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in range(3)]
+                         + [quick_case("test_tokens_kernel_agrees_with_reference[1]")])
 def test_tokens_kernel_agrees_with_reference(case):
     if case == "quick":
         check_agreement(token_cases()[1], 600, 2700)
