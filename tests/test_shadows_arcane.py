@@ -14,8 +14,8 @@ import reference_table as RT
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, quick_case,
-                                table, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                p_win_diff, quick_case, table, table_options)
 
 
 def arcanist_posse(sample: str, powers: list[str], name: str | None = None) -> P.Posse:
@@ -209,7 +209,7 @@ def arcane_cases() -> list:
                          + [quick_case("test_arcane_kernel_agrees_with_reference_quick[0]")])
 def test_arcane_kernel_agrees_with_reference_quick(case):
     if case == "quick":
-        check_agreement(arcane_cases()[0], 800, 1800)
+        check_agreement(arcane_cases()[0], QUICK_TWIN_GAMES, 1700)
     else:
         check_agreement(arcane_cases()[case], SLOW_REFERENCE_GAMES, 1700 + case)
 

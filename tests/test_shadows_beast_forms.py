@@ -12,8 +12,8 @@ from oddsmith.shadows import battle as B
 from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, pistol_plan, quick_case,
-                                table, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                pistol_plan, quick_case, table, table_options)
 
 WOLF, BEAR = R.BEAST_FORMS["Wolf Form"], R.BEAST_FORMS["Bear Form"]
 
@@ -371,6 +371,6 @@ def beast_cases() -> list:
                          + [pytest.param(c, marks=pytest.mark.slow) for c in (0, 2, 3)])
 def test_beast_forms_kernel_agrees_with_reference(case):
     if case == "quick":
-        check_agreement(beast_cases()[0], 600, 4100)
+        check_agreement(beast_cases()[0], QUICK_TWIN_GAMES, 4100)
     else:
         check_agreement(beast_cases()[case], SLOW_REFERENCE_GAMES, 4100 + case)

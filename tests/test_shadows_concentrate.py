@@ -13,8 +13,8 @@ from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse, caster
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, pistol_plan,
-                                quick_case, table, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                p_win_diff, pistol_plan, quick_case, table, table_options)
 
 BLAST = ("Arcane Blast", 0)
 
@@ -151,13 +151,13 @@ def concentrate_cases() -> list:
     ]
 
 
-# The quick case on 700 games; both cases at full size are slow (at 1,500 games a reference that never
+# The quick twin of case 0; both cases at full size are slow (at 1,500 games a reference that never
 # Concentrates fails case 0: P(win) 0.344 against 0.435).
 @pytest.mark.parametrize("case", [quick_case("test_concentrate_kernel_agrees_with_reference[0]")]
                          + [pytest.param(c, marks=pytest.mark.slow) for c in range(2)])
 def test_concentrate_kernel_agrees_with_reference(case):
     if case == "quick":
-        check_agreement(concentrate_cases()[0], 700, 3100)
+        check_agreement(concentrate_cases()[0], QUICK_TWIN_GAMES, 3100)
     else:
         check_agreement(concentrate_cases()[case], SLOW_REFERENCE_GAMES, 3100 + case)
 

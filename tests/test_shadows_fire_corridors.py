@@ -20,7 +20,8 @@ from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
 import random_posses as RP
-from test_shadows_table import SKILLS, Dice, FakePlan, check_agreement, model, saves_of, table, table_options
+from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model, quick_case, saves_of,
+                                table, table_options)
 from test_shadows_arcane import arcanist_posse
 from test_shadows_table_kernel import _probe
 
@@ -212,9 +213,13 @@ def corridor_cases() -> list:
     return out
 
 
-@pytest.mark.parametrize("case", [0, pytest.param(1, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("case", [quick_case("test_kernel_agrees_with_reference_with_fire_corridors[0]")]
+                         + [pytest.param(c, marks=pytest.mark.slow) for c in (0, 1)])
 def test_kernel_agrees_with_reference_with_fire_corridors(case):
-    check_agreement(corridor_cases()[case], 800 if case == 0 else 1_500, 97 + case)
+    if case == "quick":
+        check_agreement(corridor_cases()[0], QUICK_TWIN_GAMES, 97)
+    else:
+        check_agreement(corridor_cases()[case], 800 if case == 0 else 1_500, 97 + case)
 
 
 def test_the_sawn_off_is_valued_with_a_house_range_on_the_table():
@@ -348,6 +353,13 @@ def lemat_case():
     return B.prepare(a, RP.random_posse(rng, "B", skills=SKILLS), table_options(plan_a="gunline", plan_b="brawl"))
 
 
+@pytest.mark.quick_twin("test_kernel_agrees_with_reference_with_lemats")
+def test_kernel_agrees_with_reference_with_lemats_quick():
+    assert any(w.once_corridor for mp in lemat_case().a.models for w in mp.weapons)
+    check_agreement(lemat_case(), QUICK_TWIN_GAMES, 103)
+
+
+@pytest.mark.slow
 def test_kernel_agrees_with_reference_with_lemats():
     """Whole battles with two LeMats. Weak for the corridor itself (once a game, and only with two enemies in line:
     a reference that never fires it still passes); the Shoot Action checks above hold it to the book."""

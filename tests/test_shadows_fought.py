@@ -19,7 +19,7 @@ import reference_table as RT
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
-from test_shadows_table import check_agreement
+from test_shadows_table import QUICK_TWIN_GAMES, check_agreement
 
 K = B._K
 PRICES = {"Sixgun": 6, "Repeater Rifle": 8, "Heavy Pistol": 4, "Telescopic Sight": 4, "Derringer": 3}
@@ -66,9 +66,9 @@ def test_the_case_is_the_one_reported():
     assert all(m.style == "brawl" for m in st.b.models)
 
 
-@pytest.mark.quick_twin("test_kernel_agrees_with_reference")  # the same games, the first 800 of 3,000
+@pytest.mark.quick_twin("test_kernel_agrees_with_reference")
 def test_kernel_agrees_with_reference_quick():
-    check_agreement(gunline_vs_brawl_case(), 800, 2002)
+    check_agreement(gunline_vs_brawl_case(), QUICK_TWIN_GAMES, 2002)
 
 
 @pytest.mark.slow

@@ -344,7 +344,7 @@ def test_gear_cases_use_the_gear():
                          + [T.quick_case("test_kernel_agrees_with_reference_with_gear_quick[1]")])
 def test_kernel_agrees_with_reference_with_gear_quick(case):
     if case == "quick":
-        T.check_agreement(gear_cases()[1], 800, 1800)
+        T.check_agreement(gear_cases()[1], T.QUICK_TWIN_GAMES, 1701)
     else:
         T.check_agreement(gear_cases()[case], T.SLOW_REFERENCE_GAMES, 1700 + case)
 

@@ -18,7 +18,8 @@ from oddsmith.shadows import battle as B
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
-from test_shadows_table import HOUSE_PRICES, SKILLS, Dice, FakePlan, check_agreement, model, table, table_options
+from test_shadows_table import (HOUSE_PRICES, QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model,
+                                quick_case, table, table_options)
 from test_shadows_table_kernel import NOV, VET, _fighter, _probe, _setup
 
 MOUNT = B._K.MODEL_COLUMNS.index("mount_move")
@@ -222,13 +223,13 @@ def horse_cases() -> list:
     return out
 
 
-@pytest.mark.parametrize("case", ["quick", pytest.param(1, marks=pytest.mark.slow),
-                                  pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("case", [quick_case("test_kernel_agrees_with_reference_with_horses[0]")]
+                         + [pytest.param(c, marks=pytest.mark.slow) for c in range(3)])
 def test_kernel_agrees_with_reference_with_horses(case):
     if case == "quick":
-        check_agreement(horse_cases()[0], 800, 71)
+        check_agreement(horse_cases()[0], QUICK_TWIN_GAMES, 71)
     else:
-        check_agreement(horse_cases()[case], 1_500, 71 + case)
+        check_agreement(horse_cases()[case], 800 if case == 0 else 1_500, 71 + case)
 
 
 def test_a_horse_is_valued_on_the_table():

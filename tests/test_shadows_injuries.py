@@ -118,7 +118,7 @@ def test_injury_cases_carry_the_injuries():
                          + [T.quick_case("test_kernel_agrees_with_reference_with_injuries[0]")])
 def test_kernel_agrees_with_reference_with_injuries(case):
     if case == "quick":
-        T.check_agreement(injury_cases()[0], 800, 2100)
+        T.check_agreement(injury_cases()[0], T.QUICK_TWIN_GAMES, 2000)
     else:
         T.check_agreement(injury_cases()[case], T.SLOW_REFERENCE_GAMES, 2000 + case)
 

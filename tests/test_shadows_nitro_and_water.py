@@ -16,7 +16,8 @@ import random_posses as RP
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
-from test_shadows_table import SKILLS, Dice, FakePlan, check_agreement, model, table, table_options
+from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model, quick_case, table,
+                                table_options)
 from test_shadows_table_kernel import _probe
 
 NITRO = B._K.MODEL_COLUMNS.index("nitro")
@@ -242,10 +243,12 @@ def water_case():
     return B.prepare(water, P.sample_posse("congregation"), table_options(plan_a="gunline", plan_b="brawl"))
 
 
-@pytest.mark.parametrize("case", ["quick", pytest.param(1, marks=pytest.mark.slow),
-                                  pytest.param("water", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("case", [quick_case("test_kernel_agrees_with_reference_with_nitro_and_water[0]")]
+                         + [pytest.param(c, marks=pytest.mark.slow) for c in (0, 1, "water")])
 def test_kernel_agrees_with_reference_with_nitro_and_water(case):
     if case == "quick":
+        check_agreement(nitro_cases()[0], QUICK_TWIN_GAMES, 87)
+    elif case == 0:
         check_agreement(nitro_cases()[0], 800, 87)
     elif case == "water":
         check_agreement(water_case(), 1_200, 89)

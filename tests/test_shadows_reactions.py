@@ -352,7 +352,7 @@ def test_reaction_cases_put_models_on_lookout():
                          + [TT.quick_case("test_kernel_agrees_with_reference_on_reactions[3]")])
 def test_kernel_agrees_with_reference_on_reactions(case):
     if case == "quick":
-        TT.check_agreement(reaction_cases()[3], 800, 1400)
+        TT.check_agreement(reaction_cases()[3], TT.QUICK_TWIN_GAMES, 1303)
     else:
         TT.check_agreement(reaction_cases()[case], TT.SLOW_REFERENCE_GAMES, 1300 + case)
 

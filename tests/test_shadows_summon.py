@@ -12,8 +12,8 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, FakeSide, check_agreement, model, p_win_diff,
-                                saves_of, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, FakeSide, check_agreement,
+                                model, p_win_diff, saves_of, table_options)
 
 ALL = (True, True, True)
 
@@ -211,18 +211,19 @@ def summon_cases() -> list:
     ]
 
 
+@pytest.mark.quick_twin("test_summon_kernel_agrees_with_reference[2]")
 def test_summon_kernel_agrees_with_reference_quick():
-    """A Banisher with Arcane Blast (four Dice at an Entity) against two Summoners, four Turns: 700 reference games
-    (about 28 ms each) keep it near 20 s of one core; the sample Summoners of tests/test_shadows_arcane.py and the
-    Dark Confederacy case of tests/test_shadows_table.py play Summon in the quick set too, and the slow set below
-    has two more cases at 1,500 games."""
-    check_agreement(summon_cases()[2], 700, 2702)
+    """A Banisher with Arcane Blast (four Dice at an Entity) against two Summoners, four Turns (the quick twin of
+    case 2); the sample Summoners of tests/test_shadows_arcane.py and the Dark Confederacy case of
+    tests/test_shadows_table.py play Summon in the quick set too."""
+    check_agreement(summon_cases()[2], QUICK_TWIN_GAMES, 2702)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", range(2))
+@pytest.mark.parametrize("case", range(3))
 def test_summon_kernel_agrees_with_reference(case):
-    check_agreement(summon_cases()[case], SLOW_REFERENCE_GAMES, 2700 + case)
+    """Case 2 on 700 reference games: about 28 ms each, near 20 s of one core."""
+    check_agreement(summon_cases()[case], (SLOW_REFERENCE_GAMES, SLOW_REFERENCE_GAMES, 700)[case], 2700 + case)
 
 
 def test_a_summoner_helps_its_side():

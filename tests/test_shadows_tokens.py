@@ -10,8 +10,8 @@ from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse, caster
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, quick_case,
-                                table, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                p_win_diff, quick_case, table, table_options)
 
 BLESS, CURSE, NONE = R.Blessing.BLESS, R.Blessing.CURSE, R.Blessing.NONE
 
@@ -134,7 +134,7 @@ def token_cases() -> list:
                          + [quick_case("test_tokens_kernel_agrees_with_reference[1]")])
 def test_tokens_kernel_agrees_with_reference(case):
     if case == "quick":
-        check_agreement(token_cases()[1], 600, 2700)
+        check_agreement(token_cases()[1], QUICK_TWIN_GAMES, 2711)
     else:
         check_agreement(token_cases()[case], SLOW_REFERENCE_GAMES, 2710 + case)
 

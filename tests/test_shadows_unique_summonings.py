@@ -15,8 +15,8 @@ from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from test_shadows_arcane import arcanist_posse
-from test_shadows_table import (SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model, p_win_diff, quick_case,
-                                table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                p_win_diff, quick_case, table_options)
 
 SERAPHIM_POSSE = """
 [posse]
@@ -269,12 +269,12 @@ def unique_cases() -> list:
     ]
 
 
-# The quick case on 700 games; both at full size are slow.
+# The quick twin of case 0; both at full size are slow.
 @pytest.mark.parametrize("case", [quick_case("test_unique_summonings_kernel_agrees_with_reference[0]")]
                          + [pytest.param(c, marks=pytest.mark.slow) for c in range(2)])
 def test_unique_summonings_kernel_agrees_with_reference(case):
     if case == "quick":
-        check_agreement(unique_cases()[0], 700, 3300)
+        check_agreement(unique_cases()[0], QUICK_TWIN_GAMES, 3300)
     else:
         check_agreement(unique_cases()[case], SLOW_REFERENCE_GAMES, 3300 + case)
 
