@@ -20,8 +20,8 @@ from oddsmith.shadows import battle_plan as BP
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
 import random_posses as RP
-from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model, quick_case, saves_of,
-                                table, table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                quick_case, saves_of, table, table_options)
 from test_shadows_arcane import arcanist_posse
 from test_shadows_table_kernel import _probe
 
@@ -219,7 +219,7 @@ def test_kernel_agrees_with_reference_with_fire_corridors(case):
     if case == "quick":
         check_agreement(corridor_cases()[0], QUICK_TWIN_GAMES, 97)
     else:
-        check_agreement(corridor_cases()[case], 800 if case == 0 else 1_500, 97 + case)
+        check_agreement(corridor_cases()[case], 800 if case == 0 else SLOW_REFERENCE_GAMES, 97 + case)
 
 
 def test_the_sawn_off_is_valued_with_a_house_range_on_the_table():
@@ -271,7 +271,7 @@ def test_kernel_agrees_with_reference_with_the_behemoth():
     passes); the Sawn-Off's tests above hold the corridor to the book (a rider's its reach from a 40mm base, as the
     Behemoth's), and this one the rest of the Behemoth."""
     check_agreement(B.prepare(behemoth_cult(), P.sample_posse(None), table_options(plan_a="brawl", plan_b="brawl")),
-                    1_500, 99)
+                    SLOW_REFERENCE_GAMES, 99)
 
 
 # ---------------------------------------------------------------------------- the LeMat's once-per-game Sawn-Off shot

@@ -18,8 +18,8 @@ from oddsmith.shadows import battle as B
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
-from test_shadows_table import (HOUSE_PRICES, QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model,
-                                quick_case, table, table_options)
+from test_shadows_table import (HOUSE_PRICES, QUICK_TWIN_GAMES, SKILLS, SLOW_REFERENCE_GAMES, Dice, FakePlan,
+                                check_agreement, model, quick_case, table, table_options)
 from test_shadows_table_kernel import NOV, VET, _fighter, _probe, _setup
 
 MOUNT = B._K.MODEL_COLUMNS.index("mount_move")
@@ -229,7 +229,7 @@ def test_kernel_agrees_with_reference_with_horses(case):
     if case == "quick":
         check_agreement(horse_cases()[0], QUICK_TWIN_GAMES, 71)
     else:
-        check_agreement(horse_cases()[case], 800 if case == 0 else 1_500, 71 + case)
+        check_agreement(horse_cases()[case], 800 if case == 0 else SLOW_REFERENCE_GAMES, 71 + case)
 
 
 def test_a_horse_is_valued_on_the_table():

@@ -26,8 +26,8 @@ from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
 from test_shadows_horses import mounted_plan, rider
-from test_shadows_table import (HOUSE_PRICES, QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model,
-                                quick_case, table, table_options)
+from test_shadows_table import (HOUSE_PRICES, QUICK_TWIN_GAMES, SKILLS, SLOW_REFERENCE_GAMES, Dice, FakePlan,
+                                check_agreement, model, quick_case, table, table_options)
 from test_shadows_table_kernel import _probe, _setup
 
 K = B._K
@@ -258,7 +258,7 @@ def test_kernel_agrees_with_reference_with_lassos(case):
     if case == "quick":
         check_agreement(lasso_cases()[0], QUICK_TWIN_GAMES, 91)
     else:
-        check_agreement(lasso_cases()[case], 800 if case == 0 else 1_500, 91 + case)
+        check_agreement(lasso_cases()[case], 800 if case == 0 else SLOW_REFERENCE_GAMES, 91 + case)
 
 
 @pytest.mark.slow

@@ -16,8 +16,8 @@ import random_posses as RP
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
-from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, Dice, FakePlan, check_agreement, model, quick_case, table,
-                                table_options)
+from test_shadows_table import (QUICK_TWIN_GAMES, SKILLS, SLOW_REFERENCE_GAMES, Dice, FakePlan, check_agreement, model,
+                                quick_case, table, table_options)
 from test_shadows_table_kernel import _probe
 
 NITRO = B._K.MODEL_COLUMNS.index("nitro")
@@ -253,7 +253,7 @@ def test_kernel_agrees_with_reference_with_nitro_and_water(case):
     elif case == "water":
         check_agreement(water_case(), 1_200, 89)
     else:
-        check_agreement(nitro_cases()[case], 1_500, 88)
+        check_agreement(nitro_cases()[case], SLOW_REFERENCE_GAMES, 88)
 
 
 def test_blessed_water_changes_nothing_without_a_supernatural_enemy():

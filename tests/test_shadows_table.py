@@ -455,7 +455,9 @@ SLOW_REFERENCE_GAMES = 1_200
 """Reference games of one slow agreement case. The reference, about 5-12 ms a game, is the cost: at 1,500 CI's test
 run took 9 min 59 s on 2026-12-03; at 1,200 it took 10 min 20 s on 2026-12-06, the machine about 1.6x slower than
 on 12-05 (docs/development.md). 5 standard errors of a figure near 1/2 are 7.2 pp (1,500 games: 6.5 pp; 2,000:
-5.6 pp). The same setups at 600-800 games run in the quick loop."""
+5.6 pp). Every slow agreement case plays it, but the Fights of test_shadows_fought.py (3,000) and the seven
+setups that were quick cases until 2026-12-06 (700-800, as they were: Summon's case 2, the LeMats, and case 0 of the
+Supernatural Events, fire corridors, horses, Lassos and Nitro). Quick twins play the first :data:`QUICK_TWIN_GAMES`."""
 
 QUICK_TWIN_GAMES = 400
 """Reference games of a quick twin (:func:`quick_case`): the first games of its slow case, on its seed, a smoke check
@@ -555,10 +557,10 @@ def test_kernel_agrees_with_reference_quick(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", range(12))
 def test_kernel_agrees_with_reference(case):
-    """12 more setups (each plan against each, every terrain, both movements, every --targets policy); 1,500
-    reference games a case (5 standard errors near 1/2: 6.5 pp) keep the set at about 1.5 minutes of one core."""
+    """12 more setups (each plan against each, every terrain, both movements, every --targets policy), on
+    :data:`SLOW_REFERENCE_GAMES` each (1,500 until 2026-12-06)."""
     setup = agreement_cases(12, 2027)[case]
-    check_agreement(setup, 1_500, 900 + case)
+    check_agreement(setup, SLOW_REFERENCE_GAMES, 900 + case)
 
 
 # ---------------------------------------------------------------------------
