@@ -452,12 +452,13 @@ def per_game_figures(games: list[dict]) -> dict[str, list[float]]:
 
 
 SLOW_REFERENCE_GAMES = 1_200
-"""Reference games of one slow agreement case. The reference, about 5-12 ms a game, is the cost: at 1,500 CI's test
-run took 9 min 59 s on 2026-12-03; at 1,200 it took 10 min 20 s on 2026-12-06, the machine about 1.6x slower than
-on 12-05 (docs/development.md). 5 standard errors of a figure near 1/2 are 7.2 pp (1,500 games: 6.5 pp; 2,000:
-5.6 pp). Every slow agreement case plays it, but the Fights of test_shadows_fought.py (3,000) and the seven
-setups that were quick cases until 2026-12-06 (700-800, as they were: Summon's case 2, the LeMats, and case 0 of the
-Supernatural Events, fire corridors, horses, Lassos and Nitro). Quick twins play the first :data:`QUICK_TWIN_GAMES`."""
+"""Reference games of one slow agreement case. The reference, about 5-12 ms a game, is the cost: at 1,500 CI's test run
+took 9 min 59 s on 2026-12-03; at 1,200 it took 10 min 20 s on 2026-12-06, the machine about 1.6x slower than on
+12-05, and 8 min 20-35 s that afternoon with the quick twins left out (docs/development.md). 5 standard errors of a
+figure near 1/2 are 7.2 pp (1,500 games: 6.5 pp; 2,000: 5.6 pp). Every slow agreement case plays it, but the Fights
+of test_shadows_fought.py (3,000) and the seven setups that were quick cases until 2026-12-06 (700-800, as they were:
+Summon's case 2, the LeMats, and case 0 of the Supernatural Events, fire corridors, horses, Lassos and Nitro). Quick
+twins play the first :data:`QUICK_TWIN_GAMES`."""
 
 QUICK_TWIN_GAMES = 400
 """Reference games of a quick twin (:func:`quick_case`): the first games of its slow case, on its seed, a smoke check
