@@ -50,4 +50,5 @@ def pytest_collection_modifyitems(config, items):
     twins = [item for item in items if repeated(item)]
     if twins:
         config.hook.pytest_deselected(items=twins)
-        items[:] = [item for item in items if not repeated(item)]
+        left_out = set(map(id, twins))
+        items[:] = [item for item in items if id(item) not in left_out]

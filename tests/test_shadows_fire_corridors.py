@@ -353,15 +353,10 @@ def lemat_case():
     return B.prepare(a, RP.random_posse(rng, "B", skills=SKILLS), table_options(plan_a="gunline", plan_b="brawl"))
 
 
-@pytest.mark.quick_twin("test_kernel_agrees_with_reference_with_lemats")
-def test_kernel_agrees_with_reference_with_lemats_quick():
-    assert any(w.once_corridor for mp in lemat_case().a.models for w in mp.weapons)
-    check_agreement(lemat_case(), QUICK_TWIN_GAMES, 103)
-
-
-@pytest.mark.slow
-def test_kernel_agrees_with_reference_with_lemats():
+@pytest.mark.parametrize("case", [quick_case("test_kernel_agrees_with_reference_with_lemats[full]"),
+                                  pytest.param("full", marks=pytest.mark.slow)])
+def test_kernel_agrees_with_reference_with_lemats(case):
     """Whole battles with two LeMats. Weak for the corridor itself (once a game, and only with two enemies in line:
     a reference that never fires it still passes); the Shoot Action checks above hold it to the book."""
     assert any(w.once_corridor for mp in lemat_case().a.models for w in mp.weapons)
-    check_agreement(lemat_case(), 800, 103)
+    check_agreement(lemat_case(), QUICK_TWIN_GAMES if case == "quick" else 800, 103)
