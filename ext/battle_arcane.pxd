@@ -230,7 +230,7 @@ cdef inline int cast_action(Setup *p, Game *g, int s, int m, int *fired, int *ag
                 land_shot(p, g, s, m, o, t, succ, 0)
     elif code == PW_TRANSFIX:
         if casting_test(p, g, s, m, p.opt[O_TRANSFIX_DIFFICULTY], conc, 0):
-            succ = model_test(p, g, o, t, p.opt[O_TRANSFIX_DICE], p.mp[o][t][M_NERVE_RR], &one)
+            succ = model_test(p, g, o, t, p.opt[O_TRANSFIX_DICE], tracked(p, g, o, t, M_NERVE_RR, T_NERVE_RR), &one)
             if succ == 0:
                 g.done[o][t] = 1   # "immediately receive a Done Token"
     elif code == PW_IMMOLATE:

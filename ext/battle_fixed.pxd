@@ -28,7 +28,7 @@ cdef inline int choose_target(Setup *p, Game *g, int o) noexcept nogil:
             m = p.order[o][i]
             if standing(g, o, m):
                 # lowest Grit Die now rolled, then the smaller Save Modifier, Shaken ones first
-                d = cur_die(p, g, o, m) * 4 + p.mp[o][m][M_SAVE]
+                d = cur_die(p, g, o, m) * 4 + tracked(p, g, o, m, M_SAVE, T_SAVE_MOD)
                 if g.shaken[o][m]:
                     d -= 1  # a Shaken model goes Down from any further Shaken result
                 if d < bd:
@@ -152,7 +152,8 @@ cdef inline void shoot_action(Setup *p, Game *g, int s, int m, int *fired, int *
         if not weapon_ready(p, g, s, m, w):
             continue
         if (fired[0] >> w) & 1:
-            if p.mp[s][m][M_TRIGGER] and not again[0] and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):
+            if (tracked(p, g, s, m, M_TRIGGER, T_TRIGGER) and not again[0]
+                    and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER)):
                 again[0] = 1
             else:
                 continue

@@ -291,12 +291,46 @@ cdef inline int roll_fight_test(DiceStream *st, int D, int T, int n, int reading
     return fight_result_of(faces, n, T, high)
 
 
+# ---------------------------------------------------------------------------
+# Tracked columns: which of a model's rarely read columns a game reads (oddsmith.shadows.battle.run_paired)
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    T_FIGHT_DICE = 1
+    T_CLOSE_WORK = 2
+    T_ORNERY = 4
+    T_FEARSOME = 8
+    T_BULL_RUSH = 16
+    T_FIGHT_SAVE = 32
+    T_HTK = 64
+    T_GUNSLINGER = 128
+    T_SAVE_MOD = 256
+    T_HAWKEYE = 512
+    T_JAM_RR = 1024
+    T_NERVE_RR = 2048
+    T_DIE_SHAKEN = 4096
+    T_TRIGGER = 8192
+    T_LOOKOUT = 16384
+    T_BUSHWHACKER = 32768
+    T_QUICKDRAW = 65536   # read by no rule of the kernel: never marked, so its changes copy every game
+
+
+cdef inline int tracked(Setup *p, Game *g, int s, int m, int column, int bit) noexcept nogil:
+    """Column ``column`` of model m (side s), marked as read in this game (``bit``). Every read of a tracked column
+    goes through here: a game that never reads one plays the same whatever it holds, so a paired run of a posse
+    that differs from the base only there copies the base's outcome for that game instead of playing it."""
+    g.touch[s][m] |= bit
+    return p.mp[s][m][column]
+
+
 cdef inline int standing(Game *g, int s, int m) noexcept nogil:
     return g.on[s][m] and not g.downed[s][m]
 
 
 cdef inline int cur_die(Setup *p, Game *g, int s, int m) noexcept nogil:
-    return p.mp[s][m][M_DIE_SHAKEN] if g.shaken[s][m] else p.mp[s][m][M_DIE]
+    if g.shaken[s][m]:
+        return tracked(p, g, s, m, M_DIE_SHAKEN, T_DIE_SHAKEN)
+    return p.mp[s][m][M_DIE]
 
 
 cdef inline void refresh_masks(Game *g, int s) noexcept nogil:
@@ -414,7 +448,7 @@ cdef inline int damage_model(Setup *p, Game *g, int o, int t, int code, int cred
 cdef inline int save_roll(Setup *p, Game *g, int o, int t, int target, int mod) noexcept nogil:
     """Damage code of one Save on the model's (Shaken-lowered) Grit Die ("Target Makes Save if Hit", "Damage")."""
     cdef int D = cur_die(p, g, o, t), x, k
-    mod += p.mp[o][t][M_SAVE] - g.omen[o][t]
+    mod += tracked(p, g, o, t, M_SAVE, T_SAVE_MOD) - g.omen[o][t]
     x = roll_die(&g.st, D)
     if g.ntok and g.tok[o][t]:
         # its Bless re-rolls a failed Save, its Curse a passed one, once (battle_tokens.pxd)
@@ -472,7 +506,8 @@ cdef inline int jams(Setup *p, Game *g, int s, int m, int w) noexcept nogil:
     cdef int jd = p.wp[s][m][w][W_JAM]
     if jd == 0:
         return 0   # Jam Die 0: a Weapon that never Jams (a Seraphim's Blessed Pistols)
-    if roll_die(&g.st, jd) < p.opt[O_T] and (p.mp[s][m][M_JAM_RR] == 0 or roll_die(&g.st, jd) < p.opt[O_T]):
+    if roll_die(&g.st, jd) < p.opt[O_T] and (tracked(p, g, s, m, M_JAM_RR, T_JAM_RR) == 0
+                                             or roll_die(&g.st, jd) < p.opt[O_T]):
         g.jam[s][m] |= 1 << w
         return 1
     return 0
@@ -598,7 +633,7 @@ cdef inline int bottle_roller(Setup *p, Game *g, int s) noexcept nogil:
             return m
     for m in range(p.n[s]):
         if standing(g, s, m):
-            k = p.mp[s][m][M_RANK] * 100 + cur_die(p, g, s, m) * 2 + p.mp[s][m][M_NERVE_RR]
+            k = p.mp[s][m][M_RANK] * 100 + cur_die(p, g, s, m) * 2 + tracked(p, g, s, m, M_NERVE_RR, T_NERVE_RR)
             if k > best:
                 best = k
                 roller = m
@@ -633,29 +668,6 @@ cdef inline int weapon_ready(Setup *p, Game *g, int s, int m, int w) noexcept no
     return p.wp[s][m][w][W_USABLE] and not ((g.jam[s][m] >> w) & 1) and not (g.dust and p.wp[s][m][w][W_FAR]
                                                                              and gloomy(p, g, s, m)) \
         and not g.beast[s][m]
-
-
-# ---------------------------------------------------------------------------
-# Tracked columns: which of a model's rarely read columns a game reads (oddsmith.shadows.battle.run_paired)
-# ---------------------------------------------------------------------------
-
-cdef enum:
-    T_FIGHT_DICE = 1
-    T_CLOSE_WORK = 2
-    T_ORNERY = 4
-    T_FEARSOME = 8
-    T_BULL_RUSH = 16
-    T_FIGHT_SAVE = 32
-    T_HTK = 64
-    T_GUNSLINGER = 128
-
-
-cdef inline int tracked(Setup *p, Game *g, int s, int m, int column, int bit) noexcept nogil:
-    """Column ``column`` of model m (side s), marked as read in this game (``bit``). Every read of a tracked column
-    goes through here: a game that never reads one plays the same whatever it holds, so a paired run of a posse
-    that differs from the base only there copies the base's outcome for that game instead of playing it."""
-    g.touch[s][m] |= bit
-    return p.mp[s][m][column]
 
 
 # ---------------------------------------------------------------------------

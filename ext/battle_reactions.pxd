@@ -37,7 +37,7 @@ cdef inline int lookout_wanted(Setup *p, Game *g, int s, int m, int t, double d2
     the book's 4"): t can come into range with one Move."""
     cdef int w
     cdef double lim
-    if not p.mp[s][m][M_LOOKOUT]:
+    if not tracked(p, g, s, m, M_LOOKOUT, T_LOOKOUT):
         return 0
     for w in range(MAXW):
         if weapon_ready(p, g, s, m, w):
@@ -53,7 +53,8 @@ cdef inline int lookout_wanted_brawl(Setup *p, Game *g, int s, int m, int t, dou
     Move (enemy_move: the book's 4"): t can come into its reach with one Move, and its Charge Reaction then meets t
     first."""
     cdef double lim
-    if not p.mp[s][m][M_LOOKOUT] or (p.mp[1 - s][t][M_STYLE] == STYLE_GUN and not g.beast[1 - s][t]):
+    if not tracked(p, g, s, m, M_LOOKOUT, T_LOOKOUT) or (p.mp[1 - s][t][M_STYLE] == STYLE_GUN
+                                                         and not g.beast[1 - s][t]):
         return 0
     lim = sqrt(reach2_of(p, g, s, m)) + enemy_move(p, g, 1 - s, t) + 1e-6
     return d2 <= lim * lim
@@ -139,6 +140,6 @@ cdef inline void reaction_done(Setup *p, Game *g, int o, int r) noexcept nogil:
     now) is a Success: it "retains its Lookout marker and is not classed as Done"."""
     if not g.look[o][r]:
         return
-    if p.mp[o][r][M_BUSHWHACKER] and roll_die(&g.st, cur_die(p, g, o, r)) >= p.opt[O_T]:
+    if tracked(p, g, o, r, M_BUSHWHACKER, T_BUSHWHACKER) and roll_die(&g.st, cur_die(p, g, o, r)) >= p.opt[O_T]:
         return
     lookout_lost(g, o, r)

@@ -282,7 +282,7 @@ cdef inline int preferred(Setup *p, Game *g, int o, int *cands, int k) noexcept 
     if p.opt[O_TARGETS] == TG_WEAKEST:
         for i in range(k):
             t = cands[i]
-            d = cur_die(p, g, o, t) * 4 + p.mp[o][t][M_SAVE] - (1 if g.shaken[o][t] else 0)
+            d = cur_die(p, g, o, t) * 4 + tracked(p, g, o, t, M_SAVE, T_SAVE_MOD) - (1 if g.shaken[o][t] else 0)
             if d < bd:
                 bd = d
                 best = t
@@ -294,6 +294,13 @@ cdef inline int big_target(Setup *p, Game *g, int o, int t) noexcept nogil:
     """Enemy t stands on a base of ``big_target_mm`` or more (0: the rule is off): "so large that they can always be
     Targeted, even if they are not the closest visible enemy model to the Shooter" ("Shoot: 1")."""
     return p.opt[O_BIG_TARGET_MM] > 0 and base_mm_of(p, g, o, t) >= p.opt[O_BIG_TARGET_MM]
+
+
+cdef inline int spot_worth(Setup *p, Game *g, int s, int m) noexcept nogil:
+    """A Spotting Test is worth taking now (``p.spot_ok``, worked out at set-up from the Grit Die now rolled and
+    Hawkeye): a read of Hawkeye, and of the Shaken Grit Die when Shaken (battle_game.pxd, ``tracked``)."""
+    g.touch[s][m] |= T_HAWKEYE | (T_DIE_SHAKEN if g.shaken[s][m] else 0)
+    return p.spot_ok[s][m][g.shaken[s][m]]
 
 
 cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, int *wasted, int *band,
@@ -347,8 +354,8 @@ cdef inline int shot_target(Setup *p, Game *g, int s, int m, int w, int spot, in
                 # legal Target's dice, else the choice below
                 if cd[i] == ld:
                     t = i
-            elif spot and p.spot_ok[s][m][g.shaken[s][m]]:
-                succ = model_test(p, g, s, m, p.opt[O_SPOT_DICE], p.mp[s][m][M_HAWKEYE], &one)
+            elif spot and spot_worth(p, g, s, m):
+                succ = model_test(p, g, s, m, p.opt[O_SPOT_DICE], tracked(p, g, s, m, M_HAWKEYE, T_HAWKEYE), &one)
                 if succ == 0:
                     wasted[0] = 1
                     return -1
@@ -616,7 +623,8 @@ cdef inline int pick_weapon(Setup *p, Game *g, int s, int m, int fired, int agai
             continue
         twice[0] = 0
         if (fired >> w) & 1:
-            if p.mp[s][m][M_TRIGGER] and not again and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER):
+            if (tracked(p, g, s, m, M_TRIGGER, T_TRIGGER) and not again
+                    and not tracked(p, g, s, m, M_GUNSLINGER, T_GUNSLINGER)):
                 twice[0] = 1
             else:
                 continue
@@ -787,8 +795,9 @@ cdef inline int fight_action(Setup *p, Game *g, int s, int m, int target, int ch
     # Fearsome: "enemy models wishing to Fight this model" take a 1 Die Nerve Test (Other Fearsome models ignore it)
     # once per Activation (docs/shadows-battles.md 'Fights'): g.fear = 2 * act_id + 1 on a Failure, + 0 on a pass
     if fearsome(p, g, o, d) and not fearsome(p, g, s, m) and (g.fear[s][m] >> 1) != g.act_id:
-        succ = 1 if whiskey_on(g, s, m) else model_test(p, g, s, m, p.opt[O_NERVE_DICE], p.mp[s][m][M_NERVE_RR],
-                                                        &one)   # Whiskey passes it (battle_gear.pxd)
+        # Whiskey passes it (battle_gear.pxd)
+        succ = 1 if whiskey_on(g, s, m) else model_test(p, g, s, m, p.opt[O_NERVE_DICE],
+                                                        tracked(p, g, s, m, M_NERVE_RR, T_NERVE_RR), &one)
         g.fear[s][m] = 2 * g.act_id + (1 if succ == 0 else 0)
     da = fight_dice(p, g, s, m, d, charging)
     if g.mounted[o][d] and not g.mounted[s][m]:

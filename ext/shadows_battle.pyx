@@ -76,8 +76,11 @@ PAIR_SUMS = ("x", "y", "xy", "xx", "yy")
 """pair_out = for each PAIRED_FIGURES (x: the recorded run's per-game value, y: this run's) the sums PAIR_SUMS."""
 RECORD_COLUMNS = PAIRED_FIGURES
 TOUCH_COLUMNS = ("fight_dice", "close_work", "ornery", "fearsome", "bull_rush", "fight_save", "hard_to_kill",
-                 "gunslinger")
-TOUCH_BITS = (T_FIGHT_DICE, T_CLOSE_WORK, T_ORNERY, T_FEARSOME, T_BULL_RUSH, T_FIGHT_SAVE, T_HTK, T_GUNSLINGER)
+                 "gunslinger", "save_mod", "hawkeye", "jam_rerolls", "nerve_rerolls", "die_shaken", "trigger_happy",
+                 "lookout", "bushwhacker", "quickdraw")
+TOUCH_BITS = (T_FIGHT_DICE, T_CLOSE_WORK, T_ORNERY, T_FEARSOME, T_BULL_RUSH, T_FIGHT_SAVE, T_HTK, T_GUNSLINGER,
+              T_SAVE_MOD, T_HAWKEYE, T_JAM_RR, T_NERVE_RR, T_DIE_SHAKEN, T_TRIGGER, T_LOOKOUT, T_BUSHWHACKER,
+              T_QUICKDRAW)
 """The MODEL_COLUMNS whose every read a game marks (battle_game.pxd, ``tracked``), and their bits in mc_battle's
 ``touched``."""
 MAX_MODELS = MAXM
@@ -463,7 +466,7 @@ cdef int recovery_and_bottle(Setup *p, Game *g, int s, int start) noexcept nogil
     dice = p.opt[O_BOSS_DICE] if p.mp[s][roller][M_BOSS] else p.opt[O_STANDIN_DICE]
     if whiskey_on(g, s, roller):
         return 0     # Whiskey: "automatically passes all Nerve Tests ... (including Bottle Checks)" (battle_gear.pxd)
-    rr = p.mp[s][roller][M_NERVE_RR]
+    rr = tracked(p, g, s, roller, M_NERVE_RR, T_NERVE_RR)
     for m in range(p.n[s]):
         if p.mp[s][m][M_PREACHER] and standing(g, s, m):
             rr += 1

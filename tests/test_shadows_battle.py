@@ -386,6 +386,79 @@ def test_copied_games_read_gunslinger_where_a_pair_of_pistols_could_fire(samples
     assert sum(copied.copied) < trials * len(changed)
 
 
+def _plus_one(models, col, m):
+    models[0, m, col] += 1
+
+
+def _set_one(models, col, m):
+    models[0, m, col] = 1
+
+
+def _unlowered(models, col, m):
+    models[0, m, col] = models[0, m, B._K.MODEL_COLUMNS.index("die")]  # Shaken, it rolls its full Grit Die
+
+
+def _everyone(column):
+    """The base posse with ``column`` set on each of its models (Bushwhacker needs Lookout Tokens to keep)."""
+    def on(models):
+        models[0, :, B._K.MODEL_COLUMNS.index(column)] = 1
+    return on
+
+
+@pytest.mark.parametrize("column, change, options, base_change, copies", [
+    ("save_mod", _plus_one, {}, None, "some"),                               # every Save
+    ("save_mod", _plus_one, {"targets": "weakest"}, None, "none"),           # choosing the weakest Target: every game
+    ("save_mod", _plus_one, {"movement": "none", "targets": "weakest"}, None, "none"),  # the fixed firefight too
+    ("hawkeye", _set_one, {}, None, "some"),                                 # Spotting Tests
+    ("jam_rerolls", _set_one, {"plan": "gunline"}, None, "some"),            # Jamming Checks
+    ("nerve_rerolls", _set_one, {"plan": "brawl", "vs_plan": "brawl"}, None, "some"),  # Nerve Tests, Bottle Checks
+    ("die_shaken", _unlowered, {}, None, "some"),                            # any roll while Shaken
+    ("trigger_happy", _set_one, {"plan": "gunline"}, None, "some"),          # a second shot with the same Weapon
+    ("trigger_happy", _set_one, {"movement": "none"}, None, "some"),
+    ("lookout", _set_one, {}, None, "some"),                                 # going on Lookout instead of a Move
+    ("lookout", _set_one, {"plan": "brawl", "vs_plan": "brawl"}, None, "some"),
+    ("bushwhacker", _set_one, {}, _everyone("lookout"), "some"),             # keeping a Lookout Token
+    ("quickdraw", _set_one, {}, None, "all"),                                # no rule of the kernel reads it
+])
+def test_copied_games_read_each_tracked_column(samples, column, change, options, base_change, copies):
+    """Each column tracked since the value pages' speed-up (battle_game.pxd, ``tracked``), changed on one model of
+    side A at a time in the kernel's arrays: the paired sums with the games that never read it copied are those of
+    every game played, to the last bit, and the change matters in some game. ``copies``: some games copied and some
+    played; none (the weakest-first targeting reads every standing enemy's Save Modifier in every game); all
+    (Quickdraw: no rule of the kernel reads it)."""
+    a, b = samples
+    base = B.prepare(a, b, B.battle_options(**options), check=False)
+    if base_change is not None:
+        models = base.models.copy()
+        base_change(models)
+        base = replace(base, models=models)
+    col = B._K.MODEL_COLUMNS.index(column)
+    bit = dict(zip(B._K.TOUCH_COLUMNS, B._K.TOUCH_BITS))[column]
+    changed = []
+    for m in range(len(a.models)):
+        models = base.models.copy()
+        change(models, col, m)
+        if np.array_equal(models, base.models):
+            continue
+        changed.append(replace(base, models=models))
+        assert B.copy_rule(base, changed[-1]) == (m, bit)
+    assert changed
+    trials = 300
+    played = B.run_paired(base, changed, trials, seed=13)
+    copied = B.run_paired(base, changed, trials, seed=13, changed_counts=False)
+    for j in range(len(changed)):
+        assert np.array_equal(played.pairs[j], copied.pairs[j]), j
+    if copies == "all":
+        assert copied.copied == [trials] * len(changed)
+        return
+    assert any(played.difference(j, "a_wins") != (0.0, 0.0) or played.difference(j, "casualties_b") != (0.0, 0.0)
+               for j in range(len(changed)))
+    if copies == "none":
+        assert copied.copied == [0] * len(changed)
+    else:
+        assert 0 < sum(copied.copied) < trials * len(changed)
+
+
 def test_copy_rule_covers_only_the_tracked_columns(samples):
     a, b = samples
     base = B.prepare(a, b)
