@@ -175,9 +175,11 @@ def test_a_long_battle_can_be_cancelled_while_other_tabs_get_answers(server, bro
     try:
         long.page.goto(base + "/shadows/posse?seed=4&trials=200000&value_trials=10000")
         long.page.wait_for_selector("#job")
-        long.page.wait_for_function("Number(document.querySelector('.job-pct').textContent) >= 0 && "
-                                    "document.querySelector('.job-label').textContent !== 'starting'",
-                                    timeout=60_000)
+        # Playwright's own matchers, not wait_for_function: polling a string expression evals it in the page,
+        # which the app's Content Security Policy (script-src 'self') forbids once the first look fails
+        expect = playwright_api.expect
+        expect(long.page.locator(".job-label")).not_to_have_text("starting", timeout=60_000)
+        expect(long.page.locator(".job-pct")).to_have_text(re.compile(r"^\d+$"), timeout=60_000)
         # meanwhile another tab asks another simulated question and gets its answer
         other.page.goto(base + "/doomtown/shootout?seed=2&trials=3000&what_if_trials=0")
         other.wait_answer()
