@@ -421,8 +421,8 @@ def _everyone(column):
     ("quickdraw", _set_one, {}, None, "all"),                                # no rule of the kernel reads it
 ])
 def test_copied_games_read_each_tracked_column(samples, column, change, options, base_change, copies):
-    """Each column tracked since the value pages' speed-up (battle_game.pxd, ``tracked``), changed on one model of
-    side A at a time in the kernel's arrays: the paired sums with the games that never read it copied are those of
+    """Each tracked column after the first eight (battle_game.pxd, ``tracked``; the Fighting Skills, Hard to Kill and
+    Gunslinger have the tests above), changed on one model of side A at a time in the kernel's arrays: the paired sums with the games that never read it copied are those of
     every game played, to the last bit, and the change matters in some game. ``copies``: some games copied and some
     played; none (the weakest-first targeting reads every standing enemy's Save Modifier in every game); all
     (Quickdraw: no rule of the kernel reads it)."""
