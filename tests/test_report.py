@@ -392,13 +392,13 @@ def test_heatmap_colours_mean_better_for_the_subject():
             fig = Figure(figsize=(4, 2), layout="constrained")
             ax = fig.add_subplot()
             charts.heatmap(ax, m, good=good)
-            img = ax.images[0].get_array()
+            img = charts.cell_colours(ax)
             assert (_luminance(img[1, 0]) > _luminance(img[0, 0])) == hit_bright, good
             assert (_luminance(img[1, 1]) > _luminance(img[0, 1])) == jams_bright, good
         # the neutral scale is grey, not the good-bad colours
         fig = Figure(figsize=(4, 2), layout="constrained")
         charts.heatmap(fig.add_subplot(), m, good=charts.NEUTRAL)
-        r, g, b, _ = fig.axes[0].images[0].get_array()[1, 0]
+        r, g, b, _ = charts.cell_colours(fig.axes[0])[1, 0]
         assert abs(r - g) < 1e-6 and abs(g - b) < 1e-6
         # a mixed table's colour bar runs from worse to better and names whom it is about
         fig = Figure(figsize=(6, 2.5), layout="constrained")
@@ -623,6 +623,33 @@ def test_page_titles_stay_inside_the_margins(paper):
 PAPER_TEXT_WIDTH = {p: w - 2 * document.MARGIN for p, (w, _) in document.PAPER.items()}
 
 
+def test_heatmap_cells_are_one_colour_each_and_drawn_unsampled():
+    """Each cell is one colour over exactly its own square (the image spans half a unit round each cell's
+    centre), an empty cell is transparent, and a PDF holds the cells' own pixels, not a raster of the axes."""
+    import io
+
+    import numpy as np
+
+    m = pd.DataFrame([[0.1, 0.5, np.nan], [0.9, 0.3, 0.7]], columns=["a", "b", "c"])
+    k = charts.CELL_PIXELS
+    with style.report_style():
+        fig = Figure(figsize=(4, 2))
+        ax = fig.add_subplot()
+        charts.heatmap(ax, m)
+        image = ax.images[0]
+        assert tuple(image.get_extent()) == (-0.5, 2.5, 1.5, -0.5)
+        pixels = np.asarray(image.get_array())
+        assert pixels.shape == (2 * k, 3 * k, 4)
+        blocks = pixels.reshape(2, k, 3, k, 4)
+        assert (blocks == blocks[:, :1, :, :1]).all()
+        cells = charts.cell_colours(ax)
+        assert cells.shape == (2, 3, 4) and cells[0, 2, 3] == 0 and (cells[[0, 1, 1, 1], [0, 0, 1, 2], 3] == 1).all()
+        out = io.BytesIO()
+        fig.savefig(out, format="pdf")
+    sizes = re.findall(rb"/Subtype /Image[^>]*?/Width (\d+)[^>]*?/Height (\d+)", out.getvalue(), re.S)
+    assert sizes and set(sizes) == {(b"%d" % (3 * k), b"%d" % (2 * k))}  # the image and its soft mask (alpha)
+
+
 def test_shooting_heatmap_shades_each_column_on_its_own_range():
     """On the shooting sheet the colours tell rows apart in every column: in each column the best row for
     the shooter is the brightest colour and the worst the darkest (Jams is not bright everywhere, nor
@@ -636,7 +663,7 @@ def test_shooting_heatmap_shades_each_column_on_its_own_range():
             cells = []
             for ax, (_, m) in zip(fig.axes, panels):
                 j = list(m.columns).index(column)
-                img = ax.images[0].get_array()
+                img = charts.cell_colours(ax)
                 cells += [(v, tuple(img[i, j])) for i, v in enumerate(m[column].to_numpy(dtype=float))]
             low = min(cells)[1]
             high = max(cells)[1]
