@@ -975,6 +975,34 @@ def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
     assert view(matchups) == view(battle_page.matchup_page(plan))
 
 
+@pytest.mark.parametrize("core_fonts", [True, False])
+def test_cell_texts_on_a_pdf_page_are_what_each_text_draws(monkeypatch, core_fonts):
+    """A PDF page draws a CellTexts with each distinct string and weight laid out once: the page is the same,
+    byte for byte, as with every cell drawn by Text.draw (repeats in both weights, colours, two lines, an empty
+    cell, a lone $), in the standard fonts and in the embedded one."""
+    import contextlib
+    import io
+
+    def page() -> bytes:
+        fig = Figure(figsize=(3, 2))
+        ax = fig.add_subplot()
+        layout.cell_texts(ax, [0, 1, 2, 3, 4, 5, 6], [0, 0, 1, 1, 2, 2, 0],
+                          ["12.5", "12.5", "$3", "two\nlines", "", "12.5", "12.5"],
+                          colors=["black", "white", "black", "#336699", "black", "black", "white"],
+                          weights=["bold", "normal", "normal", "bold", "normal", "bold", "normal"],
+                          ha="center", va="center", fontsize=7)
+        out = io.BytesIO()
+        fig.savefig(out, format="pdf", metadata={"CreationDate": None})
+        return out.getvalue()
+
+    with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()):
+        laid_out = page()
+        monkeypatch.setattr(layout, "_lays_out_alone", lambda renderer: False)
+        each_text = page()
+    assert laid_out == each_text
+    assert len(laid_out) > 1000
+
+
 def test_a_table_prints_every_cell_once_in_its_cell():
     """Tables are drawn as one collection of cells and a text centred in each (not matplotlib's ax.table):
     every header and body string once, bold header, inside the axes, one rectangle per cell."""
