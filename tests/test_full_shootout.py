@@ -341,6 +341,30 @@ def test_round_win_tables_do_not_depend_on_who_asked_first(decks):
     assert len(F._KEYS.data) <= F._KEYS.size
 
 
+def test_round_win_table_entries_count_the_pairs_of_hands(decks):
+    """Each entry is the share of the pairs (A's kept hand, B's kept hand) of the two sides' samples in which
+    A's hand is the higher (A wins the round) and the lower (B wins), counted here pair by pair."""
+    from oddsmith.doomtown import full_shootout as F
+
+    d, e = decks
+    sa, sb = _setup(FullSide(d, parse_posse("stud:2, draw:1")).checked(), "A"), \
+        _setup(FullSide(e, parse_posse("draw:2, stud:1")).checked(), "B")
+    hands = 300
+    pw_a, pw_b = round_win_tables(sa, sb, 5, hands=hands)
+    checked = 0
+    for stud_a, draw_a in sa.bonuses[:3]:
+        for stud_b, draw_b in sb.bonuses[:3]:
+            a = [int(x) for x in F._hand_keys(sa, 0, stud_a, draw_a, 5, hands)[0]]
+            b = [int(x) for x in F._hand_keys(sb, 1, stud_b, draw_b, 5, hands)[0]]
+            i = ((stud_a * F.NB + draw_a) * F.NB + stud_b) * F.NB + draw_b
+            a_higher = sum(x > y for x in a for y in b)
+            a_lower = sum(x < y for x in a for y in b)
+            assert pw_a[i] == a_higher / (hands * hands) and pw_b[i] == a_lower / (hands * hands)
+            assert a_higher > 0 and a_lower > 0
+            checked += 1
+    assert checked == 9
+
+
 def test_bad_sides(decks):
     d, e = decks
     with pytest.raises(OddsmithError, match="shooter policy"):

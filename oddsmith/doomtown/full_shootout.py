@@ -313,8 +313,8 @@ class _BoundedCache:
 
 
 _KEYS = _BoundedCache(512)
-"""Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands): at
-most 512 samples, 32 KB each at :data:`TABLE_HANDS`."""
+"""Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands), with
+their distinct values and counts: at most 512 samples, about 40 KB each at :data:`TABLE_HANDS`."""
 _PAIR_TABLES = _BoundedCache(32)
 """Per pair of sides' kept-hand samples (deck cards, hand policy and discard of each side, seed,
 hands): the round-win table over every bonus pair played so far, NaN where not yet computed. At
@@ -322,18 +322,21 @@ most 32 pairs, 234 KB each (two tables of NB ** 4 floats); a report's what-if pa
 (its starting gangs are in play since set-up, so no variant changes a deck's cards)."""
 
 
-def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int, hands: int) -> np.ndarray:
-    """The sorted keys of ``hands`` kept hands for one side and bonus. Each sample has its own
-    stream, seeded from (seed, side, bonus) alone, so an entry is the same whichever setup or
-    variant asks for it first."""
+def _hand_keys(s: _Setup, side: int, stud: int, draw: int, seed: int,
+               hands: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted keys of ``hands`` kept hands for one side and bonus, their distinct values
+    and how often each comes up. Each sample has its own stream, seeded from (seed, side,
+    bonus) alone, so an entry is the same whichever setup or variant asks for it first."""
     key = (s.codes.tobytes(), s.margin, s.mode, seed, side, stud, draw, hands)
 
-    def make() -> np.ndarray:
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         arr = np.zeros(hands, dtype=np.int64)
         _kernels().sample_keys(s.codes, stud, draw, s.margin, s.mode, _table_generator(seed, side, stud, draw), arr)
         arr.sort()
-        arr.flags.writeable = False
-        return arr
+        distinct, counts = np.unique(arr, return_counts=True)
+        for x in (arr, distinct, counts):
+            x.flags.writeable = False
+        return arr, distinct, counts
 
     return _KEYS.get(key, make)
 
@@ -360,10 +363,12 @@ def round_win_tables(sa: _Setup, sb: _Setup, seed: int, hands: int = TABLE_HANDS
             keys_a = {i: _hand_keys(sa, 0, i // NB, i % NB, seed, hands) for i in np.unique(missing // (NB * NB))}
             keys_b = {i: _hand_keys(sb, 1, i // NB, i % NB, seed, hands) for i in np.unique(missing % (NB * NB))}
             for i in missing:
-                a, b = keys_a[i // (NB * NB)], keys_b[i % (NB * NB)]
-                below = np.searchsorted(b, a, side="left")
-                above = b.size - np.searchsorted(b, a, side="right")
-                known_a[i], known_b[i] = below.sum() / (a.size * b.size), above.sum() / (a.size * b.size)
+                (a, a_keys, a_counts), (b, _, _) = keys_a[i // (NB * NB)], keys_b[i % (NB * NB)]
+                # pairs (A's hand, B's hand) with A's key above B's, and below: each distinct key of A
+                # counted once, times how often it comes up (a sample holds about 200 distinct keys)
+                below = (a_counts * np.searchsorted(b, a_keys, side="left")).sum()
+                above = (a_counts * (b.size - np.searchsorted(b, a_keys, side="right"))).sum()
+                known_a[i], known_b[i] = below / (a.size * b.size), above / (a.size * b.size)
         pw_a = np.full(NB ** 4, np.nan)
         pw_b = np.full(NB ** 4, np.nan)
         pw_a[wanted], pw_b[wanted] = known_a[wanted], known_b[wanted]
