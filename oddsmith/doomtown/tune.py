@@ -193,6 +193,7 @@ class _Start:
     fixed_titles: tuple[tuple[str, int], ...]  # deck-building title keys of the rest, with copies
     pool: tuple[tuple[Card, int], ...]         # pool cards and the copies that may come in
     faction: str | None
+    jokers: int                                # jokers in the draw deck (never swapped)
 
 
 def _deck_cards(frame: pd.DataFrame, table: CardTable) -> list[Card]:
@@ -265,7 +266,8 @@ def start(deck: object, search: TuneSearch = TuneSearch(), *, table: CardTable |
     return _Start(deck=deck, base_cards=tuple(sorted(Counter(swappable).items(), key=_order)),
                   fixed_codes=tuple(c.code for c in fixed),
                   fixed_titles=tuple(sorted(Counter(_key(c) for c in fixed if c.title).items())),
-                  pool=tuple(sorted(pool, key=_order)), faction=_faction_of(deck, table))
+                  pool=tuple(sorted(pool, key=_order)), faction=_faction_of(deck, table),
+                  jokers=sum(c.code == JOKER_CODE for c in draw))
 
 
 def _order(item: tuple[Card, int]) -> tuple:
@@ -289,7 +291,7 @@ def _counts(st: _Start, cards: Iterable[tuple[Card, int]]) -> np.ndarray:
     counts = np.zeros(N_CODES, dtype=np.int64)
     for card, n in cards:
         counts[card.code] += n
-    counts[JOKER_CODE] += sum(1 for c in st.deck.cards["code"] if int(c) == JOKER_CODE)
+    counts[JOKER_CODE] += st.jokers
     return counts
 
 
