@@ -314,7 +314,7 @@ class _BoundedCache:
 
 _KEYS = _BoundedCache(512)
 """Sorted kept-hand keys per (deck cards, hand policy, discard, seed, side, bonus, hands), with
-their distinct values and counts: at most 512 samples, about 40 KB each at :data:`TABLE_HANDS`."""
+their distinct values and counts: at most 512 samples, about 35 KB each at :data:`TABLE_HANDS`."""
 _PAIR_TABLES = _BoundedCache(32)
 """Per pair of sides' kept-hand samples (deck cards, hand policy and discard of each side, seed,
 hands): the round-win table over every bonus pair played so far, NaN where not yet computed. At
