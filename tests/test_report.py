@@ -995,10 +995,15 @@ def test_cell_texts_on_a_pdf_page_are_what_each_text_draws(monkeypatch, core_fon
         fig.savefig(out, format="pdf", metadata={"CreationDate": None})
         return out.getvalue()
 
+    calls = []
+    laid_out_draw = layout.CellTexts._draw_laid_out
+    monkeypatch.setattr(layout.CellTexts, "_draw_laid_out", lambda self, r: calls.append(1) or laid_out_draw(self, r))
     with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()):
         laid_out = page()
+        assert calls == [1]  # the PDF page took the laid-out path
         monkeypatch.setattr(layout, "_lays_out_alone", lambda renderer: False)
         each_text = page()
+        assert calls == [1]
     assert laid_out == each_text
     assert len(laid_out) > 1000
 
