@@ -245,8 +245,8 @@ class CellTexts(Artist):
                 t.set_text(text)
                 _, info, _ = t._get_layout(renderer)
                 prop = t.get_fontproperties().copy()  # the template's own changes with the next weight
-                lines = laid[(text, weight)] = [(*t._preprocess_math(line), dx, dy, prop)
-                                                for line, _, (dx, dy) in info]
+                lines = laid[(text, weight)] = [(*t._preprocess_math(line), *_line_offset(at), prop)
+                                                for line, _, *at in info]
             if color is not colour:
                 gc.set_foreground(mcolors.to_rgba(color), isRGBA=True)
                 colour = color
@@ -256,6 +256,12 @@ class CellTexts(Artist):
                 renderer.draw_text(gc, px + dx, canvas_h - ly if flip else ly, clean, prop, angle, ismath=ismath,
                                    mtext=mtext)
         gc.restore()
+
+
+def _line_offset(at: list) -> tuple[float, float]:
+    """A line's (x, y) offset from the text's position, from an entry of ``Text._get_layout``'s lines after
+    its string and size: ``[(x, y)]`` from Matplotlib 3.11 on, ``[x, y]`` before."""
+    return tuple(at[0]) if len(at) == 1 else (at[0], at[1])
 
 
 def _lays_out_alone(renderer) -> bool:
