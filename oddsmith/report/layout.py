@@ -204,11 +204,13 @@ class CellTexts(Artist):
     def draw(self, renderer) -> None:
         if not self.get_visible():
             return
-        if _lays_out_alone(renderer):
+        t = self._template
+        plain = not (t.get_path_effects() or t.get_usetex() or t.get_bbox_patch() is not None)
+        if plain and _lays_out_alone(renderer):  # path effects, TeX and boxes: Text.draw's own business
             self._draw_laid_out(renderer)
         else:
-            for t in self.each_text():
-                t.draw(renderer)
+            for cell in self.each_text():
+                cell.draw(renderer)
         self.stale = False
 
     def _draw_laid_out(self, renderer) -> None:
@@ -216,10 +218,6 @@ class CellTexts(Artist):
         string (and weight) laid out once instead of once per cell, and one graphics context for all (laying
         a string out is about a third of what ``Text.draw`` costs, and a heatmap's numbers repeat)."""
         t = self._template
-        if t.get_path_effects() or t.get_usetex() or t.get_bbox_patch() is not None:
-            for cell in self.each_text():
-                cell.draw(renderer)
-            return
         cells = [c for c in self._cells if c[2]]
         if not cells:
             return
@@ -235,7 +233,7 @@ class CellTexts(Artist):
         t._set_gc_clip(gc)
         laid: dict[tuple[str, str], list] = {}
         colour = None
-        for (x, y, text, color, weight), (px, py) in zip(cells, at):
+        for (_, _, text, color, weight), (px, py) in zip(cells, at):
             if not (np.isfinite(px) and np.isfinite(py)):
                 continue
             lines = laid.get((text, weight))
@@ -245,8 +243,8 @@ class CellTexts(Artist):
                 t.set_text(text)
                 _, info, _ = t._get_layout(renderer)
                 prop = t.get_fontproperties().copy()  # the template's own changes with the next weight
-                lines = laid[(text, weight)] = [(*t._preprocess_math(line), *_line_offset(at), prop)
-                                                for line, _, *at in info]
+                lines = laid[(text, weight)] = [(*t._preprocess_math(line), *_line_offset(offset), prop)
+                                                for line, _, *offset in info]
             if color is not colour:
                 gc.set_foreground(mcolors.to_rgba(color), isRGBA=True)
                 colour = color
@@ -258,10 +256,10 @@ class CellTexts(Artist):
         gc.restore()
 
 
-def _line_offset(at: list) -> tuple[float, float]:
+def _line_offset(offset: list) -> tuple[float, float]:
     """A line's (x, y) offset from the text's position, from an entry of ``Text._get_layout``'s lines after
     its string and size: ``[(x, y)]`` from Matplotlib 3.11 on, ``[x, y]`` before."""
-    return tuple(at[0]) if len(at) == 1 else (at[0], at[1])
+    return tuple(offset[0]) if len(offset) == 1 else (offset[0], offset[1])
 
 
 def _lays_out_alone(renderer) -> bool:
