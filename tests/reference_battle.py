@@ -80,6 +80,10 @@ def successes(faces: list[int]) -> int:
     return sum(1 for x in faces if R.is_success(x))
 
 
+DECK = tuple(R.deck_cards())
+"""One player's 54 cards (frozen: each game shuffles its own copies)."""
+
+
 class Game:
     def __init__(self, setup: B.BattleSetup, rng: random.Random):
         self.setup = setup
@@ -91,8 +95,7 @@ class Game:
         self.cover = [setup.a.cover, setup.b.cover]
         self.start = [len(x) for x in self.posse]
         self.vp = [0, 0]
-        cards = R.deck_cards()
-        self.decks = [cards[:], cards[:]]
+        self.decks = [list(DECK), list(DECK)]
         for d in self.decks:
             rng.shuffle(d)
         self.discards: list[list[R.PlayingCard]] = [[], []]

@@ -39,13 +39,19 @@ def slots(side: int) -> list[tuple[float, float]]:
     Centres 1", 3", 5", 7" in from the corner on both axes (2" apart), nearest the table centre first (ties:
     smaller x, then smaller y in posse A's frame); posse B's zone is the opposite corner, the same slots
     mirrored."""
+    return list(_slots(side))
+
+
+@functools.cache
+def _slots(side: int) -> tuple[tuple[float, float], ...]:
+    # worked out once per side: every reference game deploys, and the shooting checks build tens of thousands
     half = R.TABLE_INCHES / 2
     coords = [1 + 2 * k for k in range(R.DEPLOYMENT_ZONE_INCHES // 2)]
     cells = [(x, y) for x in coords for y in coords]
     cells.sort(key=lambda p: (math.hypot(p[0] - half, p[1] - half), p[0], p[1]))
     if side == 1:
         cells = [(R.TABLE_INCHES - x, R.TABLE_INCHES - y) for x, y in cells]
-    return cells
+    return tuple(cells)
 
 
 def clamp(v: float, m: TModel) -> float:

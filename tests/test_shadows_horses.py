@@ -188,10 +188,11 @@ def test_kernel_blast_on_a_rider_agrees_with_the_reference(monkeypatch):
         kernel = [out[1, 0, k] / trials_k for k in (2, 1, 3)]   # Shaken, Downed, Casualty
         rng = random.Random(11)
         counts = [0, 0, 0]
+        # the plans, made once: a game reads its plans and never changes them
+        mine = [(FakePlan(st.a.models[0].model, dynamite=1, style="gun"), (10, 10))]
+        theirs = [(mounted_plan("V", rank="Novice") if mounted else FakePlan(model("V", rank="Novice")), (15, 10))]
         for _ in range(trials_r):
-            g = table([(FakePlan(st.a.models[0].model, dynamite=1, style="gun"), (10, 10))],
-                      [(mounted_plan("V", rank="Novice") if mounted else FakePlan(model("V", rank="Novice")),
-                        (15, 10))], rng=rng)
+            g = table(mine, theirs, rng=rng)
             t = g.sides[1][0]
             g.shoot(g.sides[0][0], set(), [])
             counts[0] += t.on_table and t.shaken and not t.downed

@@ -2,6 +2,7 @@
 reference (tests/reference_table.py), the kernel against the reference, and the sanity the book implies."""
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, replace
@@ -112,9 +113,16 @@ def model(name, rank="Veteran", skills=(), gear=(), weapons=("Pistol",)):
     return P.posse_from_dict(data, "t").models[0]
 
 
+@functools.lru_cache(maxsize=None)
+def _options(**opts):
+    """B.battle_options, made once per set of options (frozen; the shooting checks build tens of thousands of games)."""
+    return B.battle_options(**opts)
+
+
 def table(a, b, rng=None, **opts):
     """A TableGame of the hand-made sides ``a`` and ``b`` (lists of (FakePlan, (x, y)))."""
-    setup = SimpleNamespace(a=FakeSide(tuple(p for p, _ in a)), b=FakeSide(tuple(p for p, _ in b)), options=B.battle_options(**opts))
+    setup = SimpleNamespace(a=FakeSide(tuple(p for p, _ in a)), b=FakeSide(tuple(p for p, _ in b)),
+                            options=_options(**opts))
     g = RT.TableGame(setup, rng or Dice())
     for s, side in enumerate((a, b)):
         for m, (_, xy) in zip(g.sides[s], side):
