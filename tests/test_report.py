@@ -975,13 +975,15 @@ def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
     assert view(matchups) == view(battle_page.matchup_page(plan))
 
 
-@pytest.mark.parametrize("core_fonts", [True, False])
-def test_cell_texts_on_a_pdf_page_are_what_each_text_draws(monkeypatch, core_fonts):
-    """A PDF page draws a CellTexts with each distinct string and weight laid out once: the page is the same,
-    byte for byte, as with every cell drawn by Text.draw (repeats in both weights, colours, two lines, an empty
-    cell, a lone $), in the standard fonts and in the embedded one."""
+@pytest.mark.parametrize("fmt, core_fonts", [("pdf", True), ("pdf", False), ("png", False)])
+def test_cell_texts_laid_out_once_are_what_each_text_draws(monkeypatch, fmt, core_fonts):
+    """A PDF or PNG page draws a CellTexts with each distinct string and weight laid out once: the page is the
+    same, byte for byte, as with every cell drawn by Text.draw (repeats in both weights, colours, two lines, an
+    empty cell, a lone $), in the standard fonts and in the embedded one (PDF), and pixel for pixel (PNG)."""
     import contextlib
     import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     def page() -> bytes:
         fig = Figure(figsize=(3, 2))
@@ -991,6 +993,10 @@ def test_cell_texts_on_a_pdf_page_are_what_each_text_draws(monkeypatch, core_fon
                           colors=["black", "white", "black", "#336699", "black", "black", "white"],
                           weights=["bold", "normal", "normal", "bold", "normal", "bold", "normal"],
                           ha="center", va="center", fontsize=7)
+        if fmt == "png":
+            canvas = FigureCanvasAgg(fig)
+            canvas.draw()
+            return bytes(canvas.buffer_rgba())
         out = io.BytesIO()
         fig.savefig(out, format="pdf", metadata={"CreationDate": None})
         return out.getvalue()
@@ -1000,12 +1006,14 @@ def test_cell_texts_on_a_pdf_page_are_what_each_text_draws(monkeypatch, core_fon
     monkeypatch.setattr(layout.CellTexts, "_draw_laid_out", lambda self, r: calls.append(1) or laid_out_draw(self, r))
     with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()):
         laid_out = page()
-        assert calls == [1]  # the PDF page took the laid-out path
+        assert calls == [1]  # the page took the laid-out path
         monkeypatch.setattr(layout, "_lays_out_alone", lambda renderer: False)
         each_text = page()
         assert calls == [1]
     assert laid_out == each_text
     assert len(laid_out) > 1000
+    if fmt == "png":  # the page has the cells' ink on it
+        assert len(set(laid_out[i:i + 4] for i in range(0, len(laid_out), 4))) > 10
 
 
 def test_a_table_prints_every_cell_once_in_its_cell():

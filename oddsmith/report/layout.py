@@ -175,8 +175,8 @@ class CellTexts(Artist):
 
     Each number as a Text of its own cost more to make (its font properties, its visual defaults) than to
     draw: a page of heatmaps makes about a thousand (docs/speed.md, 'Reports'). Each string lands exactly
-    where its own Text would: drawn through ``Text.draw``, or on a PDF page with each distinct string laid out
-    once (:meth:`_draw_laid_out`). Never measured by the layout, never clipped (:func:`cell_text`)."""
+    where its own Text would: drawn through ``Text.draw``, or on a PDF or PNG page with each distinct string laid
+    out once (:meth:`_draw_laid_out`). Never measured by the layout, never clipped (:func:`cell_text`)."""
 
     zorder = 3  # a Text's: drawn among the (sub)figure's texts as before
 
@@ -264,10 +264,14 @@ def _line_offset(offset: list) -> tuple[float, float]:
 
 def _lays_out_alone(renderer) -> bool:
     """Whether ``renderer`` draws a string from its position, font and angle, reading of the Text it comes from
-    (``mtext``) nothing that depends on where it is: the PDF backend (with or without its mixed-mode wrapper),
-    which reads only the font features and language, the same for every cell of a :class:`CellTexts`."""
+    (``mtext``) nothing that depends on where it is: the PDF backend (with or without its mixed-mode wrapper) and
+    Agg (PNG pages and charts), which read only the font features and language, the same for every cell of a
+    :class:`CellTexts` (Agg before Matplotlib 3.11 reads nothing). SVG writes each text's own alignment: not it."""
     pdf = sys.modules.get("matplotlib.backends.backend_pdf")  # not imported: no PDF is being drawn
-    return pdf is not None and isinstance(getattr(renderer, "_renderer", renderer), pdf.RendererPdf)
+    if pdf is not None and isinstance(getattr(renderer, "_renderer", renderer), pdf.RendererPdf):  # mixed-mode: its
+        return True                                                                                  # inner one
+    agg = sys.modules.get("matplotlib.backends.backend_agg")
+    return agg is not None and type(renderer) is agg.RendererAgg  # a subclass may draw text its own way
 
 
 def cell_texts(ax, xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], *,
