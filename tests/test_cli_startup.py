@@ -133,3 +133,27 @@ def test_lazy_module_loads_when_used():
     with pytest.raises(AttributeError):
         stand_in.no_such_name
     assert lazy.function("json", "dumps")({"a": 1}) == '{"a": 1}'
+
+
+def test_the_command_tree_is_built_once_and_keeps_nothing_between_command_lines(capsys, monkeypatch):
+    """Many command lines in one process (the tests, a notebook) build typer's command tree once
+    (``oddsmith.cli.command``), and a command line leaves nothing in it for the next: the same
+    command line answers the same after others with other options, and bad ones, ran between."""
+    import json
+
+    import typer.main
+
+    from oddsmith import cli
+
+    cli.command()
+    monkeypatch.setattr(typer.main, "get_command", lambda app: pytest.fail("the tree was built again"))
+    shoot = ("shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--format", "json")
+    rc, first, _ = run(capsys, *shoot)
+    assert rc == 0
+    assert run(capsys, *shoot[:-2], "--dice-mod", "2", "--format", "json")[0] == 0
+    rc, out, err = run(capsys, *shoot[:-2], "--format", "yaml")
+    assert rc == 2 and "yaml" in err
+    assert run(capsys, "shadows", "shoot", "--help")[0] == 0
+    rc, again, _ = run(capsys, *shoot)
+    assert rc == 0 and again == first
+    assert json.loads(again) != json.loads(run(capsys, *shoot[:-2], "--dice-mod", "2", "--format", "json")[1])

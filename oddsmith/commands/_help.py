@@ -193,8 +193,13 @@ def _light_help_option(command: Command) -> None:
 
 
 class OddsmithGroup(TyperGroup):
-    """The root `oddsmith` group: applies :func:`apply_conventions` before running."""
+    """The root `oddsmith` group: applies :func:`apply_conventions` before it first runs (the tree is built once
+    per process: ``oddsmith.cli.command``)."""
+
+    _conventional = False
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        apply_conventions(self)
+        if not self._conventional:
+            apply_conventions(self)
+            self._conventional = True
         return super().main(*args, **kwargs)
