@@ -23,6 +23,7 @@ a glossary of the terms its pages use (:mod:`oddsmith.report.glossary`).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import html as _html
 import os
 from collections.abc import Sized
@@ -161,9 +162,14 @@ class Terms:
     @staticmethod
     def entry_height(term: str, text: str, width_in: float = PAPER["a4"][0] - 2 * MARGIN - 0.1) -> float:
         """The printed height of one entry (on the narrower paper, A4, unless told)."""
-        lines = max(len(_term_lines(text, width_in - TERM_WIDTH)),
-                    len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
-        return TERM_LINE * lines + TERM_GAP
+        return _entry_height(term, text, width_in)
+
+
+@functools.lru_cache(maxsize=4096)
+def _entry_height(term: str, text: str, width_in: float) -> float:
+    # cached: the glossary is split into pages at every all_pages(), its entries measured again and again
+    lines = max(len(_term_lines(text, width_in - TERM_WIDTH)), len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
+    return TERM_LINE * lines + TERM_GAP
 
 
 @dataclass
