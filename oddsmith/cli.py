@@ -6,6 +6,7 @@ on stderr with exit status 2.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import sys
@@ -63,17 +64,12 @@ def _register_all() -> None:
 _register_all()
 
 
-_COMMAND = None
-
-
+@functools.cache
 def command():
     """The click command tree typer builds from ``app``, built once per process: typer reads every command's
     signature and type hints to build it (about 50 ms for the whole tree), and a test run or a notebook runs
     many command lines in one process."""
-    global _COMMAND
-    if _COMMAND is None:
-        _COMMAND = typer.main.get_command(app)
-    return _COMMAND
+    return typer.main.get_command(app)
 
 
 def _fail(message: str) -> int:

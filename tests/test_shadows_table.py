@@ -113,7 +113,7 @@ def model(name, rank="Veteran", skills=(), gear=(), weapons=("Pistol",)):
     return P.posse_from_dict(data, "t").models[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _options(**opts):
     """B.battle_options, made once per set of options (frozen; the shooting checks build tens of thousands of games)."""
     return B.battle_options(**opts)
