@@ -913,6 +913,40 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
 
 
+
+def test_pages_are_built_without_matplotlib():
+    """A sample report forks its second process before Matplotlib is loaded (about half a second of imports it would
+    otherwise wait for, docs/speed.md 'Reports'): importing the report's modules, and building what the second
+    process builds (the last battle page, the what-if pages, the matchups) and the Shadows sheets, load none of it;
+    drawing loads it."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from oddsmith.report import build, battle_page, deck_report, shadows_sheets
+from oddsmith.sampling import SamplingPlan
+loaded = lambda: sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")
+print("imports", loaded())
+plan = SamplingPlan(seed=5, trials=200)
+inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+battle_page.battle_builders(plan, 1)[-1][1]()
+made = [build._run_task(task, plan, 1, inputs) for task in build._shared_tasks(inputs)]
+assert any(m is not None for m in made)
+sheets = shadows_sheets.shadows_pages(None)
+print("pages", loaded())
+from oddsmith.report import document
+document.chart_figure(sheets[0].charts()[0])
+print("drawn", "matplotlib.figure" in loaded())
+"""
+    import os
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines() == ["imports []", "pages []", "drawn True"]
+
 def _inner_bar() -> bool:
     """In a worker: a simulation's own progress bar, as the second process's battles make."""
     from oddsmith.output import Progress

@@ -12,13 +12,18 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from oddsmith.report import charts, layout, style
+from oddsmith import lazy
+from oddsmith.report import charts
 from oddsmith.report.charts import pct
 from oddsmith.report.document import Chart, Notes, Page, Sampling, Table, build_pages
 from oddsmith.sampling import SamplingPlan
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
+
+# Loaded when a chart is drawn, not when its page is built (docs/speed.md, 'Reports').
+layout = lazy.module("oddsmith.report.layout")
+style = lazy.module("oddsmith.report.style")
 
 SECTION = "Shadows of the West battles"
 BASE_SAMPLE = "unaligned"

@@ -21,10 +21,12 @@ from typing import Mapping, Sequence, Union
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import Normalize
-from matplotlib.ticker import PercentFormatter
 
-from oddsmith.report import layout, style
+from oddsmith import lazy
+
+# Loaded when a chart is drawn, not when its page is built (document.py, docs/speed.md 'Reports').
+layout = lazy.module("oddsmith.report.layout")
+style = lazy.module("oddsmith.report.style")
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
@@ -105,6 +107,8 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
 
     ``column_ranges``: a column's own (low, high) to shade it on, instead of ``vmin``-``vmax``.
     ``row_labels``: name the rows on the left (a panel beside another that names them need not)."""
+    from matplotlib.colors import Normalize
+
     values = matrix.to_numpy(dtype=float)
     cmaps = [colour_map(g) for g in column_goods(matrix, good)]
     rgba = np.zeros(values.shape + (4,))
@@ -218,6 +222,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     from worse to better with no numbers (the cells print them). Neutral: the numeric grey scale.
     """
     from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
 
     root = fig.get_figure(root=True)
     height_in = fig.bbox.height / root.dpi
@@ -400,6 +405,7 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
         ax.annotate(str(decks.index(n) + 1), (xs[n], 102 + 5 * levels[n]), ha="center", va="bottom",
                     fontsize=7, fontweight="bold", color="#222222")
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import PercentFormatter
 
     handles = [Line2D([], [], marker=marker_of[b], linestyle="none", color="#777777", markeredgecolor="black",
                       markeredgewidth=0.5, label=str(b)) for b in bonuses]

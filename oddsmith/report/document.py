@@ -32,17 +32,20 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Union
 
-import matplotlib as mpl
 import pandas as pd
-from matplotlib.figure import Figure, SubFigure
 
-from oddsmith import __version__
+from oddsmith import __version__, lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import atomic_path, atomic_paths, check_output_path as check_output
-from oddsmith.report import layout, style
+
+# Matplotlib and what draws with it load when a page is first measured or drawn, not when pages are built: a
+# sample report's second process makes its pages' figures without them (docs/speed.md, 'Reports').
+layout = lazy.module("oddsmith.report.layout")
+style = lazy.module("oddsmith.report.style")
 
 if TYPE_CHECKING:
     from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure, SubFigure
 
 #: Paper sizes in inches (width, height).
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
@@ -421,6 +424,8 @@ def _grid_cells(ax, rows: list[list[str]], widths: Sequence[float], size: float)
 
 
 def _sub_width_fraction(sub: Figure | SubFigure) -> float:
+    from matplotlib.figure import SubFigure
+
     frac = 1.0
     while isinstance(sub, SubFigure):
         ss = sub._subplotspec
@@ -505,6 +510,7 @@ def _draw_block(sub: Figure | SubFigure, block: Block, rect: tuple[float, float,
 
 def text_width_in(text: str, size: float, weight: str = "normal") -> float:
     """The printed width of one line of ``text`` in inches, in the report's font at ``size`` points."""
+    import matplotlib as mpl
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
@@ -544,6 +550,8 @@ def fit_title(title: str, width_in: float, size: float | str = TITLE_SIZE) -> tu
 def render_page(doc: Document, page: Page, number: int, total: int, paper: str) -> Figure:
     """One page as a matplotlib Figure of the paper's size."""
     import textwrap
+
+    from matplotlib.figure import Figure
 
     w, h = PAPER[paper]
     fig = Figure(figsize=(w, h))
@@ -788,6 +796,8 @@ def _write_images(doc: Document, target: Path, fmt: str, paper: str, dpi: int, o
 
 def chart_figure(chart: Chart, paper: str = "a4", width_share: float = 1.0) -> Figure:
     """A chart alone, at the size it has on a printed page (for Markdown/HTML and the README)."""
+    from matplotlib.figure import Figure
+
     w, _ = PAPER[paper]
     fig = Figure(figsize=((w - 2 * MARGIN) * width_share, chart.height))
     _draw_block(fig, chart)

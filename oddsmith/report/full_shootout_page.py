@@ -14,9 +14,14 @@ import pandas as pd
 
 from oddsmith.doomtown import full_shootout as F
 from oddsmith.doomtown.posse import posse_from_cards
-from oddsmith.report import charts, layout, style
+from oddsmith import lazy
+from oddsmith.report import charts
 from oddsmith.report.document import Chart, Notes, Page, Sampling
 from oddsmith.sampling import SamplingPlan
+
+# Loaded when a chart is drawn, not when its page is built (docs/speed.md, 'Reports').
+layout = lazy.module("oddsmith.report.layout")
+style = lazy.module("oddsmith.report.style")
 
 WHAT_IF_REPORT_TRIALS = 10_000
 """Whole shootouts per change on the report page (at most; fewer when the report asks fewer)."""

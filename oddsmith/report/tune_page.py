@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
-from matplotlib.figure import Figure
 
-from oddsmith.report import style
+from oddsmith import lazy
 from oddsmith.report.document import Chart, Notes, Page, Sampling
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+style = lazy.module("oddsmith.report.style")  # loaded when the chart is drawn (docs/speed.md, 'Reports')
 
 #: Frontier points labelled on the chart (the rest are listed in the command's output).
 LABELLED = 6
