@@ -1009,6 +1009,42 @@ def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
     assert view(matchups) == view(battle_page.matchup_page(plan))
 
 
+def test_bar_axes_take_the_data_limits_matplotlib_takes():
+    """layout.BarAxes works out a bar's data limits from the unit rectangle's points, once, instead of solving the
+    Bezier segments of every bar: the same limits (and smallest positive values) to the last bit as Matplotlib's own
+    Axes, for bars and horizontal bars of every sign and size, zero-sized ones, bars on a log scale, a rotated
+    Rectangle and a patch of another shape (both left to Matplotlib)."""
+    import numpy as np
+    from matplotlib.axes import Axes
+    from matplotlib.patches import Ellipse, Rectangle
+
+    rng = np.random.default_rng(3)
+    for case in range(40):
+        n = int(rng.integers(1, 30))
+        x = rng.normal(0, 10 ** rng.uniform(-3, 3), n)
+        size = rng.normal(0, 10 ** rng.uniform(-6, 4), n) * (rng.random(n) > 0.15)  # some zero-sized
+        base = rng.normal(0, 5, n)
+        thickness, log = rng.uniform(0.1, 0.9), case % 5 == 4
+        if log:
+            size, base = np.abs(size) + 1e-9, np.abs(base) + 1.0
+        limits = []
+        for cls in (Axes, layout.BarAxes):
+            ax = Figure().add_subplot(axes_class=cls)
+            if log:
+                ax.set_xscale("log") if case % 2 else ax.set_yscale("log")
+            if case % 2:
+                ax.barh(x, size, left=base, height=thickness)
+            else:
+                ax.bar(x, size, bottom=base, width=thickness)
+            ax.add_patch(Rectangle((1.5, -2.25), 0.75, 3.1, angle=30.0))
+            ax.add_patch(Rectangle((5e3, 7e3), 0.0, 0.0))  # no width, no height: not counted
+            ax.add_patch(Ellipse((0.3, 0.7), 2.5, 1.25))
+            limits.append((ax.dataLim.get_points().tolist(), ax.dataLim.minpos.tolist()))
+        assert limits[0] == limits[1], case
+    ax = Figure().add_subplot(axes_class=layout.BarAxes)
+    assert isinstance(ax, layout.BarAxes) and ax.name == "rectilinear"
+
+
 @pytest.mark.parametrize("fmt, core_fonts", [("pdf", True), ("pdf", False), ("png", False)])
 def test_cell_texts_laid_out_once_are_what_each_text_draws(monkeypatch, fmt, core_fonts):
     """A PDF or PNG page draws a CellTexts with each distinct string and weight laid out once: the page is the

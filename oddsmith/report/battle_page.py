@@ -123,7 +123,7 @@ def matchup_page(plan: SamplingPlan, workers: int = 1, figures: Sequence[dict] |
 def value_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
     """Horizontal bars of ΔP(win) per $ (percentage points), whiskers ± :data:`charts.WHISKER_SE` standard
     errors, best at the top."""
-    ax = fig.add_subplot()
+    ax = fig.add_subplot(axes_class=layout.BarAxes)
     y = np.arange(len(data))
     vals = 100 * data["d_p_win_per_dollar"].to_numpy(dtype=float)
     err = charts.WHISKER_SE * 100 * (data["d_p_win_stderr"] / data["cost"]).to_numpy(dtype=float)

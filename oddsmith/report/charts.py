@@ -282,7 +282,7 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
                       group: str | None = None, title: str = "", xlabel: str = "",
                       ylabel: str = "probability (%)", label_rotation: int = 0) -> None:
     """Bars of a distribution (one series, or grouped series told apart by hatch), values on top."""
-    ax = fig.add_subplot()
+    ax = fig.add_subplot(axes_class=layout.BarAxes)
     cats = list(dict.fromkeys(data[x]))
     groups = list(dict.fromkeys(data[group])) if group else [None]
     width = 0.8 / len(groups)
@@ -314,7 +314,7 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
 def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_order: Sequence[str] | None = None,
                  title: str = "", xlabel: str = "probability (%)", min_label: float = 0.06) -> None:
     """Horizontal 100 % stacked bars (e.g. win / tie / lose), each part with its colour, hatch and label."""
-    ax = fig.add_subplot()
+    ax = fig.add_subplot(axes_class=layout.BarAxes)
     bars_order = list(dict.fromkeys(data[bar]))
     parts = list(parts_order) if parts_order else list(dict.fromkeys(data[part]))
     table = data.pivot_table(index=bar, columns=part, values=p, aggfunc="sum").reindex(index=bars_order, columns=parts).fillna(0)
@@ -341,7 +341,7 @@ def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_
 
 def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: int = 0) -> None:
     """Cards per value, stacked by suit (colour and hatch per suit), total on top; jokers as their own bar."""
-    ax = fig.add_subplot()
+    ax = fig.add_subplot(axes_class=layout.BarAxes)
     values = list(range(1, 14))
     labels = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     suits = list(dict.fromkeys(counts["suit"]))

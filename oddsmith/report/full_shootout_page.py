@@ -33,7 +33,7 @@ def what_if_bars(fig, data: pd.DataFrame, *, title: str = "") -> None:
     colour and hatch."""
     rows = data[data["change"] != "none"].reset_index(drop=True)
     y = np.arange(len(rows))
-    axes = fig.subplots(1, 2, sharey=True)
+    axes = fig.subplots(1, 2, sharey=True, subplot_kw={"axes_class": layout.BarAxes})
     cols, hts = style.colors(2), style.hatches(2)
     whose_style = {"A": (cols[0], hts[0]), "B": (cols[1], hts[1])}
     panels = ((axes[0], "delta_p_a_wins", 100.0, "change in A's P(win the shootout) (pp)"),
