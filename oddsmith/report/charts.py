@@ -110,7 +110,9 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     from matplotlib.colors import Normalize
 
     values = matrix.to_numpy(dtype=float)
-    cmaps = [colour_map(g) for g in column_goods(matrix, good)]
+    goods = column_goods(matrix, good)
+    maps = {g: colour_map(g) for g in dict.fromkeys(goods)}  # one per direction, not per column
+    cmaps = [maps[g] for g in goods]
     rgba = np.zeros(values.shape + (4,))
     for j, cmap in enumerate(cmaps):
         lo, hi = (column_ranges or {}).get(str(matrix.columns[j]), (vmin, vmax))
