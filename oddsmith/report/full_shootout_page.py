@@ -12,9 +12,9 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from oddsmith import lazy
 from oddsmith.doomtown import full_shootout as F
 from oddsmith.doomtown.posse import posse_from_cards
-from oddsmith import lazy
 from oddsmith.report import charts
 from oddsmith.report.document import Chart, Notes, Page, Sampling
 from oddsmith.sampling import SamplingPlan
