@@ -15,6 +15,9 @@ ratios, and the CPU of each part:
   - page, layout, PDF: the rest (titles and footers, the baseline's layout engine, the PDF backend);
 * joining and writing: merging the parts drawn in parallel, the bookmarks, the atomic rename.
 
+The table is the best run of each side by wall time; with ``--repeat`` above one, every run's wall and
+CPU follow, and the medians, so that the machine's noise shows beside the best.
+
 The parts are timed by the same wrapper for both versions (scripts/bench_report.py --part-runner),
 around functions both have: ``document.write_document`` and, where present, ``pdf_merge.merge`` and
 ``pdf_outline.add_outline``; the blocks by wrapping ``document._draw_block`` and
@@ -26,6 +29,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -217,6 +221,18 @@ def main(argv: list[str]) -> int:
         # a part under RESOLUTION s is within what these CPU clocks resolve: no ratio
         ratio = "" if key == "pages" else (f"{b[key] / t[key]:8.2f}x" if t[key] >= RESOLUTION else f"{'-':>9s}")
         print(f"{label:26s}" + fmt.format(b[key], t[key]) + ratio)
+    if args.repeat > 1:
+        # every run, so the machine's noise shows next to the best: a change smaller than the spread of one
+        # side's runs is not shown by this script
+        print("\nevery run, wall / CPU (s), in the order made")
+        for side, made in runs.items():
+            print(f"  {side:10s}" + "  ".join(f"{r['wall_outside']:6.2f} / {r['cpu_outside']:6.2f}" for r in made))
+        med = {side: {key: statistics.median(r[key] for r in made) for key in ("wall_outside", "cpu_outside")}
+               for side, made in runs.items()}
+        mb, mt = med["baseline"], med["today"]
+        print(f"  median    wall {mb['wall_outside']:.2f} / {mt['wall_outside']:.2f} "
+              f"({mb['wall_outside'] / mt['wall_outside']:.2f}x), CPU {mb['cpu_outside']:.2f} / "
+              f"{mt['cpu_outside']:.2f} ({mb['cpu_outside'] / mt['cpu_outside']:.2f}x)")
     print("\ntargets: wall >= 5x less, CPU >= 2.5x less (issue 17)")
     return 0
 
