@@ -371,7 +371,7 @@ class BarAxes(Axes):
     """The Axes of the report's bar charts (``fig.add_subplot(axes_class=BarAxes)``).
 
     ``Axes.bar`` adds each bar as a Rectangle, and ``add_patch`` takes the data limits of each from the Bezier
-    segments of its path, built and solved afresh for every bar: about 0.5 ms a bar, more than making and drawing
+    segments of its path, built and solved afresh for every bar: about 0.5 ms a bar, as much as making and drawing
     it, for the same unit rectangle every time (a report draws about a thousand bars: docs/speed.md, 'Reports').
     These Axes take a plain bar's limits from the unit rectangle's points, worked out once, through the same patch
     transform: the same data limits to the last bit (a test compares them with Matplotlib's on random bars).
