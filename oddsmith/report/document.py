@@ -23,12 +23,11 @@ a glossary of the terms its pages use (:mod:`oddsmith.report.glossary`).
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import html as _html
 import os
 from collections.abc import Sized
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Union
 
@@ -168,7 +167,7 @@ class Terms:
         return _entry_height(term, text, width_in)
 
 
-@functools.lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def _entry_height(term: str, text: str, width_in: float) -> float:
     # cached: the glossary is split into pages at every all_pages(), its entries measured again and again
     lines = max(len(_term_lines(text, width_in - TERM_WIDTH)), len(_term_lines(term, TERM_WIDTH - 0.15, bold=True)))
