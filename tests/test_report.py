@@ -847,7 +847,7 @@ def test_cache_keeps_the_most_recently_used_within_its_size(tmp_path, monkeypatc
 
 def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, capsys):
     """Same inputs, seed, trials, paper and format: the same bytes without building a page; --no-cache
-    and a damaged entry build afresh; another seed is another entry."""
+    (which hashes no key and stores nothing) and a damaged entry build afresh; another seed is another entry."""
     from oddsmith.report import build
 
     monkeypatch.setenv("ODDSMITH_CACHE_DIR", str(tmp_path / "cache"))
@@ -865,7 +865,11 @@ def test_second_identical_report_comes_from_the_cache(tmp_path, monkeypatch, cap
     first = out.read_bytes()
     out.write_text("old")
     assert main(args) == 0 and out.read_bytes() == first and len(built) == 1
+    keyed = []
+    monkeypatch.setattr(build, "_cache_key", lambda *a, _key=build._cache_key: keyed.append(1) or _key(*a))
+    entries = sorted((tmp_path / "cache").iterdir())
     assert main(args + ["--no-cache"]) == 0 and len(built) == 2
+    assert not keyed and sorted((tmp_path / "cache").iterdir()) == entries  # no key hashed, nothing stored
     for entry in (tmp_path / "cache").glob("*" + build.cache.SUFFIX):
         entry.write_bytes(entry.read_bytes()[:-10])
     assert main(args) == 0 and len(built) == 3 and pdf_pages(out) == pdf_pages(tmp_path / "s.pdf")

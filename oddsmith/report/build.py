@@ -196,8 +196,9 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
         deck_inputs = deck_report.load_decks(decks if kind == "deck" else None, vs, with_gang=with_gang)
     posse_input = shadows_sheets.load_posse(posse) if kind == "shadows" and posse else None
     date = _dt.date.today().isoformat()
-    digest = _cache_key(kind, settings, date, deck_inputs, posse_input)
-    if settings.cache:
+    digest = None
+    if settings.cache:  # with --no-cache nothing is looked up or stored: no key (hashing the package's files)
+        digest = _cache_key(kind, settings, date, deck_inputs, posse_input)
         hit = _from_cache(digest, settings)
         if hit is not None:
             return hit
@@ -255,7 +256,7 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
         written = document.write_document(doc, settings.output, fmt=settings.fmt, paper=settings.paper,
                                           dpi=settings.dpi, on_page=on_page)
     n_pages = len(doc.all_pages(paged=paged))
-    if settings.cache:
+    if digest is not None:
         _to_cache(digest, written, n_pages)
     return written, n_pages
 
