@@ -1049,6 +1049,93 @@ def test_bar_axes_take_the_data_limits_matplotlib_takes():
     assert isinstance(ax, layout.BarAxes) and ax.name == "rectilinear"
 
 
+def _axes_of_every_kind(axes_class) -> list:
+    """Figures drawn on Axes of ``axes_class``: every way the report (and a user of the classes) ticks an axis."""
+    import numpy as np
+
+    figs = []
+    kw = {"axes_class": axes_class}
+    fig = Figure(figsize=(4, 3))  # numbers, a grid, labels, a legend, a zero line
+    ax = fig.add_subplot(**kw)
+    ax.plot([0, 1, 2], [3, -1, 2], label="a line")
+    ax.axhline(0, color="black")
+    ax.grid(True)
+    ax.set(xlabel="x", ylabel="y", title="numbers")
+    ax.legend()
+    figs.append(fig)
+    fig = Figure(figsize=(4, 3))  # categories, rotated and resized labels, ticks inward on every side
+    ax = fig.add_subplot(**kw)
+    ax.bar(["one", "two", "three"], [1, 3, 2])
+    ax.tick_params(axis="x", labelrotation=45, labelsize=6, direction="in", top=True, length=5)
+    ax.tick_params(axis="y", right=True, labelright=True, colors="tab:red")
+    assert ax.xaxis.get_ticks_position() in ("default", "unknown", "bottom", "top")
+    figs.append(fig)
+    fig = Figure(figsize=(5, 3))  # side by side, sharing y (the inner labels hidden), labels set by hand
+    axes = fig.subplots(1, 2, sharey=True, subplot_kw=kw)
+    for a, sign in zip(axes, (1, -1)):
+        a.barh(np.arange(4), sign * np.arange(1, 5))
+        a.axvline(0, color="black")
+        a.grid(axis="y", visible=False)
+    layout.edge_labels(axes[0], "y", ["a", "bb", "ccc", "dddd"], size=6.5)
+    axes[0].invert_yaxis()
+    figs.append(fig)
+    fig = Figure(figsize=(4, 3))  # no ticks at all (a heatmap's cells, a table, notes), and a colour bar axes
+    ax, cax = fig.subplots(1, 2, subplot_kw=kw, width_ratios=[5, 1])
+    image = ax.imshow(np.arange(12.0).reshape(3, 4))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    fig.colorbar(image, cax=cax)
+    off = fig.add_axes((0.1, 0.05, 0.3, 0.1), **kw)
+    off.axis("off")
+    off.text(0, 0, "notes")
+    figs.append(fig)
+    fig = Figure(figsize=(4, 3))  # minor ticks, a log scale, ticks on top, another tick length
+    ax = fig.add_subplot(**kw)
+    ax.semilogy([1, 10, 100], [1, 50, 1000])
+    ax.minorticks_on()
+    ax.xaxis.tick_top()
+    ax.tick_params(which="minor", length=2, width=0.4)
+    ax.grid(True, which="both", linewidth=0.3)
+    figs.append(fig)
+    return figs
+
+
+@pytest.mark.parametrize("core_fonts", [False, True])
+def test_report_axes_draw_what_matplotlib_axes_draw(core_fonts):
+    """layout.ReportAxes make a tick only when one is shown or asked for (Matplotlib makes a first tick for both
+    axes, major and minor, as an Axes is made, and the spines' places with it): every kind of axes draws the same,
+    byte for byte in PDF (the report's style and the standard fonts too) and pixel for pixel in PNG, and the axes
+    that show no tick made none."""
+    import contextlib
+    import io
+
+    from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    def drawn(axes_class) -> list:
+        out = []
+        with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()):
+            for fig in _axes_of_every_kind(axes_class):
+                pdf = io.BytesIO()
+                fig.savefig(pdf, format="pdf", metadata={"CreationDate": None})
+                canvas = FigureCanvasAgg(fig)
+                canvas.draw()
+                out.append((pdf.getvalue(), bytes(canvas.buffer_rgba())))
+        return out
+
+    plain, report = drawn(Axes), drawn(layout.ReportAxes)
+    for k, (a, b) in enumerate(zip(plain, report)):
+        assert a[0] == b[0], f"figure {k}: PDF"
+        assert a[1] == b[1], f"figure {k}: PNG"
+    fig = _axes_of_every_kind(layout.ReportAxes)[3]
+    fig.savefig(io.BytesIO(), format="pdf")
+    ax, off = fig.axes[0], fig.axes[2]
+    assert [len(a.xaxis.majorTicks) + len(a.xaxis.minorTicks) + len(a.yaxis.majorTicks) + len(a.yaxis.minorTicks)
+            for a in (ax, off)] == [0, 0]
+    plain_ax = _axes_of_every_kind(Axes)[3].axes[0]
+    assert len(plain_ax.xaxis.majorTicks) == len(plain_ax.yaxis.minorTicks) == 1  # Matplotlib's first ticks
+
+
 @pytest.mark.parametrize("fmt, core_fonts", [("pdf", True), ("pdf", False), ("png", False)])
 def test_cell_texts_laid_out_once_are_what_each_text_draws(monkeypatch, fmt, core_fonts):
     """A PDF or PNG page draws a CellTexts with each distinct string and weight laid out once: the page is the

@@ -188,7 +188,7 @@ def heatmap_grid(fig, panels: Sequence[tuple], *, suptitle: str = "",
     n = len(panels)
     ncols = ncols or n
     nrows = -(-n // ncols)
-    axes = fig.subplots(nrows, ncols, squeeze=False)
+    axes = fig.subplots(nrows, ncols, squeeze=False, subplot_kw={"axes_class": layout.ReportAxes})
     width = _fig_width(fig) / ncols
     cols_in_panel = max(p[1].shape[1] for p in panels)
     size = _label_size(cols_in_panel, width * 0.8)
@@ -377,7 +377,7 @@ def tradeoff_scatter(fig, data: pd.DataFrame, *, x: str, y: str, deck: str, bonu
                      xlabel: str = "", ylabel: str = "") -> None:
     """One point per deck and bonus: x against y. The bonus is told by the marker (legend), the deck by
     colour and by a number printed above its column (named in the legend), so the chart reads in black and white."""
-    ax = fig.add_subplot()
+    ax = fig.add_subplot(axes_class=layout.ReportAxes)
     decks = list(dict.fromkeys(data[deck]))
     bonuses = list(dict.fromkeys(data[bonus]))
     marker_of = {b: MARKERS[i % len(MARKERS)] for i, b in enumerate(bonuses)}

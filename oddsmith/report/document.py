@@ -367,7 +367,7 @@ class Document:
 # ---------------------------------------------------------------------------- drawing
 
 def _draw_table(sub: Figure | SubFigure, table: Table) -> None:
-    ax = sub.add_subplot()
+    ax = sub.add_subplot(axes_class=layout.ReportAxes)
     ax.axis("off")
     ax.grid(False)
     df = table.frame
@@ -437,7 +437,7 @@ def _sub_width_fraction(sub: Figure | SubFigure) -> float:
 
 
 def _draw_notes(sub: Figure | SubFigure, notes: Notes) -> None:
-    ax = sub.add_subplot()
+    ax = sub.add_subplot(axes_class=layout.ReportAxes)
     ax.axis("off")
     ax.grid(False)
     if notes.title:
@@ -458,7 +458,7 @@ def _draw_terms(sub: Figure | SubFigure, terms: Terms) -> None:
     """
     from matplotlib.transforms import ScaledTranslation
 
-    ax = sub.add_subplot()
+    ax = sub.add_subplot(axes_class=layout.ReportAxes)
     ax.axis("off")
     ax.grid(False)
     if terms.title:

@@ -177,9 +177,9 @@ def draw_colour_key(fig) -> None:
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
 
-    from oddsmith.report import charts
+    from oddsmith.report import charts, layout
 
-    axes = fig.subplots(1, 2)
+    axes = fig.subplots(1, 2, subplot_kw={"axes_class": layout.ReportAxes})
     for ax, good, ticks, label in (
             (axes[0], charts.HIGH, ["worse", "better"], "good or bad for the side a chart is about"),
             (axes[1], charts.NEUTRAL, ["unlikely", "likely"], "neither good nor bad: how likely")):

@@ -19,7 +19,8 @@ from oddsmith.report.document import Chart, Notes, Page, Sampling
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-style = lazy.module("oddsmith.report.style")  # loaded when the chart is drawn (docs/speed.md, 'Reports')
+layout = lazy.module("oddsmith.report.layout")  # loaded when the chart is drawn (docs/speed.md, 'Reports')
+style = lazy.module("oddsmith.report.style")
 
 #: Frontier points labelled on the chart (the rest are listed in the command's output).
 LABELLED = 6
@@ -32,7 +33,7 @@ def frontier_chart(fig, data: pd.DataFrame, *, measure: str = "shootout figure",
     """One panel: every swap (grey), the frontier (coloured, joined, labelled), the current deck
     (a black star at the origin); with ``simulated`` the frontier carries ± 2 paired standard
     errors on the shootout axis."""
-    ax = fig.subplots()
+    ax = fig.subplots(subplot_kw={"axes_class": layout.ReportAxes})
     cols, marks = style.colors(2), ["o", "D"]
     x, y = 100 * data["d_p_lowball_win"], 100 * data["d_p_shootout"]
     ax.scatter(x[~data["frontier"]], y[~data["frontier"]], s=9, color="0.65", marker=".", linewidths=0,
