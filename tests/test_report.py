@@ -1104,29 +1104,33 @@ def _axes_of_every_kind(axes_class) -> list:
 def test_report_axes_draw_what_matplotlib_axes_draw(core_fonts):
     """layout.ReportAxes make a tick only when one is shown or asked for (Matplotlib makes a first tick for both
     axes, major and minor, as an Axes is made, and the spines' places with it): every kind of axes draws the same,
-    byte for byte in PDF (the report's style and the standard fonts too) and pixel for pixel in PNG, and the axes
-    that show no tick made none."""
+    byte for byte in PDF (the report's style and the standard fonts too) and SVG, pixel for pixel in PNG, and the
+    axes that show no tick made none."""
     import contextlib
     import io
+
+    import matplotlib as mpl
 
     from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     def drawn(axes_class) -> list:
         out = []
-        with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()):
+        with style.report_style(), (style.pdf_core_fonts() if core_fonts else contextlib.nullcontext()), \
+                mpl.rc_context({"svg.hashsalt": "oddsmith"}):
             for fig in _axes_of_every_kind(axes_class):
-                pdf = io.BytesIO()
+                pdf, svg = io.BytesIO(), io.BytesIO()
                 fig.savefig(pdf, format="pdf", metadata={"CreationDate": None})
+                fig.savefig(svg, format="svg", metadata={"Date": None})
                 canvas = FigureCanvasAgg(fig)
                 canvas.draw()
-                out.append((pdf.getvalue(), bytes(canvas.buffer_rgba())))
+                out.append((pdf.getvalue(), svg.getvalue(), bytes(canvas.buffer_rgba())))
         return out
 
     plain, report = drawn(Axes), drawn(layout.ReportAxes)
     for k, (a, b) in enumerate(zip(plain, report)):
-        assert a[0] == b[0], f"figure {k}: PDF"
-        assert a[1] == b[1], f"figure {k}: PNG"
+        for what, x, y in zip(("PDF", "SVG", "PNG"), a, b):
+            assert x == y, f"figure {k}: {what}"
     fig = _axes_of_every_kind(layout.ReportAxes)[3]
     fig.savefig(io.BytesIO(), format="pdf")
     ax, off = fig.axes[0], fig.axes[2]
