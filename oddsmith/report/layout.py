@@ -413,16 +413,18 @@ class _OnDemandAxis:
     def get_major_ticks(self, numticks=None):
         if numticks is None:
             numticks = len(self.get_majorticklocs())
-        if numticks:
-            self._made(True)
-        return super().get_major_ticks(numticks)
+        return super().get_major_ticks(self._asked(True, numticks))
 
     def get_minor_ticks(self, numticks=None):
         if numticks is None:
             numticks = len(self.get_minorticklocs())
+        return super().get_minor_ticks(self._asked(False, numticks))
+
+    def _asked(self, major: bool, numticks: int) -> int:
+        """``numticks`` ticks are asked for: the list is made (with its first tick) unless none is."""
         if numticks:
-            self._made(False)
-        return super().get_minor_ticks(numticks)
+            self._made(major)
+        return numticks
 
     def _get_ticks_position(self):
         # reads the first tick of each list
