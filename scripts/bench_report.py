@@ -5,8 +5,8 @@
 Builds the baseline from its commit in a temporary folder (``git archive`` of this repository, its
 kernels built with ``setup.py build_ext --inplace``), byte-compiles both versions' modules, then makes
 the sample report (same seed) with each version in a fresh process (the baseline on ``PYTHONPATH``; the
-result cache off in every version that has one), and prints wall time and CPU time (the process and its children: resource.getrusage) of both, their
-ratios, and the CPU of each part:
+result cache off in every version that has one), and prints wall time and CPU time (the process and its
+children: resource.getrusage) of both, their ratios, and the CPU of each part:
 
 * simulations: building the pages (every figure computed, the battle pages' worker included);
 * drawing: laying out and drawing the pages into PDF, in every process, split into
