@@ -917,7 +917,6 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
 
 
-
 def test_pages_are_built_without_matplotlib():
     """A sample report forks its second process before Matplotlib is loaded (about half a second of imports it would
     otherwise wait for, docs/speed.md 'Reports'): importing the report's modules, and building what the second
@@ -943,13 +942,10 @@ from oddsmith.report import document
 document.chart_figure(sheets[0].charts()[0])
 print("drawn", "matplotlib.figure" in loaded())
 """
-    import os
-
-    root = Path(__file__).resolve().parents[1]
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(root)})
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.splitlines() == ["imports []", "pages []", "drawn True"]
+
 
 def _inner_bar() -> bool:
     """In a worker: a simulation's own progress bar, as the second process's battles make."""
