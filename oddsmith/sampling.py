@@ -8,8 +8,10 @@ order. Workers are threads: the kernels release the GIL.
 The chunks run on daemon threads even with one worker, so the main thread is
 always free to take Ctrl-C (a kernel call can run for seconds without giving
 Python a chance to run its signal handler); on an interrupt no new chunk
-starts and the command stops at once. A run estimated, from its first
-chunks, to take more than :data:`LONG_RUN_SECONDS` prints one warning line.
+starts and the command stops at once. A report, whose every chunk is short,
+runs them on its own thread instead (:func:`chunks_on_this_thread`). A run
+estimated, from its first chunks, to take more than :data:`LONG_RUN_SECONDS`
+prints one warning line.
 
 Memory stays flat in the number of trials: chunk results are folded in chunk
 order as they arrive (:func:`sum_chunks`), and the threads never run more
@@ -18,12 +20,13 @@ is refused before any work (docs/cli-conventions.md, "Trials").
 """
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
 import zlib
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from oddsmith import lazy
 
@@ -195,9 +198,13 @@ def fold_chunks(
     ``work`` runs on ``workers`` daemon threads while the main thread waits in
     short steps: Ctrl-C stops the run at once (the chunks being computed are
     abandoned, no new one starts). At most ``AHEAD_PER_WORKER * workers``
-    results are held at any moment.
+    results are held at any moment. One worker under :func:`chunks_on_this_thread`:
+    on the calling thread.
     """
     workers = max(1, min(workers, plan.n_chunks))
+    if workers == 1 and getattr(_here, "on", False):
+        _fold_here(work, plan, fold, label)
+        return
     chunks = _Chunks(work, plan, ahead=AHEAD_PER_WORKER * workers)
     waiting: dict[int, T] = {}
     folded = 0
@@ -223,14 +230,57 @@ def fold_chunks(
                     chunks.fold_done(folded)
                     progress.advance(plan.chunk_size(i))
                 interrupts.check()
-                if not warned and folded < plan.n_chunks and progress.elapsed >= ESTIMATE_AFTER:
-                    total = _estimate(progress, plan, workers)
-                    if total > LONG_RUN_SECONDS:
-                        warned = True
-                        progress.note(f"oddsmith: warning: {label}: {plan.trials:,} trials will take about "
-                                      f"{duration(total)} at this speed (Ctrl-C stops the run)")
+                if not warned and folded < plan.n_chunks:
+                    warned = _warned(progress, plan, workers, label)
     finally:
         chunks.stop()
+
+
+def _warned(progress: Progress, plan: SamplingPlan, workers: int, label: str) -> bool:
+    """Print the one warning line of a long run, once its first chunks have run long enough to tell; whether
+    it is printed."""
+    if progress.elapsed < ESTIMATE_AFTER:
+        return False
+    total = _estimate(progress, plan, workers)
+    if total <= LONG_RUN_SECONDS:
+        return False
+    progress.note(f"oddsmith: warning: {label}: {plan.trials:,} trials will take about "
+                  f"{duration(total)} at this speed (Ctrl-C stops the run)")
+    return True
+
+
+#: Whether this thread runs a one-worker run's chunks itself (:func:`chunks_on_this_thread`).
+_here = threading.local()
+
+
+@contextlib.contextmanager
+def chunks_on_this_thread() -> Iterator[None]:
+    """For the duration, a one-worker run on this thread runs its chunks here, one after another, instead of on a
+    thread of its own; Ctrl-C is then taken between two chunks.
+
+    For a report: each of its two processes makes hundreds of short runs in a row (a chunk there takes at most
+    about 0.2 s, a matchup's 5,000 battles). With both cores busy, a thread started for a run was often put on the
+    other core, behind the other process, while this one idled until the scheduler moved it: about a tenth of
+    the two cores went idle while both processes simulated (docs/speed.md, 'Reports')."""
+    before = getattr(_here, "on", False)
+    _here.on = True
+    try:
+        yield
+    finally:
+        _here.on = before
+
+
+def _fold_here(work: Callable[[np.random.PCG64, int], T], plan: SamplingPlan, fold: Callable[[T], None],
+               label: str) -> None:
+    """:func:`fold_chunks` with one worker, on this thread (:func:`chunks_on_this_thread`)."""
+    warned = False
+    with Progress(plan.trials, label, clock=clock) as progress:
+        for i in range(plan.n_chunks):
+            interrupts.check()
+            fold(work(plan.chunk_generator(i), plan.chunk_size(i)))
+            progress.advance(plan.chunk_size(i))
+            if not warned and i + 1 < plan.n_chunks:
+                warned = _warned(progress, plan, 1, label)
 
 
 def run_chunks(

@@ -227,6 +227,53 @@ def test_interrupt_cancels_the_chunks_not_yet_started(python_sigint):
     assert len(started) < 10
 
 
+def test_an_interrupt_between_chunks_run_on_this_thread(python_sigint):
+    """Under chunks_on_this_thread the chunks run on the caller's thread, and an interrupt stops the run before the
+    next chunk, even when the KeyboardInterrupt it raised inside a chunk was swallowed (the latch)."""
+    started = []
+
+    def work(gen, n):
+        assert threading.current_thread() is threading.main_thread()
+        started.append(n)
+        if len(started) == 3:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.1)
+            except KeyboardInterrupt:
+                pass
+        return n
+
+    with interrupts.latching(), sampling.chunks_on_this_thread():
+        with pytest.raises(KeyboardInterrupt):
+            run_chunks(work, SamplingPlan(seed=1, trials=1000, chunk_trials=10))
+        assert interrupts.interrupted()
+    assert len(started) == 3
+
+
+def test_chunks_on_this_thread_change_where_they_run_not_what_they_give():
+    """One worker's chunks run on the calling thread inside the block (nested blocks too) and on a thread of their
+    own outside it; two workers always use threads. The results, in chunk order, are the same everywhere."""
+    plan = SamplingPlan(seed=3, trials=1000, chunk_trials=100)
+
+    def draw(gen, n):
+        return threading.get_ident(), int(np.random.Generator(gen).integers(1 << 30)), n
+
+    away = run_chunks(draw, plan)
+    with sampling.chunks_on_this_thread():
+        here = run_chunks(draw, plan)
+        two = run_chunks(draw, plan, workers=2)
+        with sampling.chunks_on_this_thread():
+            nested = run_chunks(draw, plan)
+        again = run_chunks(draw, plan)
+    after = run_chunks(draw, plan)
+    me = threading.get_ident()
+    assert {t for t, _, _ in here + nested + again} == {me}
+    assert me not in {t for t, _, _ in away + two + after}
+    figures = [x[1:] for x in away]
+    assert len(set(figures)) == plan.n_chunks
+    assert all([x[1:] for x in run] == figures for run in (here, two, nested, again, after))
+
+
 def test_an_interrupt_a_library_swallows_or_rewrites_still_ends_the_command(python_sigint, monkeypatch, capsys):
     """A KeyboardInterrupt raised inside a __del__ is dropped by Python ("Exception ignored"); one
     raised inside matplotlib's C++ comes back as ValueError("Invalid bounding box"). Both end the
@@ -289,6 +336,18 @@ def test_long_run_warning_from_the_first_chunks_speed(monkeypatch, capsys):
     assert sum(parts) == 1000
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("oddsmith: warning: testing: 1,000 trials will take about ")
+
+
+def test_long_run_warning_for_chunks_run_on_this_thread(monkeypatch, capsys):
+    monkeypatch.setattr(sampling, "clock", FakeClock())
+    monkeypatch.delenv("ODDSMITH_PROGRESS", raising=False)
+    with sampling.chunks_on_this_thread():
+        parts = run_chunks(count, SamplingPlan(seed=1, trials=1000, chunk_trials=10), label="testing")
+        assert sum(parts) == 1000
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("oddsmith: warning: testing: 1,000 trials will take about ")
+        run_chunks(count, SamplingPlan(seed=1, trials=10, chunk_trials=10), label="testing")  # one chunk: done
+    assert capsys.readouterr().err == ""
 
 
 def test_no_warning_under_the_threshold(monkeypatch, capsys):

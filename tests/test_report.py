@@ -917,6 +917,35 @@ def test_pages_made_in_the_second_process_equal_pages_made_here():
     assert [view(p) for p in made_here] == [view(p) for p in with_there]
 
 
+def test_a_report_runs_its_chunks_on_the_threads_that_build_its_pages(tmp_path, monkeypatch):
+    """Every simulation of a report runs its chunks on the thread that builds the page (a thread per run idled
+    a core: docs/speed.md, 'Reports'), in this process and in the second one: no chunk thread starts."""
+    from oddsmith import sampling
+
+    def no_thread(*args, **kwargs):
+        raise AssertionError("a simulation of the report started chunk threads")
+
+    ran = []
+    fold_here = sampling._fold_here
+    monkeypatch.setattr(sampling, "_fold_here", lambda *a: ran.append(a[-1]) or fold_here(*a))
+    monkeypatch.setattr(sampling._Chunks, "__init__", no_thread)
+    monkeypatch.setattr(document, "write_document", lambda doc, path, **kw: [Path(path)])
+    settings = build.ReportSettings.from_options(output=tmp_path / "r.pdf", seed=5, trials=200, cache=False)
+    build.make_report("deck", settings, decks=["law-dogs", "outlaws"])
+    assert {"shootout hands", "whole shootouts"} <= set(ran)
+    plan = SamplingPlan(seed=5, trials=200)
+    started = build._start_second(plan, 1, deck_report.load_decks(["law-dogs", "outlaws"], None))
+    if started is None:
+        pytest.skip("one core or no fork: everything is made in one process")
+    try:
+        made, value = build._wait(started.result)  # its chunks on threads: the AssertionError, raised here
+    finally:
+        started.stop()
+    assert len(made) == len(started.tasks) and value.title
+    with pytest.raises(AssertionError, match="chunk threads"):
+        sampling.run_chunks(lambda gen, n: n, plan)
+
+
 def test_pages_are_built_without_matplotlib():
     """A sample report forks its second process before Matplotlib is loaded (about half a second of imports it would
     otherwise wait for, docs/speed.md 'Reports'): importing the report's modules, and building what the second

@@ -16,7 +16,7 @@ from pathlib import Path
 from oddsmith import cache
 from oddsmith.output import Progress
 from oddsmith.report import document, glossary
-from oddsmith.sampling import SamplingPlan, check_trials, check_workers, resolve_seed
+from oddsmith.sampling import SamplingPlan, check_trials, check_workers, chunks_on_this_thread, resolve_seed
 
 #: Trials per simulated figure in reports: the standard error of a proportion is at
 #: most sqrt(0.25 / 50000) = 0.22 percentage points, under the half point a printed
@@ -152,8 +152,10 @@ class Steps(Progress):
 
 def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None = None, vs: str | None = None,
                 posse: str | None = None, with_gang: bool = False) -> tuple[list[Path], int]:
-    """Build and write a report; returns the files written and the page count."""
-    with fewer_collections():
+    """Build and write a report; returns the files written and the page count. Its simulations run their chunks
+    on the thread that asks for them (:func:`oddsmith.sampling.chunks_on_this_thread`): every chunk of a report is
+    short."""
+    with fewer_collections(), chunks_on_this_thread():
         return _make_report(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang)
 
 
@@ -299,8 +301,9 @@ def _second_job():
     from oddsmith.report import battle_page
 
     plan, workers, deck_inputs = _JOB["plan"], _JOB["workers"], _JOB["decks"]
-    value = battle_page.battle_builders(plan, workers)[-1][1]()
-    return _claim_tasks(_JOB["claims"], _JOB["tasks"], plan, workers, deck_inputs), value
+    with chunks_on_this_thread():  # as in the process that started this one
+        value = battle_page.battle_builders(plan, workers)[-1][1]()
+        return _claim_tasks(_JOB["claims"], _JOB["tasks"], plan, workers, deck_inputs), value
 
 
 class _Second:
