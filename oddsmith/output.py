@@ -618,16 +618,23 @@ _observers = threading.local()
 
 
 @contextlib.contextmanager
+def thread_setting(local: threading.local, name: str, value: object) -> Iterator[None]:
+    """``local.<name>`` is ``value`` on this thread for the duration, then what it was before (None if unset)."""
+    before = getattr(local, name, None)
+    setattr(local, name, value)
+    try:
+        yield
+    finally:
+        setattr(local, name, before)
+
+
+@contextlib.contextmanager
 def observe_progress(callback: Callable[[str, int, int], None]) -> Iterator[None]:
     """Send every :class:`Progress` of this thread to ``callback(label, done, total)`` instead of
     stderr (the web app's job runner). The callback may raise to stop the work: the chunk loops
     of :mod:`oddsmith.sampling` then start no new chunk, as on Ctrl-C."""
-    before = getattr(_observers, "callback", None)
-    _observers.callback = callback
-    try:
+    with thread_setting(_observers, "callback", callback):
         yield
-    finally:
-        _observers.callback = before
 
 
 class Progress:

@@ -34,7 +34,7 @@ np = lazy.module("numpy")  # light at start-up: docs/design.md, 'Start-up'
 
 from oddsmith import interrupts
 from oddsmith.errors import OddsmithError
-from oddsmith.output import Progress, duration
+from oddsmith.output import Progress, duration, thread_setting
 
 CHUNK_TRIALS = 1 << 16
 BIT_GENERATOR = "PCG64"
@@ -262,12 +262,8 @@ def chunks_on_this_thread() -> Iterator[None]:
     about 0.2 s, a matchup's 5,000 battles). With both cores busy, a thread started for a run was often put on the
     other core, behind the other process, while this one idled until the scheduler moved it: about a tenth of
     the two cores went idle while both processes simulated (docs/speed.md, 'Reports')."""
-    before = getattr(_here, "on", False)
-    _here.on = True
-    try:
+    with thread_setting(_here, "on", True):
         yield
-    finally:
-        _here.on = before
 
 
 def _fold_here(work: Callable[[np.random.PCG64, int], T], plan: SamplingPlan, fold: Callable[[T], None],
