@@ -581,6 +581,62 @@ def test_time_left_counts_down_during_a_long_step():
         steps.close()
 
 
+class _RecordedSteps:
+    """Steps that only note what they are told, in order."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def step(self, label: str) -> None:
+        self.seen.append(label)
+
+    def done_step(self) -> None:
+        self.seen.append("done")
+
+
+def test_deck_pages_take_the_steps_they_announce():
+    """deck_pages steps through step_labels in order, each step ended before the next; the what-if steps are not
+    taken where the what-if pages are made elsewhere (the sample report's second process)."""
+    plan = SamplingPlan(seed=3, trials=200)
+    inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+    inputs.starters = True  # as the sample report: a frontier page of swaps for the first deck
+    for elsewhere in (False, True):
+        recorded = _RecordedSteps()
+        made = deck_report.what_if_pages(inputs, plan) if elsewhere else None
+        deck_report.deck_pages(inputs, plan, steps=recorded, what_ifs=(lambda: made) if elsewhere else None)
+        taken = recorded.seen[0::2]
+        assert recorded.seen[1::2] == ["done"] * len(taken)
+        skipped = deck_report.what_if_labels(inputs) if elsewhere else []
+        assert taken == [x for x in deck_report.step_labels(inputs) if x not in skipped]
+        assert "deck Law Dogs: swaps" in taken and "deck Outlaws: swaps" not in taken
+
+
+def test_steps_made_by_the_second_process_weigh_nothing_here():
+    """What the second process makes or shares (the matchups, the last value page, the what-if pages) takes this
+    process no time of its own: the bar's total leaves those steps out, so no time left is promised for them."""
+    from oddsmith.report import build
+
+    plan = SamplingPlan(seed=1, trials=100)
+    inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+    builders = battle_page.battle_builders(plan)
+    elsewhere = build._made_by_second(inputs)
+    assert elsewhere == [builders[0][0], builders[-1][0]] + deck_report.what_if_labels(inputs)
+    labels = deck_report.step_labels(inputs) + battle_page.step_labels() + ["page"] * 3
+    steps = build.Steps(labels, clock=lambda: 0.0, delay=0.0)
+    try:
+        steps.made_elsewhere(elsewhere)
+        here = [x for x in labels if x not in elsewhere]
+        assert len(here) == len(labels) - len(elsewhere)
+        assert steps.weight_total == pytest.approx(sum(build.step_seconds(x) for x in here))
+    finally:
+        steps.close()
+    # a step is weighed by its kind, never by a name in it
+    assert build.step_seconds("deck battles: lowball") == build.step_seconds("deck A: lowball")
+    assert build.step_seconds("deck value shootouts: what if") == build.step_seconds("deck A: what if")
+    assert build.step_seconds("Shadows: value a") > build.step_seconds("deck A: what if") > \
+        build.step_seconds("deck A: shootouts") > build.step_seconds("page") > build.step_seconds("Shadows: tests")
+
+
 def test_reproduce_command_names_what_changes_the_figures():
     from oddsmith.report import build
 

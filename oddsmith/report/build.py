@@ -70,28 +70,35 @@ class ReportSettings:
         return SamplingPlan(seed=self.seed, trials=self.trials)
 
 
-#: What each kind of step costs, relative to the others (the sample report's wall time on 2 cores, 2026-12-06: a
-#: value page 3.5 s, a deck's shootouts 0.6 s, the work both processes share at the end, in "decks against each
-#: other", about 3 s, a page drawn 0.15-0.3 s): the progress bar and its time left weigh the steps by
-#: these, so a cheap first step does not promise 12 s and a dear one then stall the bar. The first matching word
-#: of a label wins; a page's drawing is "writing page k of n".
-STEP_SECONDS = (("shootouts", 0.45), ("battles", 1.0), ("value", 2.5), ("lowball", 0.1),
-                ("against each other", 2.0), ("page", 0.2))
-DEFAULT_STEP_SECONDS = 0.15  # an exact Shadows sheet
+#: What each kind of step costs, relative to the others (each step's wall time in the sample report on 2 cores,
+#: 2026-12-07: a value page 2.2 s, the matchups 1.1 s, a deck's what-if page 0.6 s, its shootouts 0.26 s, its
+#: swaps 0.25 s and its lowball 0.02 s, the work both processes share at the end, in "decks against each other",
+#: 1.5 s, a page drawn 0.06 s, a Shadows sheet 0.01 s): the progress bar and its time left weigh the steps by
+#: these, so a cheap first step does not promise 1 s and a dear one then stall the bar. A label is weighed by its
+#: kind, after its last ": " (a deck's name never counts), the first matching word winning; a page's
+#: drawing is "writing page k of n".
+STEP_SECONDS = (("shootouts", 0.26), ("what if", 0.6), ("swaps", 0.25), ("battles", 1.1), ("value", 2.2),
+                ("lowball", 0.02), ("against each other", 1.5), ("page", 0.06))
+DEFAULT_STEP_SECONDS = 0.01  # a Shadows sheet: its exact tables are worked out as its page is drawn
 #: Pages each step adds (for the writing's share of the bar before the pages exist); others: one.
-PAGES_PER_STEP = (("shootouts", 2), ("against each other", 2))
-FRAME_PAGES = 3  # the cover and the glossary's two pages
+PAGES_PER_STEP = (("against each other", 2),)
+FRAME_PAGES = 3  # the cover and the glossary: two pages for one game (three for both: pages_to_write corrects it)
+
+
+def _kind(label: str) -> str:
+    """What a step does: its label after the last ": " (a deck's name never counts)."""
+    return label.rsplit(": ", 1)[-1]
 
 
 def expected_pages(labels: list[str]) -> int:
     """About how many pages the steps ``labels`` make (the real count replaces it once known)."""
-    return FRAME_PAGES + sum(next((n for word, n in PAGES_PER_STEP if word in x), 1) for x in labels)
+    return FRAME_PAGES + sum(next((n for word, n in PAGES_PER_STEP if word in _kind(x)), 1) for x in labels)
 
 
 def step_seconds(label: str) -> float:
     """The expected cost of the step named ``label`` (:data:`STEP_SECONDS`)."""
     for word, seconds in STEP_SECONDS:
-        if word in label:
+        if word in _kind(label):
             return seconds
     return DEFAULT_STEP_SECONDS
 
@@ -118,6 +125,11 @@ class Steps(Progress):
     def pages_to_write(self, expected: int, actual: int) -> None:
         """The pages to write are ``actual``, not the ``expected`` the weights were made with."""
         self.weight_total = max(self.weight_total + (actual - expected) * step_seconds("page"), 1e-9)
+
+    def made_elsewhere(self, labels: list[str]) -> None:
+        """The steps ``labels`` are made by another process meanwhile: this one spends no time on them (waiting
+        for that process is a step of its own), so they weigh nothing here."""
+        self.weight_total = max(self.weight_total - sum(step_seconds(x) for x in labels), 1e-9)
 
     def step(self, label: str) -> None:
         self.label = f"{label[:38]:<38}"
@@ -219,6 +231,8 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
         # 'Reports'). Every simulation draws from its own seeded streams: where and in which order they run
         # changes no figure.
         second = _start_second(plan, settings.workers, deck_inputs) if kind == "full" else None
+        if second is not None:
+            steps.made_elsewhere(_made_by_second(deck_inputs))
         try:
             fought: list[document.Page] = []
             if kind in ("full", "shadows"):
@@ -232,9 +246,6 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
                                           glossary.DOOMTOWN)
             if second is not None:
                 fought = [second.matchup_page()] + fought + [second.value_page()]
-                for label in (builders[0][0], builders[-1][0]):  # made meanwhile: their steps are done
-                    steps.step(label)
-                    steps.done_step()
             if kind in ("full", "shadows"):
                 pages += document.in_part(sheets + fought, glossary.SHADOWS)
         finally:
@@ -268,6 +279,15 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
 #: What the forked worker of :func:`_start_second` builds from, inherited, never pickled: the decks'
 #: labels are keyed by the objects' ids, which a pickled copy would not keep.
 _JOB: dict = {}
+
+
+def _made_by_second(deck_inputs) -> list[str]:
+    """The progress steps of the pages the second process makes, or shares: the matchups and the last value page
+    (the first and the last of :func:`battle_page.battle_builders`) and the what-if pages."""
+    from oddsmith.report import battle_page, deck_report
+
+    labels = battle_page.step_labels()
+    return [labels[0], labels[-1]] + deck_report.what_if_labels(deck_inputs)
 
 
 def _shared_tasks(deck_inputs) -> list[tuple[str, object]]:

@@ -107,11 +107,25 @@ def n_steps(inputs: DeckInputs) -> int:
 
 
 def step_labels(inputs: DeckInputs) -> list[str]:
-    """The progress steps of :func:`deck_pages`, in order."""
+    """The progress steps of :func:`deck_pages`, in order (a deck's what-if step only where it is made here:
+    :func:`what_if_labels`)."""
     labels = []
     for deck in inputs.decks:
-        labels += [f"deck {inputs.label(deck)}: lowball", f"deck {inputs.label(deck)}: shootouts"]
+        label = inputs.label(deck)
+        labels += [f"deck {label}: lowball", f"deck {label}: shootouts", f"deck {label}: what if"]
+        if _tuned(inputs, deck):
+            labels.append(f"deck {label}: swaps")
     return labels + ["decks against each other"]
+
+
+def what_if_labels(inputs: DeckInputs) -> list[str]:
+    """The steps of the what-if pages among :func:`step_labels`: made elsewhere, they are no steps here."""
+    return [f"deck {inputs.label(deck)}: what if" for deck in inputs.decks]
+
+
+def _tuned(inputs: DeckInputs, deck: decks_mod.Deck) -> bool:
+    """Whether the deck gets a frontier page of its best swaps: the sample report's first deck."""
+    return inputs.starters and deck is inputs.decks[0]
 
 
 # ---------------------------------------------------------------------------- pages
@@ -472,16 +486,22 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         pages.append(shootout_page(inputs, deck, grid, rounds, plan))
         opp = inputs.opponents(deck)[0]
         if what_ifs is None:
+            if steps:
+                steps.done_step()
+                steps.step(f"deck {label}: what if")
             what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
         else:  # made by another process meanwhile: asked for only when every other page here is made
             what_if_slots.append((len(pages), k))
             what_if = None
         if what_if is not None:
             pages.append(what_if)
-        tuned = (tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
-                 if inputs.starters and deck is inputs.decks[0] else None)  # the sample report: one frontier page
-        if tuned is not None:
-            pages.append(tuned)
+        if _tuned(inputs, deck):  # the sample report: one frontier page
+            if steps:
+                steps.done_step()
+                steps.step(f"deck {label}: swaps")
+            tuned = tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
+            if tuned is not None:
+                pages.append(tuned)
         if steps:
             steps.done_step()
     if steps:
