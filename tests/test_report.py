@@ -581,6 +581,25 @@ def test_time_left_counts_down_during_a_long_step():
         steps.close()
 
 
+def test_time_left_after_steps_too_quick_to_time():
+    """Seven Shadows sheets of a hundredth of a second each, timed with a few hundredths more (the second process
+    starting): the time left of the value page after them is about its weight, not stretched by that overhead."""
+    from oddsmith.report import build
+
+    now = [0.0]
+    steps = build.Steps(["Shadows: tests"] * 7 + ["Shadows: value a"], clock=lambda: now[0], delay=0.0)
+    try:
+        for k in range(7):
+            steps.step("Shadows: tests")
+            now[0] += 0.015
+            steps.done_step()
+        steps.step("Shadows: value a")
+        weight = build.step_seconds("Shadows: value a")
+        assert weight * 0.9 < steps.time_left() < weight * 1.1
+    finally:
+        steps.close()
+
+
 class _RecordedSteps:
     """Steps that only note what they are told, in order."""
 

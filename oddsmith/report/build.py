@@ -80,6 +80,8 @@ class ReportSettings:
 STEP_SECONDS = (("shootouts", 0.26), ("what if", 0.6), ("swaps", 0.25), ("battles", 1.1), ("value", 2.2),
                 ("lowball", 0.02), ("against each other", 1.5), ("page", 0.06))
 DEFAULT_STEP_SECONDS = 0.01  # a Shadows sheet: its exact tables are worked out as its page is drawn
+#: How many seconds of the weights' own scale (one weighed second a second) the speed so far starts from.
+PRIOR_SECONDS = 1.0
 #: Pages each step adds (for the writing's share of the bar before the pages exist); others: one.
 PAGES_PER_STEP = (("against each other", 2),)
 FRAME_PAGES = 3  # the cover and the glossary: two pages for one game (three for both: pages_to_write corrects it)
@@ -144,7 +146,11 @@ class Steps(Progress):
         self.draw()
 
     def _rate(self) -> float | None:
-        return self.time_done / self.weight_done if self.weight_done > 0 and self.time_done > 0 else None
+        """Seconds per weighed second so far, starting from the weights' own scale (:data:`PRIOR_SECONDS` of it): the
+        first steps are too quick to time alone (the Shadows sheets take a hundredth of a second each)."""
+        if self.weight_done <= 0 or self.time_done <= 0:
+            return None
+        return (self.time_done + PRIOR_SECONDS) / (self.weight_done + PRIOR_SECONDS)
 
     def time_left(self) -> float | None:
         rate = self._rate()
