@@ -107,8 +107,8 @@ def n_steps(inputs: DeckInputs) -> int:
 
 
 def step_labels(inputs: DeckInputs) -> list[str]:
-    """The progress steps of :func:`deck_pages`, in order (a deck's what-if step only where it is made here:
-    :func:`what_if_labels`)."""
+    """The progress steps of :func:`deck_pages`, in order (it takes the what-if steps, :func:`what_if_labels`, only
+    where it makes those pages itself)."""
     labels = []
     for deck in inputs.decks:
         label = inputs.label(deck)
@@ -119,7 +119,8 @@ def step_labels(inputs: DeckInputs) -> list[str]:
 
 
 def what_if_labels(inputs: DeckInputs) -> list[str]:
-    """The steps of the what-if pages among :func:`step_labels`: made elsewhere, they are no steps here."""
+    """The steps of the what-if pages among :func:`step_labels` (a process that leaves those pages to another takes
+    none of them)."""
     return [f"deck {inputs.label(deck)}: what if" for deck in inputs.decks]
 
 
