@@ -99,8 +99,9 @@ def expected_pages(labels: list[str]) -> int:
 
 def step_seconds(label: str) -> float:
     """The expected cost of the step named ``label`` (:data:`STEP_SECONDS`)."""
+    kind = _kind(label)
     for word, seconds in STEP_SECONDS:
-        if word in _kind(label):
+        if word in kind:
             return seconds
     return DEFAULT_STEP_SECONDS
 

@@ -102,10 +102,6 @@ def describe(inputs: DeckInputs) -> list[str]:
     return lines
 
 
-def n_steps(inputs: DeckInputs) -> int:
-    return len(step_labels(inputs))
-
-
 def step_labels(inputs: DeckInputs) -> list[str]:
     """The progress steps of :func:`deck_pages`, in order (it takes the what-if steps, :func:`what_if_labels`, only
     where it makes those pages itself)."""
