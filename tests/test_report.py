@@ -431,6 +431,63 @@ def test_colour_bar_is_as_tall_as_its_panels(height):
         assert label.y0 >= 0 and label.y1 <= fig.bbox.height  # the label stays on the chart
 
 
+@pytest.mark.parametrize("orientation", ["vertical", "horizontal"])
+def test_a_colour_bar_is_drawn_as_an_image_of_its_bands(orientation):
+    """charts.unsampled_solids: the colour bar's bands become an image of one pixel each, which a page draws as
+    the bands were drawn (the same pixels on a PNG page, inside the bar), with the same colour scale."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    def bar_pixels(unsampled: bool):
+        fig = Figure(figsize=(4, 3), dpi=100)
+        FigureCanvasAgg(fig)
+        bar = fig.colorbar(ScalarMappable(Normalize(-20, 80), charts.colour_map(charts.LOW)), ax=fig.add_subplot(),
+                           orientation=orientation)
+        mesh = bar.solids
+        if unsampled:
+            charts.unsampled_solids(bar)
+            assert bar.solids is bar.ax.images[0] and mesh not in bar.ax.collections
+            assert (bar.ax.get_xlim(), bar.ax.get_ylim()) == (((0, 1), (-20, 80)) if orientation == "vertical"
+                                                              else ((-20, 80), (0, 1)))
+        fig.canvas.draw()
+        x0, y0, x1, y1 = (int(round(v)) for v in bar.ax.get_window_extent().extents)
+        rgba = np.asarray(fig.canvas.buffer_rgba())[::-1]  # rows from the bottom, as the extents count
+        return rgba[y0 + 2:y1 - 2, x0 + 2:x1 - 2, :3].astype(int)
+
+    with style.report_style():
+        meshed, imaged = bar_pixels(False), bar_pixels(True)
+    assert meshed.shape == imaged.shape and meshed.size > 1000
+    # the same colour at every pixel of the bar, or its neighbouring band's where the two resample a band's edge
+    # (two of the 256 bands differ by at most 2 of 255 in each channel)
+    assert np.abs(meshed - imaged).max() <= 3
+    along = imaged[:, imaged.shape[1] // 2] if orientation == "vertical" else imaged[imaged.shape[0] // 2]
+    assert len(np.unique(along, axis=0)) > 50  # a scale, not one colour
+
+
+def test_pdf_pages_with_colour_bars_rasterize_nothing(monkeypatch):
+    """A heatmap grid's colour bar and the glossary's two colour scales draw on a PDF page without a raster:
+    Matplotlib rasterizes a mesh of 50 colours or more, making a raster the size of the whole page."""
+    import io
+
+    from matplotlib.backends import backend_mixed
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    def refuse(self):
+        raise AssertionError("a raster was made")
+
+    monkeypatch.setattr(backend_mixed.MixedModeRenderer, "start_rasterizing", refuse)
+    m = pd.DataFrame([[0.1, 0.5, 0.9], [0.2, 0.4, 0.6]], columns=["0", "1", "2+"])
+    page = document.Page(title="bars", blocks=[
+        document.Chart(lambda f: charts.heatmap_grid(f, [("a", m), ("b", m)], colorbar_label="probability (%)"),
+                       title="", height=2.0),
+        document.Chart(glossary.draw_colour_key, title="", height=0.75)])
+    doc = document.Document("bars", [page], seed=1, cover=False, glossary=False)
+    with style.report_style(), PdfPages(io.BytesIO()) as pdf:
+        document.save_pdf_page(pdf, doc, page, 1, 1, "a4")
+
+
 # ---------------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("args, message", [

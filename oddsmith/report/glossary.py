@@ -187,6 +187,7 @@ def draw_colour_key(fig) -> None:
                            orientation="horizontal")
         bar.set_ticks([0, 1], labels=ticks)
         bar.outline.set_linewidth(0.4)
+        charts.unsampled_solids(bar)
         ax.set_title(label, fontsize=7.5, fontweight="normal")
 
 
