@@ -1078,6 +1078,28 @@ def test_a_report_runs_its_chunks_on_the_threads_that_build_its_pages(tmp_path, 
         sampling.run_chunks(lambda gen, n: n, plan)
 
 
+def test_a_report_holds_its_strings_in_python_objects(tmp_path, monkeypatch):
+    """A report's frames keep their strings in Python objects, not Arrow arrays (pandas 3's choice where pyarrow is
+    installed; docs/speed.md, 'Reports'), in its pages and its tables, and pandas' option is as it was after."""
+    before = pd.get_option("mode.string_storage")
+    seen = []
+
+    def write(doc, path, **kw):
+        frames = [b.frame for p in doc.all_pages() for b in p.blocks if isinstance(b, document.Table)]
+        seen.append((pd.get_option("mode.string_storage"), pd.Series(["x"]).array.__class__.__name__,
+                     {f[c].array.__class__.__name__ for f in frames for c in f.columns if f[c].dtype == object
+                      or pd.api.types.is_string_dtype(f[c].dtype)}))
+        return [Path(path)]
+
+    monkeypatch.setattr(document, "write_document", write)
+    settings = build.ReportSettings.from_options(output=tmp_path / "r.pdf", seed=5, trials=200, cache=False)
+    build.make_report("deck", settings, decks=["law-dogs"])
+    ((storage, made, held),) = seen
+    assert storage == "python" and made == "StringArray"
+    assert held and not any("Arrow" in name for name in held), held
+    assert pd.get_option("mode.string_storage") == before
+
+
 def test_pages_are_built_without_matplotlib():
     """A sample report forks its second process before Matplotlib is loaded (about half a second of imports it would
     otherwise wait for, docs/speed.md 'Reports'): importing the report's modules, and building what the second

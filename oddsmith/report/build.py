@@ -174,8 +174,21 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     """Build and write a report; returns the files written and the page count. Its simulations run their chunks
     on the thread that asks for them (:func:`oddsmith.sampling.chunks_on_this_thread`): every chunk of a report is
     short."""
-    with fewer_collections(), chunks_on_this_thread():
+    with fewer_collections(), python_strings(), chunks_on_this_thread():
         return _make_report(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang)
+
+
+def python_strings():
+    """pandas' strings held in Python objects for the duration, not in Arrow arrays.
+
+    pandas 3 keeps a frame's strings in Arrow arrays wherever pyarrow is installed (the option
+    ``mode.string_storage``, "auto"). A report makes thousands of small frames (labels, table cells) and reads
+    them back a cell at a time, where each Arrow array costs a conversion both ways: about 0.3 s more CPU to
+    build the sample report's pages (docs/speed.md, 'Reports'). The strings and every figure are the same either
+    way. The option is pandas' own, for the whole process (forked workers inherit it), and restored after."""
+    import pandas as pd
+
+    return pd.option_context("mode.string_storage", "python")
 
 
 #: The cyclic garbage collector's first threshold while a report is made (Python's default: 700).
