@@ -1095,8 +1095,8 @@ def test_a_report_holds_its_strings_in_python_objects(tmp_path, monkeypatch):
     settings = build.ReportSettings.from_options(output=tmp_path / "r.pdf", seed=5, trials=200, cache=False)
     build.make_report("deck", settings, decks=["law-dogs"])
     ((storage, made, held),) = seen
-    assert storage == "python" and made == "StringArray"
-    assert held and not any("Arrow" in name for name in held), held
+    assert storage == "python"
+    assert held and not any("Arrow" in name for name in held | {made}), (made, held)  # pandas 2: object arrays
     assert pd.get_option("mode.string_storage") == before
 
 
