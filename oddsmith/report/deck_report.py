@@ -102,22 +102,27 @@ def describe(inputs: DeckInputs) -> list[str]:
     return lines
 
 
+def _step(label: str, kind: str) -> str:
+    """A deck's progress step, "deck <label>: <kind>" (the report's progress bar weighs it by its kind)."""
+    return f"deck {label}: {kind}"
+
+
 def step_labels(inputs: DeckInputs) -> list[str]:
     """The progress steps of :func:`deck_pages`, in order (it takes the what-if steps, :func:`what_if_labels`, only
     where it makes those pages itself)."""
     labels = []
     for deck in inputs.decks:
         label = inputs.label(deck)
-        labels += [f"deck {label}: lowball", f"deck {label}: shootouts", f"deck {label}: what if"]
+        labels += [_step(label, "lowball"), _step(label, "shootouts"), _step(label, "what if")]
         if _tuned(inputs, deck):
-            labels.append(f"deck {label}: swaps")
+            labels.append(_step(label, "swaps"))
     return labels + ["decks against each other"]
 
 
 def what_if_labels(inputs: DeckInputs) -> list[str]:
     """The steps of the what-if pages among :func:`step_labels` (a process that leaves those pages to another takes
     none of them)."""
-    return [f"deck {inputs.label(deck)}: what if" for deck in inputs.decks]
+    return [_step(inputs.label(deck), "what if") for deck in inputs.decks]
 
 
 def _tuned(inputs: DeckInputs, deck: decks_mod.Deck) -> bool:
@@ -460,7 +465,7 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
     for k, deck in enumerate(inputs.decks):
         label = inputs.label(deck)
         if steps:
-            steps.step(f"deck {label}: lowball")
+            steps.step(_step(label, "lowball"))
         results = []
         for opp in inputs.opponents(deck):
             g = lowball.gamblin_odds(deck, opp, names=(label, inputs.label(opp)))
@@ -469,7 +474,7 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         pages.append(lowball_page(inputs, deck, lowball_odds[id(deck)], results))
         if steps:
             steps.done_step()
-            steps.step(f"deck {label}: shootouts")
+            steps.step(_step(label, "shootouts"))
         grid = {(s, d): shootout.shootout_odds(deck, s, d, policy=POLICY, discard=DISCARD, trials=plan.trials,
                                                seed=plan.seed, workers=workers, name=label)
                 for s in STUDS for d in DRAWS}
@@ -485,7 +490,7 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         if what_ifs is None:
             if steps:
                 steps.done_step()
-                steps.step(f"deck {label}: what if")
+                steps.step(_step(label, "what if"))
             what_if = full_shootout_page.what_if_page(deck, opp, label, inputs.label(opp), plan, workers=workers)
         else:  # made by another process meanwhile: asked for only when every other page here is made
             what_if_slots.append((len(pages), k))
@@ -495,7 +500,7 @@ def deck_pages(inputs: DeckInputs, plan: SamplingPlan, *, workers: int = 1, step
         if _tuned(inputs, deck):  # the sample report: one frontier page
             if steps:
                 steps.done_step()
-                steps.step(f"deck {label}: swaps")
+                steps.step(_step(label, "swaps"))
             tuned = tune_page.tune_page(deck, opp, label, inputs.label(opp), plan)
             if tuned is not None:
                 pages.append(tuned)
