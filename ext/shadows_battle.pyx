@@ -19,7 +19,9 @@ so chunks from oddsmith.sampling add up. Each game draws from its own streams
 keyed off the chunk's bit generator (trial_streams), and each model's Action
 re-keys the dice, so that a changed posse replays the same games.
 """
-from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t, uint8_t
+from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free
 
 from numpy.random cimport bitgen_t
 import numpy as _np
@@ -529,14 +531,77 @@ cdef inline void old_wounds(Setup *p, Game *g, int s) noexcept nogil:
                 g.shaken[s][m] = 1
 
 
-cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
-    """One game; adds its counts into ``out``; res[0] = 1 if side A wins, res[1] = side B's Casualties."""
-    cdef int s, m, c, turn, k, on_table, boss_on, first, events = 0, turns = 0, cas_a = 0, cas_b = 0
-    cdef int win_a = 0
-    cdef int bottled[NSIDE]
-    cdef int wiped[NSIDE]
-    cdef int out_[NSIDE]
-    cdef int start[NSIDE]
+# ---------------------------------------------------------------------------
+# One pair of streams per game, so that two runs on one seed play game t on the same dice and cards
+# ---------------------------------------------------------------------------
+
+cdef uint64_t splitmix64(void *state) noexcept nogil:
+    """SplitMix64 (Steele, Lea & Flood 2014): a cheap stream from one 64-bit key drawn off the chunk's PCG64."""
+    cdef uint64_t *x = <uint64_t *>state
+    cdef uint64_t z
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(x[0])
+
+
+ctypedef struct TrialStreams:
+    bitgen_t *chunk
+    uint64_t key[2]
+    bitgen_t gen[2]
+
+
+cdef void trials_open(TrialStreams *ts, bitgen_t *chunk) noexcept nogil:
+    cdef int i
+    ts.chunk = chunk
+    for i in range(2):
+        ts.key[i] = 0
+        ts.gen[i].state = &ts.key[i]
+        ts.gen[i].next_uint64 = splitmix64
+        ts.gen[i].next_uint32 = NULL
+        ts.gen[i].next_double = NULL
+        ts.gen[i].next_raw = NULL
+
+
+cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
+    """Game t of a chunk draws its dice and its cards from two streams keyed by the chunk's draws 2t and 2t+1,
+    whatever the games before it drew; the dice are re-keyed from the game's key at every round of cards, every
+    model's Shoot Action and every Recovery Phase (dice_segment). So two runs on one seed, a posse and the same
+    posse with one purchase, play game t on the same cards and the same dice for every model and stretch of play
+    the purchase leaves alone (common random numbers: the paired differences of oddsmith.shadows.value)."""
+    g.dice_seed = ts.chunk.next_uint64(ts.chunk.state)
+    g.dice_key = &ts.key[0]
+    ts.key[0] = g.dice_seed
+    ts.key[1] = ts.chunk.next_uint64(ts.chunk.state)
+    stream_open(&g.st, &ts.gen[0])
+    stream_open(&g.cards, &ts.gen[1])
+
+
+# ---------------------------------------------------------------------------
+# A game's state at the start of a Game Turn, saved by the base run and taken up by a changed one
+# ---------------------------------------------------------------------------
+
+cdef Py_ssize_t SNAP_SIZE = sizeof(Game) + 2 * sizeof(uint64_t)
+SNAP_BYTES = SNAP_SIZE
+"""Bytes of one saved game (:func:`mc_battle`'s ``snapshots``): the Game, then its two streams' keys."""
+
+
+cdef inline void save_game(const Game *g, const TrialStreams *ts, uint8_t *to) noexcept nogil:
+    memcpy(to, g, sizeof(Game))
+    memcpy(to + sizeof(Game), ts.key, 2 * sizeof(uint64_t))
+
+
+cdef inline void restore_game(Game *g, TrialStreams *ts, const uint8_t *saved) noexcept nogil:
+    """Game state ``saved`` (save_game) taken up by this run: its pointers are the saving run's, so they are set to
+    this run's streams, whose keys are the saved ones."""
+    memcpy(g, saved, sizeof(Game))
+    memcpy(ts.key, saved + sizeof(Game), 2 * sizeof(uint64_t))
+    g.dice_key = &ts.key[0]
+    g.st.rng = &ts.gen[0]
+    g.cards.rng = &ts.gen[1]
+
+
+cdef void game_start(Setup *p, Game *g) noexcept nogil:
+    """A game as it starts: the posses set up, Decks shuffled, the Revenants joined, the models deployed."""
+    cdef int s, m, c, k
     g.act_id = 0
     g.fights = 0
     g.nc_valid = 0
@@ -544,7 +609,6 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     g.fuse = 0
     tokens_clear(g)   # no Bless or Curse token in play (battle_tokens.pxd)
     for s in range(NSIDE):
-        start[s] = p.n[s]
         g.nm[s] = p.n[s]
         g.fight_cas[s] = 0
         g.nlook[s] = 0
@@ -557,8 +621,6 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
         g.deck_n[s] = NCARDS
         g.disc_n[s] = 0
         g.vp[s] = 0
-        bottled[s] = 0
-        wiped[s] = 0
     for s in range(NSIDE):
         if p.rev[s]:
             # "before deployment roll D3+1": that many Revenants join (their own stretch of dice)
@@ -574,7 +636,35 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
     if p.opt[O_MOVEMENT] == MOVE_TABLE:
         for m in range(g.nm[0]):
             measure_row(g, 0, m)   # both sides deployed: every pair measured (md2)
-    for turn in range(1, p.opt[O_TURNS] + 1):
+
+
+cdef void play_game(Setup *p, Game *g, int64_t *out, int *res, int first_turn, uint8_t *saves,
+                    const TrialStreams *ts, int *n_saved) noexcept nogil:
+    """One game; adds its counts into ``out``; res[0] = 1 if side A wins, res[1] = side B's Casualties.
+
+    ``first_turn`` 1: from the start. Above 1: ``g`` holds the game as that Game Turn starts (restore_game), and the
+    game is played on from there (``out`` then misses the counts of the turns before: mc_battle does not keep them).
+    ``saves`` (not NULL): the game as each Game Turn from the second on starts is saved there (save_game), one
+    SNAP_SIZE after another, and ``n_saved`` set to how many."""
+    cdef int s, m, c, turn, k, on_table, boss_on, first, events = 0, turns = 0, cas_a = 0, cas_b = 0
+    cdef int win_a = 0
+    cdef int bottled[NSIDE]
+    cdef int wiped[NSIDE]
+    cdef int out_[NSIDE]
+    cdef int start[NSIDE]
+    if saves != NULL:
+        n_saved[0] = 0
+    for s in range(NSIDE):
+        start[s] = p.n[s]
+        bottled[s] = 0
+        wiped[s] = 0
+    if first_turn <= 1:
+        first_turn = 1
+        game_start(p, g)
+    for turn in range(first_turn, p.opt[O_TURNS] + 1):
+        if saves != NULL and turn >= 2:
+            save_game(g, ts, saves + (turn - 2) * SNAP_SIZE)
+            n_saved[0] = turn - 1
         turns = turn
         g.turn = turn
         for s in range(NSIDE):
@@ -671,50 +761,6 @@ cdef void play_game(Setup *p, Game *g, int64_t *out, int *res) noexcept nogil:
             if g.on[s][m] and g.downed[s][m]:
                 out[NHEAD + 2 * MAXM + s * MAXM + m] += 1
             out[NHEAD + 4 * MAXM + s * MAXM + m] += g.fought[s][m]
-
-
-# ---------------------------------------------------------------------------
-# One pair of streams per game, so that two runs on one seed play game t on the same dice and cards
-# ---------------------------------------------------------------------------
-
-cdef uint64_t splitmix64(void *state) noexcept nogil:
-    """SplitMix64 (Steele, Lea & Flood 2014): a cheap stream from one 64-bit key drawn off the chunk's PCG64."""
-    cdef uint64_t *x = <uint64_t *>state
-    cdef uint64_t z
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    return mix64(x[0])
-
-
-ctypedef struct TrialStreams:
-    bitgen_t *chunk
-    uint64_t key[2]
-    bitgen_t gen[2]
-
-
-cdef void trials_open(TrialStreams *ts, bitgen_t *chunk) noexcept nogil:
-    cdef int i
-    ts.chunk = chunk
-    for i in range(2):
-        ts.key[i] = 0
-        ts.gen[i].state = &ts.key[i]
-        ts.gen[i].next_uint64 = splitmix64
-        ts.gen[i].next_uint32 = NULL
-        ts.gen[i].next_double = NULL
-        ts.gen[i].next_raw = NULL
-
-
-cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
-    """Game t of a chunk draws its dice and its cards from two streams keyed by the chunk's draws 2t and 2t+1,
-    whatever the games before it drew; the dice are re-keyed from the game's key at every round of cards, every
-    model's Shoot Action and every Recovery Phase (dice_segment). So two runs on one seed, a posse and the same
-    posse with one purchase, play game t on the same cards and the same dice for every model and stretch of play
-    the purchase leaves alone (common random numbers: the paired differences of oddsmith.shadows.value)."""
-    g.dice_seed = ts.chunk.next_uint64(ts.chunk.state)
-    g.dice_key = &ts.key[0]
-    ts.key[0] = g.dice_seed
-    ts.key[1] = ts.chunk.next_uint64(ts.chunk.state)
-    stream_open(&g.st, &ts.gen[0])
-    stream_open(&g.cards, &ts.gen[1])
 
 
 cdef inline double sq(double x) noexcept nogil:
@@ -931,7 +977,9 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
               const int32_t[::1] save_table, const int32_t[::1] damage, const int32_t[::1] event_codes,
               const int32_t[::1] dynamite_failed, int64_t trials, int64_t[::1] out, int8_t[:, ::1] record=None,
               const int8_t[:, ::1] paired=None, int64_t[::1] pair_out=None, int32_t[:, ::1] touched=None,
-              const int32_t[:, ::1] paired_touched=None, int skip_model=-1, int skip_mask=0):
+              const int32_t[:, ::1] paired_touched=None, int skip_model=-1, int skip_mask=0,
+              uint8_t[:, :, ::1] saves=None, int32_t[::1] saved=None, const uint8_t[:, :, ::1] paired_saves=None,
+              const int32_t[::1] paired_saved=None, int64_t[::1] resumed=None):
     """Play ``trials`` games and add their counts into ``out`` (N_OUT: HEAD_COLUMNS, then per-model counts).
 
     ``record`` (trials x RECORD_COLUMNS): each game's outcome is written there. ``paired`` (such a record of
@@ -942,7 +990,14 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
     ``paired_touched`` (such a record of the ``paired`` run) with ``skip_model`` and ``skip_mask``: this posse
     differs from the paired one only in the TOUCH_COLUMNS ``skip_mask`` of side A's model ``skip_model``, so a game
     that read none of them there is the paired game, move for move: its outcome is copied (y = x) and it is not
-    played, nor counted in ``out``. Returns the number of games copied."""
+    played, nor counted in ``out``. Returns the number of games copied.
+
+    ``saves`` (trials x (turns - 1) x SNAP_BYTES) with ``saved`` (trials): game t as each Game Turn from the second
+    on starts, and how many of them it reached (``turns``: the options' Game Turns). ``paired_saves`` and
+    ``paired_saved`` (such a record of the ``paired`` run, with ``paired_touched``): a game that is not copied is
+    taken up at the start of the latest Game Turn before which the paired game had read none of ``skip_mask`` of
+    ``skip_model`` (its turns before are the paired game's, move for move), not counted in ``out`` either;
+    ``resumed``, if given, adds the number of games so taken up and the Game Turns they did not play again."""
     if trials < 0 or (record is not None and (record.shape[0] != trials or record.shape[1] != 2)) \
             or (paired is None) != (pair_out is None) \
             or (paired is not None and (paired.shape[0] != trials or paired.shape[1] != 2 or pair_out.shape[0] != 10)):
@@ -954,6 +1009,35 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
         raise ValueError("mc_battle: bad touched, paired_touched, skip_model or skip_mask")
     if out.shape[0] != N_OUT:
         raise ValueError("mc_battle: bad shapes")
+    cdef Py_ssize_t n_saves = options[O_TURNS] - 1 if options.shape[0] == NOPT and options[O_TURNS] > 1 else 0
+    if (saves is None) != (saved is None) or (paired_saves is None) != (paired_saved is None) \
+            or (saves is not None and (saves.shape[0] != trials or saves.shape[1] != n_saves
+                                       or saves.shape[2] != SNAP_SIZE or saved.shape[0] != trials)) \
+            or (paired_saves is not None and (paired_touched is None or paired_saves.shape[0] != trials
+                                              or paired_saves.shape[1] != n_saves
+                                              or paired_saves.shape[2] != SNAP_SIZE
+                                              or paired_saved.shape[0] != trials)) \
+            or (resumed is not None and resumed.shape[0] != 2):
+        raise ValueError("mc_battle: bad saves, saved, paired_saves, paired_saved or resumed")
+    cdef bint keep = saves is not None and trials > 0 and n_saves > 0
+    cdef bint take_up = paired_saves is not None and trials > 0 and n_saves > 0
+    cdef uint8_t *sv = &saves[0, 0, 0] if keep else NULL
+    cdef int32_t *svn = &saved[0] if keep else NULL
+    cdef const uint8_t *psv = &paired_saves[0, 0, 0] if take_up else NULL
+    cdef const int32_t *psvn = &paired_saved[0] if take_up else NULL
+    cdef int64_t *scratch = NULL
+    cdef int64_t taken = 0, skipped = 0
+    cdef int first, j, n_saved = 0
+    cdef const uint8_t *at
+    if keep:
+        saved[:] = 0
+    if take_up:
+        for j in range(paired_saved.shape[0]):
+            if not 0 <= paired_saved[j] <= n_saves:
+                raise ValueError("mc_battle: bad paired_saved")
+        scratch = <int64_t *>calloc(N_OUT, sizeof(int64_t))
+        if scratch == NULL:
+            raise MemoryError()
     cdef int8_t *rec = &record[0, 0] if record is not None and trials > 0 else NULL
     cdef const int8_t *base = &paired[0, 0] if paired is not None and trials > 0 else NULL
     cdef int64_t *po = &pair_out[0] if pair_out is not None else NULL
@@ -976,7 +1060,24 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
                 res[1] = base[2 * t + 1]
                 copied += 1
             else:
-                play_game(&p, &g, &out[0], res)
+                first = 1
+                if psvn != NULL:
+                    # the latest saved Game Turn before which the paired game had not read the change (the reads
+                    # accumulate: from the last one down, the first clean one)
+                    j = psvn[t]
+                    while j > 0:
+                        at = psv + (t * n_saves + j - 1) * SNAP_SIZE
+                        if ((<const Game *>at).touch[0][skip_model] & skip_mask) == 0:
+                            restore_game(&g, &ts, at)
+                            first = j + 1
+                            taken += 1
+                            skipped += j
+                            break
+                        j -= 1
+                play_game(&p, &g, &out[0] if first == 1 else scratch, res, first,
+                          sv + t * n_saves * SNAP_SIZE if sv != NULL else NULL, &ts, &n_saved)
+                if svn != NULL:
+                    svn[t] = n_saved
                 if tout != NULL:
                     for m in range(MAXM):
                         tout[MAXM * t + m] = g.touch[0][m]
@@ -992,6 +1093,10 @@ def mc_battle(object bit_generator, const int32_t[:, :, ::1] models, const int32
                     po[5 * k + 2] += x * y
                     po[5 * k + 3] += x * x
                     po[5 * k + 4] += y * y
+    free(scratch)
+    if resumed is not None:
+        resumed[0] += taken
+        resumed[1] += skipped
     return copied
 
 

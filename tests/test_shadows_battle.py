@@ -361,6 +361,67 @@ def test_copied_games_give_the_sums_of_every_game_played(names, plan, vs_plan, t
     if plan == "brawl":  # the Fights that read the Skills are played, the other games copied
         assert {"Mean", "Close Work", "Hard to Kill"} <= kinds, kinds
     assert sum(copied.copied) > 0
+    # the games not copied are taken up where the base game first read the change, never for a change the rule
+    # cannot cover
+    for j, st in enumerate(setups):
+        if B.copy_rule(base, st) is None:
+            assert copied.resumed[j] == (0, 0), cands[j].item
+        assert copied.resumed[j][0] <= trials - copied.copied[j]
+    assert sum(n for n, _ in copied.resumed) > 0 and played.resumed == [(0, 0)] * len(setups)
+
+
+@pytest.mark.parametrize("turns", [R.GAME_TURNS, 20])
+def test_games_taken_up_at_a_game_turn_give_the_sums_of_every_game_played(samples, monkeypatch, turns):
+    """A purchase's game that reads the change is taken up from the base game as saved at the start of the latest
+    Game Turn before the first read (the kernel's ``saves``), in blocks of games whose bit generator is advanced to
+    the block's first game: with blocks of 37 games (so that they start anywhere), the paired sums are those of
+    every game played from its start, and games are taken up at several Game Turns. Twenty Game Turns draw more
+    cards than a Deck holds, so the Decks are shuffled again after a game was saved (its card stream goes on)."""
+    a, b = samples
+    base = B.prepare(a, b, B.battle_options(plan="balanced", vs_plan="brawl", turns=turns), check=False)
+    cands, _ = V.candidates(a, base.options)
+    setups = [B.prepare(c.posse, b, base.options, check=False) for c in cands]
+    setups = [st for st in setups if B.copy_rule(base, st) not in (None, (0, 0))]
+    assert setups
+    trials = 300
+    played = B.run_paired(base, setups, trials, seed=34)
+    monkeypatch.setattr(B, "PAIRED_BLOCK", 37)
+    taken = B.run_paired(base, setups, trials, seed=34, changed_counts=False)
+    assert np.array_equal(played.base, taken.base)
+    for j in range(len(setups)):
+        assert np.array_equal(played.pairs[j], taken.pairs[j]), j
+    games, turns = (sum(r[k] for r in taken.resumed) for k in (0, 1))
+    assert games > 0 and turns > games  # some games skip more than their first Game Turn
+
+
+def test_taking_games_up_checks_its_arrays(samples):
+    """The kernel's saved games: shapes of the options' Game Turns and SNAP_BYTES, taken up only with the paired
+    run's reads (``paired_touched``), and no count of saved Game Turns beyond them."""
+    a, b = samples
+    st = B.prepare(a, b, B.battle_options(), check=False)
+    ev, dy = B._event_codes(st.options), B._dynamite_codes()
+    n, turns = 5, st.options.turns
+    out = np.zeros(B._K.N_OUT, dtype=np.int64)
+
+    def run(**kw):
+        return B._K.mc_battle(B._chunk_bit_generator(1, 0), st.models, st.weapons, st.n_models, st.order, st.opts,
+                              B.E.SAVE_TABLE_ARRAY, B.E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
+
+    saves = np.zeros((n, turns - 1, B._K.SNAP_BYTES), dtype=np.uint8)
+    saved = np.zeros(n, dtype=np.int32)
+    record, touched = np.zeros((n, 2), dtype=np.int8), np.zeros((n, B._K.MAX_MODELS), dtype=np.int32)
+    run(saves=saves, saved=saved, record=record, touched=touched)
+    assert ((1 <= saved) & (saved <= turns - 1)).all() and saves.any()
+    bad = [{"saves": saves},
+           {"saves": np.zeros((n, turns, B._K.SNAP_BYTES), dtype=np.uint8), "saved": saved},
+           {"saves": np.zeros((n, turns - 1, B._K.SNAP_BYTES - 8), dtype=np.uint8), "saved": saved},
+           {"paired": record, "pair_out": np.zeros(10, dtype=np.int64), "paired_saves": saves, "paired_saved": saved},
+           {"paired": record, "pair_out": np.zeros(10, dtype=np.int64), "paired_touched": touched, "skip_model": 0,
+            "skip_mask": 1, "paired_saves": saves, "paired_saved": saved + turns},
+           {"resumed": np.zeros(3, dtype=np.int64)}]
+    for kw in bad:
+        with pytest.raises(ValueError, match="mc_battle: bad"):
+            run(**kw)
 
 
 def test_copied_games_read_gunslinger_where_a_pair_of_pistols_could_fire(samples):

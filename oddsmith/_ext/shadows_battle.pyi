@@ -23,6 +23,7 @@ PROBE_KINDS: tuple[str, ...]
 PROBE_DID_NAMES: tuple[str, ...]
 PROBE_DID_SIZE: int
 RECORD_COLUMNS: tuple[str, ...]
+SNAP_BYTES: int
 TOUCH_COLUMNS: tuple[str, ...]
 TOUCH_BITS: tuple[int, ...]
 WEAPON_COLUMNS: tuple[str, ...]
@@ -48,6 +49,11 @@ def mc_battle(
     paired_touched: npt.NDArray[np.int32] | None = None,
     skip_model: int = -1,
     skip_mask: int = 0,
+    saves: npt.NDArray[np.uint8] | None = None,
+    saved: npt.NDArray[np.int32] | None = None,
+    paired_saves: npt.NDArray[np.uint8] | None = None,
+    paired_saved: npt.NDArray[np.int32] | None = None,
+    resumed: npt.NDArray[np.int64] | None = None,
 ) -> int: ...
 def mc_first_round(
     bit_generator: Any,

@@ -335,13 +335,16 @@ class PairedRuns:
     ``base``: the base run's kernel counts (the same as ``run_counts`` on the seed); ``counts[j]``: changed run j's
     (None when run_paired was asked for the paired sums alone); ``pairs[j]``: for each of PAIRED_FIGURES the sums
     PAIR_SUMS over the games of x (the base's value in a game) and y (changed run j's in the same game);
-    ``copied[j]``: the games of changed run j copied from the base instead of played (:func:`copy_rule`)."""
+    ``copied[j]``: the games of changed run j copied from the base instead of played (:func:`copy_rule`);
+    ``resumed[j]``: how many of its other games were taken up from the base game's saved Game Turns, and how many
+    Game Turns they did not play again."""
 
     base: np.ndarray
     counts: list[np.ndarray | None]
     pairs: list[np.ndarray]
     trials: int
     copied: list[int]
+    resumed: list[tuple[int, int]] | None = None
 
     def difference(self, j: int, figure: str) -> tuple[float, float]:
         """Mean of y - x over the games and its standard error from the spread of the per-game differences."""
@@ -377,6 +380,12 @@ def copy_rule(base: BattleSetup, changed: BattleSetup) -> tuple[int, int] | None
     return m, bits
 
 
+#: Games of a chunk played at a time by a paired run that takes its changed games up where the change first
+#: matters (:func:`run_paired`): the base games' saved Game Turns of one block are held at once, 256 x 7 x
+#: SNAP_BYTES (about 18 MB) for 8 Game Turns.
+PAIRED_BLOCK = 256
+
+
 def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, seed: int, workers: int = 1,
                label: str = "battles", *, changed_counts: bool = True) -> PairedRuns:
     """Play ``base`` and every ``changed`` setup on the same games, chunk by chunk.
@@ -387,9 +396,12 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
     the paired products; the sums are integers, so the figures are the same for any ``workers``.
 
     ``changed_counts=False``: the changed runs' own counts are not kept (``counts[j]`` None), and a changed run
-    that :func:`copy_rule` allows copies the base's outcome of every game that never read what the change
-    touches (a Fighting Skill in a game without Fights, Hard to Kill in one where the model is never Downed)
-    instead of playing it. The paired sums are the same, to the last bit, as when every game is played."""
+    that :func:`copy_rule` allows plays only what the change can alter: it copies the base's outcome of every game
+    that never read what the change touches (a Fighting Skill in a game without Fights, Hard to Kill in one where
+    the model is never Downed) instead of playing it, and takes any other game up from the base game as saved at
+    the start of the latest Game Turn before which it had not read it (the turns before play the same for both,
+    move for move). The games are then played :data:`PAIRED_BLOCK` at a time. The paired sums are the same, to the
+    last bit, as when every game is played from its start."""
     plan = SamplingPlan(seed=seed, trials=trials)
     ev, dy = _event_codes(base.options), _dynamite_codes()
     base_counts = np.zeros(_K.N_OUT, dtype=np.int64)
@@ -397,32 +409,46 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
     pairs = [np.zeros(len(_K.PAIRED_FIGURES) * len(_K.PAIR_SUMS), dtype=np.int64) for _ in changed]
     rules = [None if changed_counts else copy_rule(base, c) for c in changed]
     copied = [0] * len(changed)
+    resumed = [np.zeros(2, dtype=np.int64) for _ in changed]
+    n_saves = int(base.opts[_K.OPTION_COLUMNS.index("turns")]) - 1
+    take_up = n_saves > 0 and any(r is not None and r[1] for r in rules)
+    saves = np.empty((PAIRED_BLOCK, n_saves, _K.SNAP_BYTES), dtype=np.uint8) if take_up else None
 
-    def play(setup: BattleSetup, chunk: int, n: int, out: np.ndarray, **kw) -> int:
-        return _K.mc_battle(_chunk_bit_generator(seed, chunk), setup.models, setup.weapons, setup.n_models,
-                            setup.order, setup.opts, E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
+    def play(setup: BattleSetup, chunk: int, first: int, n: int, out: np.ndarray, **kw) -> int:
+        gen = _chunk_bit_generator(seed, chunk)
+        gen.advance(2 * first)  # game t of a chunk is keyed by the chunk's draws 2t and 2t + 1 (trial_streams)
+        return _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
+                            E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
 
     with Progress(trials * (1 + len(changed)), label) as progress, \
             cf.ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the kernel releases the GIL
-        for i, n in enumerate(plan.chunk_sizes()):
-            record = np.zeros((n, len(_K.RECORD_COLUMNS)), dtype=np.int8)
-            touched = None if all(r is None for r in rules) else np.zeros((n, _K.MAX_MODELS), dtype=np.int32)
-            play(base, i, n, base_counts, record=record, touched=touched)
-            progress.advance(n)
+        for i, size in enumerate(plan.chunk_sizes()):
+            for first in range(0, size, PAIRED_BLOCK if take_up else size):
+                n = min(size - first, PAIRED_BLOCK) if take_up else size
+                record = np.zeros((n, len(_K.RECORD_COLUMNS)), dtype=np.int8)
+                touched = None if all(r is None for r in rules) else np.zeros((n, _K.MAX_MODELS), dtype=np.int32)
+                kept = {} if saves is None else {"saves": saves[:n], "saved": np.zeros(n, dtype=np.int32)}
+                play(base, i, first, n, base_counts, record=record, touched=touched, **kept)
+                progress.advance(n)
 
-            def work(j: int, i: int = i, n: int = n, record: np.ndarray = record, touched=touched) -> None:
-                kw = {} if rules[j] is None else {"paired_touched": touched, "skip_model": rules[j][0],
-                                                  "skip_mask": rules[j][1]}
-                copied[j] += play(changed[j], i, n, counts[j], paired=record, pair_out=pairs[j], **kw)
+                def work(j: int, i: int = i, first: int = first, n: int = n, record: np.ndarray = record,
+                         touched=touched, kept=kept) -> None:
+                    kw = {}
+                    if rules[j] is not None:
+                        kw = {"paired_touched": touched, "skip_model": rules[j][0], "skip_mask": rules[j][1]}
+                        if kept and rules[j][1]:
+                            kw.update(paired_saves=kept["saves"], paired_saved=kept["saved"], resumed=resumed[j])
+                    copied[j] += play(changed[j], i, first, n, counts[j], paired=record, pair_out=pairs[j], **kw)
 
-            if workers <= 1:
-                for j in range(len(changed)):
-                    work(j)
-                    progress.advance(n)
-            else:
-                for _ in pool.map(work, range(len(changed))):
-                    progress.advance(n)
-    return PairedRuns(base_counts, counts if changed_counts else [None] * len(changed), pairs, trials, copied)
+                if workers <= 1:
+                    for j in range(len(changed)):
+                        work(j)
+                        progress.advance(n)
+                else:
+                    for _ in pool.map(work, range(len(changed))):
+                        progress.advance(n)
+    return PairedRuns(base_counts, counts if changed_counts else [None] * len(changed), pairs, trials, copied,
+                      [(int(r[0]), int(r[1])) for r in resumed])
 
 
 def summarise(setup: BattleSetup, counts: np.ndarray, trials: int) -> tuple[pd.DataFrame, pd.DataFrame]:
