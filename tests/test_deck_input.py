@@ -6,6 +6,7 @@ import importlib.util
 import io
 import json
 import random
+import re
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -336,6 +337,20 @@ def test_fifth_copy_of_a_title():
     text = "title,type,suit,value\n" + "Same Name,goods,H,3\n" * 3 + "Same Name,goods,H,4\n" * 2
     with pytest.raises(OddsmithError, match="5 copies of 'Same Name'.*sharing a title"):
         D.parse_deck(text, partial=True)
+
+
+def test_the_first_card_breaking_a_limit_is_named():
+    """Several cards over a limit: the message names the first of them in card-code and title order (the checks
+    count first and look only at the cards over a limit)."""
+    codes = {c: int(D.parse_deck(f"{c}\n", partial=True).cards["code"][0]) for c in ("KS", "2C", "7H")}
+    first = min(codes, key=codes.get)
+    text = "".join(f"5x {c}\n" for c in ("KS", "2C", "7H"))
+    with pytest.raises(OddsmithError, match=f"5 copies of {re.escape(format_card(codes[first]))};"):
+        D.parse_deck(text, partial=True)
+    rows = "title,type,suit,value\n" + "".join(f"Zed,goods,H,{v}\n" for v in range(2, 7)) \
+        + "".join(f"Abe,goods,S,{v}\n" for v in range(2, 8))
+    with pytest.raises(OddsmithError, match="6 copies of 'Abe'.*sharing a title"):
+        D.parse_deck(rows, partial=True)
 
 
 def test_two_outfits():

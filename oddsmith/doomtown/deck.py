@@ -328,23 +328,26 @@ def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "de
         raise OddsmithError(f"{name}: {len(jokers)} jokers; a deck holds at most {rules.max_jokers} "
                             f"(Deck Building){_lines_text(jokers['line'].tolist())}")
     valued = cards[cards["code"] != JOKER_CODE]
-    for code, group in valued.groupby("code", sort=True):
-        if len(group) > rules.max_per_suit_and_value:
-            raise OddsmithError(
-                f"{name}: {len(group)} copies of {format_card(int(code))}; a deck holds at most "
-                f"{rules.max_per_suit_and_value} cards sharing suit and value{_lines_text(group['line'].tolist())}")
+    # counted first, grouped only where a rule is broken (the first such group in sorted order, as it is named)
+    code = _first_over(valued["code"], rules.max_per_suit_and_value)
+    if code is not None:
+        group = valued[valued["code"] == code]
+        raise OddsmithError(
+            f"{name}: {len(group)} copies of {format_card(int(code))}; a deck holds at most "
+            f"{rules.max_per_suit_and_value} cards sharing suit and value{_lines_text(group['line'].tolist())}")
     titled = cards[cards["title"].notna()]
     if not titled.empty:
         # Experienced versions of a dude count as the same card (Quick reference "Experienced").
         keys = titled["title"].map(lambda t: title_key(deck_building_title(t)))
-        for _, group in titled.groupby(keys, sort=True):
-            if len(group) > rules.max_per_title:
-                versions = list(dict.fromkeys(str(t) for t in group["title"]))
-                what = repr(versions[0]) if len(versions) == 1 else \
-                    f"{deck_building_title(versions[0])!r} ({', '.join(versions)}: versions of one card)"
-                raise OddsmithError(
-                    f"{name}: {len(group)} copies of {what}; a deck holds at most "
-                    f"{rules.max_per_title} cards sharing a title{_lines_text(group['line'].tolist())}")
+        key = _first_over(keys, rules.max_per_title)
+        if key is not None:
+            group = titled[keys == key]
+            versions = list(dict.fromkeys(str(t) for t in group["title"]))
+            what = repr(versions[0]) if len(versions) == 1 else \
+                f"{deck_building_title(versions[0])!r} ({', '.join(versions)}: versions of one card)"
+            raise OddsmithError(
+                f"{name}: {len(group)} copies of {what}; a deck holds at most "
+                f"{rules.max_per_title} cards sharing a title{_lines_text(group['line'].tolist())}")
     n = len(valued)
     if n > rules.valued_cards:
         raise OddsmithError(f"{name}: {n} valued cards; a deck holds exactly {rules.valued_cards} "
@@ -365,12 +368,19 @@ def validate_deck(cards: pd.DataFrame, *, partial: bool = False, name: str = "de
     if table is not None:
         warnings += _starting_gang_warnings(cards[cards["starting"] & (cards["type"] == "dude")], outfits, table)
     if table is not None and not titled.empty and "copies_in_box" in table.frame:
-        for title, group in titled.groupby("title", sort=True):
+        for title, copies in titled["title"].value_counts(sort=False).sort_index().items():
             card = table.find(str(title))
             box = None if card is None else card.get("copies_in_box")
-            if box is not None and box is not pd.NA and len(group) > int(box):
-                warnings.append(f"{len(group)} copies of {str(title)!r}; the box holds {int(box)}")
+            if box is not None and box is not pd.NA and copies > int(box):
+                warnings.append(f"{copies} copies of {str(title)!r}; the box holds {int(box)}")
     return warnings
+
+
+def _first_over(keys: pd.Series, most: int):
+    """The smallest value of ``keys`` that occurs more than ``most`` times, or None."""
+    counts = keys.value_counts(sort=False)
+    over = counts.index[counts.to_numpy() > most]
+    return min(over) if len(over) else None
 
 
 # --------------------------------------------------------------------------
