@@ -431,6 +431,30 @@ def test_colour_bar_is_as_tall_as_its_panels(height):
         assert label.y0 >= 0 and label.y1 <= fig.bbox.height  # the label stays on the chart
 
 
+def test_summed_tables_are_pandas_pivot_tables():
+    """charts.summed, the stacked bars' table: on random long data (pairs repeated, missing, NaN, outside the
+    orders), the pivot table of sums, reindexed to the orders with 0 for the missing, to the last bit where each
+    pair holds one value, and within rounding where a pair repeats."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    for case in range(60):
+        n = int(rng.integers(0, 40))
+        data = pd.DataFrame({"bar": rng.choice(["a", "b", "c", "d", "e"], n), "part": rng.choice(["x", "y", "z"], n),
+                             "p": np.where(rng.random(n) < 0.1, np.nan, rng.random(n))})
+        if case % 2:
+            data = data.drop_duplicates(["bar", "part"])
+        rows = list(rng.permutation(["a", "b", "c", "f"]))
+        cols = list(rng.permutation(["x", "y", "w"]))
+        got = charts.summed(data, "bar", "part", "p", rows, cols)
+        want = (data.pivot_table(index="bar", columns="part", values="p", aggfunc="sum")
+                .reindex(index=rows, columns=cols).fillna(0).to_numpy(dtype=float)) if n else np.zeros((4, 3))
+        if case % 2:
+            assert np.array_equal(got, want), case
+        else:
+            assert np.allclose(got, want, rtol=1e-12, atol=0), case
+
+
 @pytest.mark.parametrize("orientation", ["vertical", "horizontal"])
 def test_a_colour_bar_is_drawn_as_an_image_of_its_bands(orientation):
     """charts.unsampled_solids: the colour bar's bands become an image of one pixel each, which a page draws as

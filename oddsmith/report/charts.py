@@ -345,17 +345,32 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
         ax.legend(ncols=min(len(groups), 4), loc="upper right")
 
 
+def summed(data: pd.DataFrame, index: str, columns: str, values: str, index_order: Sequence,
+           columns_order: Sequence) -> np.ndarray:
+    """``data[values]`` summed by (``index``, ``columns``) into a float array, rows in ``index_order`` and columns
+    in ``columns_order``; 0 where a pair is missing or NaN, pairs outside the orders left out: what
+    ``pivot_table(aggfunc="sum").reindex(...).fillna(0)`` gives, without its grouping (about 3 ms a chart)."""
+    rows = {k: i for i, k in enumerate(index_order)}
+    cols = {k: j for j, k in enumerate(columns_order)}
+    out = np.zeros((len(rows), len(cols)))
+    for r, c, v in zip(data[index].tolist(), data[columns].tolist(), data[values].to_numpy(dtype=float).tolist()):
+        i, j = rows.get(r), cols.get(c)
+        if i is not None and j is not None and v == v:
+            out[i, j] += v
+    return out
+
+
 def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_order: Sequence[str] | None = None,
                  title: str = "", xlabel: str = "probability (%)", min_label: float = 0.06) -> None:
     """Horizontal 100 % stacked bars (e.g. win / tie / lose), each part with its colour, hatch and label."""
     ax = fig.add_subplot(axes_class=layout.BarAxes)
     bars_order = list(dict.fromkeys(data[bar]))
     parts = list(parts_order) if parts_order else list(dict.fromkeys(data[part]))
-    table = data.pivot_table(index=bar, columns=part, values=p, aggfunc="sum").reindex(index=bars_order, columns=parts).fillna(0)
+    table = summed(data, bar, part, p, bars_order, parts)
     left = np.zeros(len(bars_order))
     y = np.arange(len(bars_order))
     for k, (name, col, hatch) in enumerate(zip(parts, style.colors(len(parts)), style.hatches(len(parts)))):
-        vals = table[name].to_numpy(dtype=float)
+        vals = table[:, k]
         rects = ax.barh(y, 100 * vals, left=100 * left, color=col, hatch=hatch, label=name, height=0.62)
         for r, v in zip(rects, vals):
             if v >= min_label:
@@ -379,12 +394,11 @@ def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: 
     values = list(range(1, 14))
     labels = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     suits = list(dict.fromkeys(counts["suit"]))
-    table = counts.pivot_table(index="value", columns="suit", values="count", aggfunc="sum").reindex(
-        index=values, columns=suits).fillna(0)
+    table = summed(counts, "value", "suit", "count", values, suits)
     bottom = np.zeros(len(values))
     x = np.arange(len(values))
-    for suit, col, hatch in zip(suits, style.colors(len(suits)), style.hatches(len(suits))):
-        vals = table[suit].to_numpy(dtype=float)
+    for k, (suit, col, hatch) in enumerate(zip(suits, style.colors(len(suits)), style.hatches(len(suits)))):
+        vals = table[:, k]
         ax.bar(x, vals, bottom=bottom, color=col, hatch=hatch, label=suit, width=0.7)
         bottom += vals
     if jokers:

@@ -398,7 +398,8 @@ class _OnDemandAxis:
 
     def _get_tick(self, major):
         tick = super()._get_tick(major)
-        if self._tick_clip is not None:
+        # only a list's first tick: the later ones take its clip with its other properties (Axis._copy_tick_props)
+        if self._tick_clip is not None and not self.__dict__.get("majorTicks" if major else "minorTicks"):
             tick.set_clip_path(*self._tick_clip)
         return tick
 
