@@ -804,6 +804,25 @@ def test_heatmap_cells_are_one_colour_each_and_drawn_unsampled():
         fig.savefig(out, format="pdf")
     sizes = re.findall(rb"/Subtype /Image[^>]*?/Width (\d+)[^>]*?/Height (\d+)", out.getvalue(), re.S)
     assert sizes and set(sizes) == {(b"%d" % (3 * k), b"%d" % (2 * k))}  # the image and its soft mask (alpha)
+    # the white lines between the cells: one collection, every column edge, then every row edge
+    (lines,) = ax.collections
+    segments = [tuple(map(tuple, seg.tolist())) for seg in lines.get_segments()]
+    assert segments == [((x, -0.5), (x, 1.5)) for x in (-0.5, 0.5, 1.5, 2.5)] \
+        + [((-0.5, y), (2.5, y)) for y in (-0.5, 0.5, 1.5)]
+    assert lines.get_zorder() == 0.5 and (lines.get_colors() == [1, 1, 1, 1]).all()
+    assert list(lines.get_linewidths()) == [0.6]
+    assert (ax.get_xlim(), ax.get_ylim()) == ((-0.5, 2.5), (1.5, -0.5))
+
+
+def test_the_ink_of_many_cells_is_the_ink_of_each():
+    """style.inks_on, a heatmap's cell texts at once: style.ink_on of each colour, on random colours and on both
+    sides of the threshold."""
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    colours = np.vstack([rng.random((500, 4)), np.full((1, 4), 0.5), [[0, 0, 0, 0], [1, 1, 1, 1]]])
+    assert style.inks_on(colours) == [style.ink_on(c) for c in colours]
+    assert set(style.inks_on(colours)) == {"black", "white"}
 
 
 def test_shooting_heatmap_shades_each_column_on_its_own_range():

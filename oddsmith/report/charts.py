@@ -107,17 +107,20 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
 
     ``column_ranges``: a column's own (low, high) to shade it on, instead of ``vmin``-``vmax``.
     ``row_labels``: name the rows on the left (a panel beside another that names them need not)."""
+    from matplotlib.collections import LineCollection
     from matplotlib.colors import Normalize
 
     values = matrix.to_numpy(dtype=float)
     goods = column_goods(matrix, good)
     maps = {g: colour_map(g) for g in dict.fromkeys(goods)}  # one per direction, not per column
-    cmaps = [maps[g] for g in goods]
     rgba = np.zeros(values.shape + (4,))
-    for j, cmap in enumerate(cmaps):
+    shades: dict[tuple, list[int]] = {}  # the columns of one colour map and range, coloured in one call
+    for j, g in enumerate(goods):
         lo, hi = (column_ranges or {}).get(str(matrix.columns[j]), (vmin, vmax))
+        shades.setdefault((g, lo, hi), []).append(j)
+    for (g, lo, hi), cols_of in shades.items():
         norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1e-12)
-        rgba[:, j] = cmap(norm(np.nan_to_num(values[:, j])))
+        rgba[:, cols_of] = maps[g](norm(np.nan_to_num(values[:, cols_of])))
     rgba[np.isnan(values)] = 0.0  # transparent: no figure in that cell
     # Unsampled: a vector page holds the cells' own pixels and scales them, instead of a raster of the whole
     # axes made at the page's resolution (PDF: about 10 ms less per heatmap, sharp cell edges at any zoom).
@@ -137,18 +140,20 @@ def heatmap(ax, matrix: pd.DataFrame, *, title: str = "", xlabel: str = "", ylab
     layout.edge_labels(ax, "x", labels, rotation=90 if rotate else 0, axis_label=xlabel)
     rows_named = ["\n".join(textwrap.wrap(str(i), 30)) or str(i) for i in matrix.index] if row_labels else []
     layout.edge_labels(ax, "y", rows_named, axis_label=ylabel)
-    # White lines between the cells: two line collections, not a grid of minor ticks (each tick is a
-    # line, two labels and a grid line that the layout measures and the page draws: docs/speed.md).
+    # White lines between the cells: one line collection, not a grid of minor ticks (each tick is a
+    # line, two labels and a grid line that the layout measures and the page draws: docs/speed.md), nor
+    # Axes.vlines and hlines (two collections, with data limits the fixed limits below replace).
     rows, cols = values.shape
-    ax.vlines(np.arange(-0.5, cols), -0.5, rows - 0.5, colors="white", linewidths=0.6, zorder=0.5)
-    ax.hlines(np.arange(-0.5, rows), -0.5, cols - 0.5, colors="white", linewidths=0.6, zorder=0.5)
+    segments = [((x, -0.5), (x, rows - 0.5)) for x in np.arange(-0.5, cols).tolist()]
+    segments += [((-0.5, y), (cols - 0.5, y)) for y in np.arange(-0.5, rows).tolist()]
+    ax.add_collection(LineCollection(segments, colors="white", linewidths=0.6, zorder=0.5), autolim=False)
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     size = font_size or 6.5
     rows_at, cols_at = np.nonzero(~np.isnan(values))
     layout.cell_texts(ax, cols_at, rows_at,
                       [pct(v, digits) if percent else f"{v:.{digits}f}" for v in values[rows_at, cols_at]],
-                      colors=[style.ink_on(rgba[i, j]) for i, j in zip(rows_at, cols_at)],
+                      colors=style.inks_on(rgba[rows_at, cols_at]),
                       ha="center", va="center", fontsize=size)
     if title:
         ax.set_title(title)

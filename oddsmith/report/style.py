@@ -161,3 +161,10 @@ def ink_on(rgba) -> str:
     r, g, b = (np.asarray(mpl.colors.to_rgb(rgba)) ** 2.2)
     luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "black" if luminance > 0.22 else "white"
+
+
+def inks_on(rgba: np.ndarray) -> list[str]:
+    """:func:`ink_on` of each colour of ``rgba`` (n x 4, values 0..1), worked out at once."""
+    r, g, b = (np.asarray(rgba, dtype=float)[:, :3] ** 2.2).T
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return ["black" if x > 0.22 else "white" for x in luminance.tolist()]
