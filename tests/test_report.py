@@ -490,6 +490,42 @@ def test_a_colour_bar_is_drawn_as_an_image_of_its_bands(orientation):
     assert len(np.unique(along, axis=0)) > 50  # a scale, not one colour
 
 
+def test_a_heatmap_grids_colour_bar_makes_its_ticks_on_demand(monkeypatch):
+    """The colour bar's Axes are ReportAxes (layout.made_as_report_axes around fig.colorbar), and the chart draws
+    to the same pixels as with Matplotlib's own Axes; the figure's add_axes is its own again after, and an Axes
+    class asked for is kept."""
+    import contextlib
+    import io
+
+    import numpy as np
+    from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    panels = [("a", pd.DataFrame([[0.1, 0.25], [0.5, 0.9]], columns=["x", "y"], index=["r", "s"])),
+              ("b", pd.DataFrame([[0.3, 0.6], [0.2, 0.75]], columns=["x", "y"], index=["r", "s"]))]
+
+    def drawn():
+        with style.report_style():
+            fig = Figure(figsize=(6, 3), dpi=100)
+            FigureCanvasAgg(fig)
+            charts.heatmap_grid(fig, panels, subject="the shooter")
+            buf = io.BytesIO()
+            fig.savefig(buf, format="rgba")
+            return fig, np.frombuffer(buf.getvalue(), dtype=np.uint8)
+
+    fig, ours = drawn()
+    assert isinstance(fig.axes[-1], layout.ReportAxes) and "add_axes" not in fig.__dict__
+    monkeypatch.setattr(layout, "made_as_report_axes", lambda fig: contextlib.nullcontext())
+    plain, theirs = drawn()
+    assert type(plain.axes[-1]) is Axes
+    assert np.array_equal(ours, theirs)
+    bare = Figure()
+    with pytest.raises(RuntimeError), layout.made_as_report_axes(bare):
+        assert type(bare.add_axes((0, 0, 1, 1), axes_class=Axes)) is Axes
+        raise RuntimeError
+    assert "add_axes" not in bare.__dict__
+
+
 def test_pdf_pages_with_colour_bars_rasterize_nothing(monkeypatch):
     """A heatmap grid's colour bar and the glossary's two colour scales draw on a PDF page without a raster:
     Matplotlib rasterizes a mesh of 50 colours or more, making a raster the size of the whole page."""

@@ -252,8 +252,9 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
             text = f"{label}\nbright: better for {subject}"
         else:
             text = label
-    cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
-                      shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
+    with layout.made_as_report_axes(fig):
+        cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
+                          shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
     cb.outline.set_linewidth(0.4)
     unsampled_solids(cb)
     # for the page's hand layout (oddsmith.report.layout), which knows the panels' real height: the bar
