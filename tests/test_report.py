@@ -850,6 +850,55 @@ def test_heatmap_cells_are_one_colour_each_and_drawn_unsampled():
     assert (ax.get_xlim(), ax.get_ylim()) == ((-0.5, 2.5), (1.5, -0.5))
 
 
+@pytest.mark.parametrize("which", ["x", "y"])
+def test_category_labels_with_marks_are_where_matplotlibs_ticks_draw(which):
+    """layout.edge_labels with ``marks`` (the bar charts' categories): the same tick marks (marker, size, width,
+    colour, places) and the labels anchored where Matplotlib's tick labels are, with the axis label where
+    Matplotlib sets it beyond them (within 0.2 pt: the PDF's font metrics), on a PDF page in the standard fonts."""
+    import io
+
+    import matplotlib as mpl
+    import numpy as np
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    labels = ["A", "2 Pair", "Str. Fl.", "10", "Joker"]
+
+    def chart(ours: bool):
+        fig = Figure(figsize=(4, 3))
+        ax = fig.add_subplot(axes_class=layout.BarAxes)
+        (ax.bar if which == "x" else ax.barh)(range(5), [3, 1, 4, 1, 5])
+        if ours:
+            layout.edge_labels(ax, which, labels, axis_label="hand rank", marks=True)
+        else:
+            (ax.set_xticks if which == "x" else ax.set_yticks)(range(5), labels)
+            (ax.set_xlabel if which == "x" else ax.set_ylabel)("hand rank")
+        out = io.BytesIO()
+        with mpl.rc_context({"pdf.compression": 0}), PdfPages(out) as pdf:
+            pdf.savefig(fig)
+        # where the page sets the axis label: the text matrix or offset before it (points)
+        placed = re.search(rb"([-\d. ]+) (?:Tm\n0 0 )?Td\n\(hand rank\) Tj", out.getvalue())
+        return ax, [float(v) for v in placed.group(1).split()]
+
+    with style.report_style(), style.pdf_core_fonts():
+        (theirs, their_label), (ours, our_label) = chart(False), chart(True)
+    assert np.abs(np.subtract(our_label, their_label)).max() <= 0.2
+    axis = theirs.xaxis if which == "x" else theirs.yaxis
+    ticks = axis.get_major_ticks()
+    (marks,) = [a for a in ours.lines if a.get_marker() == ticks[0].tick1line.get_marker()]
+    assert np.allclose(marks.get_transform().transform(marks.get_xydata()),
+                       [t.tick1line.get_transform().transform(t.tick1line.get_xydata()[0]) for t in ticks])
+    for prop in ("markersize", "markeredgewidth", "markeredgecolor", "zorder"):
+        assert getattr(marks, f"get_{prop}")() == getattr(ticks[0].tick1line, f"get_{prop}")(), prop
+    for line in (marks, ticks[0].tick1line):  # drawn unclipped, beyond the axes
+        assert not line.get_clip_on() or (line.get_clip_box() is None and line.get_clip_path() is None)
+    texts = layout.edge_label_texts(ours)
+    assert [t.get_text() for t in texts] == labels
+    for t, tick in zip(texts, ticks):
+        assert np.allclose(t.get_transform().transform(t.get_position()),
+                           tick.label1.get_transform().transform(tick.label1.get_position()))
+        assert (t.get_ha(), t.get_va()) == (tick.label1.get_ha(), tick.label1.get_va())
+
+
 def test_the_ink_of_many_cells_is_the_ink_of_each():
     """style.inks_on, a heatmap's cell texts at once: style.ink_on of each colour, on random colours and on both
     sides of the threshold."""

@@ -341,11 +341,10 @@ def distribution_bars(fig, data: pd.DataFrame, *, x: str, p: str, stderr: str | 
                       error_kw={"elinewidth": 0.6, "ecolor": "black"})
         _bar_labels(ax, bars, [f"{v:.1f}" if v >= 0.05 else ("<0.1" if v > 0 else "0") for v in vals], size=size)
         top = max(top, float(np.max(vals)) if len(vals) else 0.0)
-    ax.set_xticks(range(len(cats)), [str(c) for c in cats], rotation=label_rotation,
-                  ha="right" if label_rotation else "center")
+    layout.edge_labels(ax, "x", [str(c) for c in cats], rotation=label_rotation,
+                       ha="right" if label_rotation else None, axis_label=xlabel, marks=True)
     ax.set_ylim(0, top * 1.15 + 1)
     ax.set_ylabel(ylabel)
-    ax.set_xlabel(xlabel)
     set_title(ax, fig, title)
     if group:
         ax.legend(ncols=min(len(groups), 4), loc="upper right")
@@ -384,7 +383,7 @@ def stacked_bars(fig, data: pd.DataFrame, *, bar: str, part: str, p: str, parts_
                         ha="center", va="center", fontsize=6.5,
                         bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
         left += vals
-    ax.set_yticks(y, [str(b) for b in bars_order])
+    layout.edge_labels(ax, "y", [str(b) for b in bars_order], marks=True)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.grid(axis="x")
@@ -413,11 +412,10 @@ def value_suit_histogram(fig, counts: pd.DataFrame, *, title: str = "", jokers: 
     for i, t in enumerate(totals):
         if t:
             ax.text(i, t + 0.1, f"{int(t)}", ha="center", va="bottom", fontsize=6.5)
-    ax.set_xticks(range(len(totals)), labels + (["Joker"] if jokers else []))
+    layout.edge_labels(ax, "x", labels + (["Joker"] if jokers else []), axis_label="value", marks=True)
     ax.set_ylim(0, max(totals + [1]) * 1.3 + 0.5)
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("cards")
-    ax.set_xlabel("value")
     set_title(ax, fig, title)
     ax.legend(ncols=len(suits) + (1 if jokers else 0), loc="upper right")
 

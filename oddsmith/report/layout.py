@@ -32,6 +32,7 @@ from typing import Sequence
 import matplotlib as mpl
 import matplotlib.axis as maxis
 import matplotlib.colors as mcolors
+import matplotlib.lines as mlines
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
@@ -143,6 +144,37 @@ def _text_size(t) -> tuple[float, float]:
     ls = getattr(t, "_linespacing", 1.2)  # "normal" (matplotlib 3.11): the font's own, about 1.2
     ls = ls if isinstance(ls, (int, float)) else 1.2
     return text_size_pt(t.get_text(), t.get_fontsize(), _weight(t.get_fontweight()), ls)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_box_em(line: str, family: str, weight: str) -> tuple[float, float]:
+    """Width and height of one line's box as Matplotlib draws it, in ems: its glyphs' extent, never less high than
+    "lp" (Text._get_layout), by the PDF's font metrics or the TrueType font's."""
+    if _is_core(family):
+        from oddsmith.report.style import core_font_metrics
+
+        afm = core_font_metrics(family, weight)
+        _, _, width, height, _ = afm.get_str_bbox_and_descent(line)
+        return width / 1000, max(height, afm.get_str_bbox_and_descent("lp")[3]) / 1000
+    font = _font(family, weight)
+    font.set_size(100, 72)
+    font.set_text("lp", 0.0)
+    lp = font.get_width_height()[1]
+    font.set_text(line, 0.0)
+    width, height = font.get_width_height()
+    return width / 64 / 100, max(height, lp) / 64 / 100
+
+
+def _drawn_size(t) -> tuple[float, float]:
+    """Width and height (points) of text ``t``'s box as drawn, unrotated: its lines as wide and its first line as
+    high as Matplotlib draws them (:func:`_line_box_em`; the layout's measures allow a little more), the others
+    spaced as :func:`text_size_pt` spaces them."""
+    size, lines = t.get_fontsize(), t.get_text().split("\n")
+    family, weight = mpl.rcParams["font.family"][0], _weight(t.get_fontweight())
+    boxes = [_line_box_em(line, family, weight) for line in lines]
+    ls = getattr(t, "_linespacing", 1.2)
+    ls = ls if isinstance(ls, (int, float)) else 1.2
+    return size * max(w for w, _ in boxes), size * (boxes[0][1] + ls * (len(lines) - 1))
 
 
 def _rotated(w: float, h: float, rotation: float) -> tuple[float, float]:
@@ -302,27 +334,52 @@ def cell_texts(ax, xs: Sequence[float], ys: Sequence[float], texts: Sequence[str
 _EDGE_LABELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+#: A tick mark's marker on the bottom (x) or left (y) edge, by the style's tick direction (Matplotlib's XTick and
+#: YTick), and how much of its length lies outside, pushing the labels away (Tick.get_tick_padding).
+_MARKS = {"x": {"out": mlines.TICKDOWN, "in": mlines.TICKUP, "inout": "|"},
+          "y": {"out": mlines.TICKLEFT, "in": mlines.TICKRIGHT, "inout": "_"}}
+_MARK_OUTSIDE = {"in": 0.0, "inout": 0.5, "out": 1.0}
+
+
 def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0, axis_label: str = "",
-                size: float | str | None = None) -> list:
+                size: float | str | None = None, marks: bool = False, ha: str | None = None) -> list:
     """One label per column (``which="x"``, along the bottom edge) or per row (``"y"``, along the left edge) of
     ``ax``'s cells 0, 1, 2, ..., with ``axis_label`` beyond them: what ``ax.set_xticks(range(n), labels)`` and
     ``ax.set_xlabel`` draw, where they draw it (the axes' own tick-label transforms, the style's pad, size and
-    colour; ``size`` in place of the style's), without the ticks.
+    colour; ``size`` in place of the style's; ``ha`` in place of the edge's alignment), without the ticks; with
+    ``marks``, their tick marks too (the style's size, width, colour and direction, the labels beyond them), as
+    one line of markers.
 
     Each matplotlib tick is two tick marks, a grid line and two labels, made and then laid out again at
-    every draw: a heatmap's ticks cost about a fifth of drawing it (docs/speed.md, 'Reports'). The labels are
-    held by the (sub)figure (:func:`cell_text`); :func:`overhang` measures them as it measures tick labels,
-    and the axis label is set beyond them by the same measure."""
+    every draw: a heatmap's ticks cost about a fifth of drawing it, a bar chart's about 1 ms each
+    (docs/speed.md, 'Reports'). The labels are held by the (sub)figure (:func:`cell_text`); :func:`overhang`
+    measures them as it measures tick labels, and the axis label is set beyond them by the same measure."""
     from matplotlib.transforms import ScaledTranslation
 
     pad = mpl.rcParams[f"{which}tick.major.pad"]
-    transform, va, ha = (ax.get_xaxis_text1_transform(pad) if which == "x" else ax.get_yaxis_text1_transform(pad))
+    if marks:
+        length, direction = mpl.rcParams[f"{which}tick.major.size"], mpl.rcParams[f"{which}tick.direction"]
+        pad += length * _MARK_OUTSIDE[direction]
+        ticks = np.arange(len(labels), dtype=float)
+        line = mlines.Line2D(ticks if which == "x" else np.zeros(len(labels)),
+                             np.zeros(len(labels)) if which == "x" else ticks,
+                             transform=ax.get_xaxis_transform("tick1") if which == "x"
+                             else ax.get_yaxis_transform("tick1"),
+                             linestyle="none", marker=_MARKS[which][direction], markersize=length,
+                             markeredgewidth=mpl.rcParams[f"{which}tick.major.width"],
+                             color=mpl.rcParams[f"{which}tick.color"],
+                             markeredgecolor=mpl.rcParams[f"{which}tick.color"],
+                             zorder=mlines.Line2D.zorder + 0.01, clip_on=False)
+        ax.add_artist(line)
+    transform, va, edge_ha = (ax.get_xaxis_text1_transform(pad) if which == "x"
+                              else ax.get_yaxis_text1_transform(pad))
     color = mpl.rcParams[f"{which}tick.labelcolor"]
     if color == "inherit":
         color = mpl.rcParams[f"{which}tick.color"]
     size = mpl.rcParams[f"{which}tick.labelsize"] if size is None else size
     texts = [cell_text(ax, k if which == "x" else 0, 0 if which == "x" else k, label, transform=transform, va=va,
-                       ha=ha, rotation=rotation, fontsize=size, color=color) for k, label in enumerate(labels)]
+                       ha=ha or edge_ha, rotation=rotation, fontsize=size, color=color)
+             for k, label in enumerate(labels)]
     _EDGE_LABELS.setdefault(ax, {})[which] = texts
     axis = ax.xaxis if which == "x" else ax.yaxis
     axis.set_ticks([])
@@ -331,8 +388,9 @@ def edge_labels(ax, which: str, labels: Sequence[str], *, rotation: float = 0.0,
     else:
         ax.set_ylabel(axis_label)
     if axis_label:
-        # matplotlib sets an axis label beyond the tick labels; these are no tick labels, so it is set here
-        reach = max((_rotated(*_text_size(t), rotation)[1 if which == "x" else 0] for t in texts if t.get_text()),
+        # matplotlib sets an axis label beyond the tick labels' drawn boxes; these are no tick labels, so it is set
+        # here, beyond their height as drawn (_drawn_size), not the layout's safe one
+        reach = max((_rotated(*_drawn_size(t), rotation)[1 if which == "x" else 0] for t in texts if t.get_text()),
                     default=0.0)
         away = (pad + reach + axis.labelpad) / 72
         fig = ax.get_figure(root=True)
