@@ -17,7 +17,17 @@ def _exit(status: int, line: str | None) -> None:
     os._exit(status)
 
 
+def single_threaded_blas() -> None:
+    """Ask numpy's OpenBLAS for one thread, unless the user chose a number (``OPENBLAS_NUM_THREADS``).
+
+    OpenBLAS starts a thread per core as numpy loads, and they spin for about 0.06 s of CPU waiting for work that
+    oddsmith never gives them: it does no linear algebra (docs/speed.md, 'Reports'). Only the command does this,
+    before anything loads numpy; a program that imports oddsmith keeps its own setting."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def run() -> None:
+    single_threaded_blas()
     try:
         from oddsmith import interrupts  # the standard library only: loads at once
     except KeyboardInterrupt:

@@ -157,3 +157,29 @@ def test_the_command_tree_is_built_once_and_keeps_nothing_between_command_lines(
     rc, again, _ = run(capsys, *shoot)
     assert rc == 0 and again == first
     assert json.loads(again) != json.loads(run(capsys, *shoot[:-2], "--dice-mod", "2", "--format", "json")[1])
+
+
+def test_the_command_asks_openblas_for_one_thread(monkeypatch):
+    """The command (oddsmith.__main__.run) asks numpy's OpenBLAS for one thread before anything loads numpy, unless
+    the user set OPENBLAS_NUM_THREADS: OpenBLAS otherwise starts a thread per core that spins at start-up, and
+    oddsmith does no linear algebra. With one, numpy loads without a second thread in the process."""
+    from oddsmith import __main__ as entry
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    entry.single_threaded_blas()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    entry.single_threaded_blas()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+    source = Path(entry.__file__).read_text()
+    assert source.index("    single_threaded_blas()") < source.index("from oddsmith import interrupts")
+    if (os.cpu_count() or 1) < 2 or not Path("/proc/self/task").is_dir():
+        pytest.skip("one core, or no /proc: OpenBLAS starts no thread to count")
+    count = ("import os; from oddsmith import __main__ as m; {} import numpy; "
+             "print(len(os.listdir('/proc/self/task')))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env["PYTHONPATH"] = str(ROOT)
+    threads = [int(subprocess.run([sys.executable, "-c", count.format(call)], capture_output=True, text=True,
+                                  env=env, cwd=ROOT, timeout=60, check=True).stdout)
+               for call in ("m.single_threaded_blas();", "")]
+    assert threads[0] == 1 and threads[1] > 1, threads
