@@ -581,7 +581,7 @@ cdef inline void trial_streams(TrialStreams *ts, Game *g) noexcept nogil:
 
 cdef Py_ssize_t SNAP_SIZE = sizeof(Game) + 2 * sizeof(uint64_t)
 SNAP_BYTES = SNAP_SIZE
-"""Bytes of one saved game (:func:`mc_battle`'s ``snapshots``): the Game, then its two streams' keys."""
+"""Bytes of one saved game (:func:`mc_battle`'s ``saves``): the Game, then its two streams' keys."""
 
 
 cdef inline void save_game(const Game *g, const TrialStreams *ts, uint8_t *to) noexcept nogil:

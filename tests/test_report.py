@@ -515,14 +515,20 @@ def test_a_heatmap_grids_colour_bar_makes_its_ticks_on_demand(monkeypatch):
 
     fig, ours = drawn()
     assert isinstance(fig.axes[-1], layout.ReportAxes) and "add_axes" not in fig.__dict__
+    made_as_report_axes = layout.made_as_report_axes
     monkeypatch.setattr(layout, "made_as_report_axes", lambda fig: contextlib.nullcontext())
     plain, theirs = drawn()
     assert type(plain.axes[-1]) is Axes
     assert np.array_equal(ours, theirs)
     bare = Figure()
-    with pytest.raises(RuntimeError), layout.made_as_report_axes(bare):
+    with pytest.raises(RuntimeError), made_as_report_axes(bare):
         assert type(bare.add_axes((0, 0, 1, 1), axes_class=Axes)) is Axes
         raise RuntimeError
+    assert "add_axes" not in bare.__dict__
+    with made_as_report_axes(bare):
+        with made_as_report_axes(bare):
+            assert isinstance(bare.add_axes((0, 0, 0.5, 1)), layout.ReportAxes)
+        assert isinstance(bare.add_axes((0.5, 0, 0.5, 1)), layout.ReportAxes)  # one inside another
     assert "add_axes" not in bare.__dict__
 
 

@@ -532,7 +532,7 @@ def made_as_report_axes(fig):
     are :class:`ReportAxes`: a colour bar's, which ``fig.colorbar`` makes that way (``colorbar.make_axes``) and
     which would otherwise make its four template ticks at once (about 2.4 ms a bar). Any other Axes class asked
     for is kept."""
-    add_axes = fig.add_axes
+    add_axes, own = fig.add_axes, fig.__dict__.get("add_axes")  # own: set by a caller around this one
 
     def report_add_axes(*args, **kwargs):
         kwargs.setdefault("axes_class", ReportAxes)
@@ -542,7 +542,10 @@ def made_as_report_axes(fig):
     try:
         yield
     finally:
-        del fig.add_axes
+        if own is None:
+            del fig.add_axes
+        else:
+            fig.add_axes = own
 
 
 # ---------------------------------------------------------------------------- bars
