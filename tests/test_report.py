@@ -1453,6 +1453,36 @@ def test_report_axes_draw_what_matplotlib_axes_draw(core_fonts):
     assert len(plain_ax.xaxis.majorTicks) == len(plain_ax.yaxis.minorTicks) == 1  # Matplotlib's first ticks
 
 
+def test_report_axes_make_their_patch_transform_once():
+    """layout._AxesPatch: the transform every clipped artist asks of the Axes' patch is made once while the patch and
+    the Axes' transform stay as they are, is Matplotlib's (the same matrix), and is made again when either changes."""
+    import numpy as np
+    from matplotlib.patches import Rectangle
+    from matplotlib.transforms import IdentityTransform
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot(axes_class=layout.ReportAxes)
+    patch = ax.patch
+    assert isinstance(patch, layout._AxesPatch) and patch.get_transform() is patch.get_transform()
+    twin = Rectangle((0.0, 0.0), 1.0, 1.0, transform=ax.transAxes)
+    assert np.array_equal(patch.get_transform().get_matrix(), twin.get_transform().get_matrix())
+    line = ax.plot([0, 1], [0, 1])[0]
+    assert line.get_clip_box()._transform is patch.get_transform()  # clipped through the shared transform
+    before = patch.get_transform()
+    ax.set_position((0.2, 0.2, 0.5, 0.5))  # the Axes move: the same transform follows them
+    assert patch.get_transform() is before
+    assert np.array_equal(before.get_matrix(), Rectangle((0, 0), 1, 1, transform=ax.transAxes).get_transform()
+                          .get_matrix())
+    patch.set_bounds(0.1, 0.1, 0.8, 0.8)
+    moved = patch.get_transform()
+    assert moved is not before and np.array_equal(
+        moved.get_matrix(), Rectangle((0.1, 0.1), 0.8, 0.8, transform=ax.transAxes).get_transform().get_matrix())
+    patch.set_transform(IdentityTransform())
+    assert patch.get_transform() is not moved
+    assert np.array_equal(patch.get_transform().get_matrix(), Rectangle((0.1, 0.1), 0.8, 0.8).get_transform()
+                          .get_matrix())
+
+
 @pytest.mark.parametrize("fmt, core_fonts", [("pdf", True), ("pdf", False), ("png", False)])
 def test_cell_texts_laid_out_once_are_what_each_text_draws(monkeypatch, fmt, core_fonts):
     """A PDF or PNG page draws a CellTexts with each distinct string and weight laid out once: the page is the

@@ -504,10 +504,29 @@ class _YAxis(_OnDemandAxis, maxis.YAxis):
 _ON_DEMAND = {maxis.XAxis: _XAxis, maxis.YAxis: _YAxis}
 
 
+class _AxesPatch(Rectangle):
+    """An Axes' background rectangle whose transform (its own geometry's, then the Axes') is made once while neither
+    changes, not at every call: every artist an Axes clips to its patch asks for it (``Artist.set_clip_path``), about
+    3,200 times a report, and each made two transforms (docs/speed.md, 'Reports'). The same transform, shared."""
+
+    def get_transform(self):
+        own = Artist.get_transform(self)  # the Axes' (transAxes), a live node: kept by identity
+        key = (self.get_x(), self.get_y(), self.get_width(), self.get_height(), self.get_angle(),
+               str(self.rotation_point))
+        made = self.__dict__.get("_made_transform")
+        if made is None or made[0] is not own or made[1] != key:
+            made = self._made_transform = (own, key, super().get_transform())
+        return made[2]
+
+
 class ReportAxes(Axes):
     """The Axes of every chart, table and text block of a report (``fig.add_subplot(axes_class=ReportAxes)``):
-    Matplotlib's, but for ticks made only when one is shown or asked for (:class:`_TicksOnDemand`). The pages are
-    the same to the byte (a test draws every kind of axes both ways)."""
+    Matplotlib's, but for ticks made only when one is shown or asked for (:class:`_TicksOnDemand`), and a
+    background patch whose transform is made once (:class:`_AxesPatch`). The pages are the same to the byte (a test
+    draws every kind of axes both ways)."""
+
+    def _gen_axes_patch(self):
+        return _AxesPatch((0.0, 0.0), 1.0, 1.0)
 
     def _init_axis(self):
         super()._init_axis()
