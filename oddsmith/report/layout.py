@@ -140,10 +140,14 @@ def text_size_pt(text: str, size: float, weight: str = "normal", linespacing: fl
     return width, size * (1.24 + linespacing * (len(lines) - 1))
 
 
+def _linespacing(t) -> float:
+    """Text ``t``'s line spacing (in font sizes); "normal" (matplotlib 3.11), the font's own, counts as about 1.2."""
+    ls = getattr(t, "_linespacing", 1.2)
+    return ls if isinstance(ls, (int, float)) else 1.2
+
+
 def _text_size(t) -> tuple[float, float]:
-    ls = getattr(t, "_linespacing", 1.2)  # "normal" (matplotlib 3.11): the font's own, about 1.2
-    ls = ls if isinstance(ls, (int, float)) else 1.2
-    return text_size_pt(t.get_text(), t.get_fontsize(), _weight(t.get_fontweight()), ls)
+    return text_size_pt(t.get_text(), t.get_fontsize(), _weight(t.get_fontweight()), _linespacing(t))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -172,9 +176,7 @@ def _drawn_size(t) -> tuple[float, float]:
     size, lines = t.get_fontsize(), t.get_text().split("\n")
     family, weight = mpl.rcParams["font.family"][0], _weight(t.get_fontweight())
     boxes = [_line_box_em(line, family, weight) for line in lines]
-    ls = getattr(t, "_linespacing", 1.2)
-    ls = ls if isinstance(ls, (int, float)) else 1.2
-    return size * max(w for w, _ in boxes), size * (boxes[0][1] + ls * (len(lines) - 1))
+    return size * max(w for w, _ in boxes), size * (boxes[0][1] + _linespacing(t) * (len(lines) - 1))
 
 
 def _rotated(w: float, h: float, rotation: float) -> tuple[float, float]:

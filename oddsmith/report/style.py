@@ -156,15 +156,18 @@ def neutral_cmap():
     raise RuntimeError(f"{style_path()} has no {NEUTRAL_DIRECTIVE} line")
 
 
+def _ink(rgb: np.ndarray):
+    """Black (True) or white ink on each colour of ``rgb`` (its last axis: red, green, blue, 0..1): by the colour's
+    luminance, above 0.22 dark ink reads better."""
+    r, g, b = np.moveaxis(rgb ** 2.2, -1, 0)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.22
+
+
 def ink_on(rgba) -> str:
     """Black or white, whichever reads better on a cell of colour ``rgba``."""
-    r, g, b = (np.asarray(mpl.colors.to_rgb(rgba)) ** 2.2)
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return "black" if luminance > 0.22 else "white"
+    return "black" if _ink(np.asarray(mpl.colors.to_rgb(rgba))) else "white"
 
 
 def inks_on(rgba: np.ndarray) -> list[str]:
     """:func:`ink_on` of each colour of ``rgba`` (n x 4, values 0..1), worked out at once."""
-    r, g, b = (np.asarray(rgba, dtype=float)[:, :3] ** 2.2).T
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return ["black" if x > 0.22 else "white" for x in luminance.tolist()]
+    return ["black" if dark else "white" for dark in _ink(np.asarray(rgba, dtype=float)[:, :3]).tolist()]
