@@ -19,8 +19,9 @@ The table is the best run of each side by wall time; with ``--repeat`` above one
 CPU follow, and the medians, so that the machine's noise shows beside the best.
 
 Each version's process starts and ends as its ``oddsmith report`` command does: today's asks numpy's OpenBLAS
-for one thread before numpy loads (``oddsmith.__main__.single_threaded_blas``), and both leave with ``os._exit``
-once the files are written, without Python's shutdown (both versions' ``oddsmith/__main__.py``).
+for one thread before numpy loads (``oddsmith.__main__.single_threaded_blas``) and collects cyclic garbage seldom
+(``oddsmith.__main__.collect_seldom``), and both leave with ``os._exit`` once the files are written, without
+Python's shutdown (both versions' ``oddsmith/__main__.py``).
 
 The parts are timed by the same wrapper for both versions (scripts/bench_report.py --part-runner),
 around functions both have: ``document.write_document`` and, where present, ``pdf_merge.merge`` and
@@ -56,12 +57,12 @@ def part_runner(output: str, seed: int) -> None:
     """In the measured process: make the report, timing the parts; print them as JSON on the last line, and leave
     as the command does."""
     started_cpu, started = _cpu(), time.perf_counter()
-    try:  # as the version's `oddsmith` command starts, before anything loads numpy (the baseline's has no such step)
-        from oddsmith.__main__ import single_threaded_blas
-    except ImportError:
-        pass
-    else:
-        single_threaded_blas()
+    # as the version's `oddsmith` command starts, before anything loads numpy (the baseline's has no such steps)
+    from oddsmith import __main__ as command
+
+    for step in ("single_threaded_blas", "collect_seldom"):
+        if hasattr(command, step):
+            getattr(command, step)()
     from oddsmith.report import build, document
 
     marks: dict[str, float] = {}

@@ -159,6 +159,23 @@ def test_the_command_tree_is_built_once_and_keeps_nothing_between_command_lines(
     assert json.loads(again) != json.loads(run(capsys, *shoot[:-2], "--dice-mod", "2", "--format", "json")[1])
 
 
+def test_the_command_collects_cyclic_garbage_seldom():
+    """The command (oddsmith.__main__.run) sets the collector's first threshold to 50,000 before it loads the commands
+    (the youngest generation every 50,000 allocations, not 700), keeping the other two; a program that imports
+    oddsmith keeps its own setting."""
+    from oddsmith import __main__ as entry
+
+    probe = ("import gc, sys; from oddsmith import __main__ as m; print(gc.get_threshold()); "
+             "sys.argv = ['oddsmith', '--version']; "
+             "m._exit = lambda status, line: (print(gc.get_threshold()), sys.exit(status)); m.run()")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.splitlines()
+    before, after = (tuple(int(x) for x in line.strip("()").split(", ")) for line in (out[0], out[-1]))
+    assert before[0] == 700 and after == (entry.COMMAND_GC_THRESHOLD, *before[1:]), out
+    source = Path(entry.__file__).read_text()
+    assert source.index("    collect_seldom()") < source.index("from oddsmith import interrupts")
+
+
 def test_the_command_asks_openblas_for_one_thread(monkeypatch):
     """The command (oddsmith.__main__.run) asks numpy's OpenBLAS for one thread before anything loads numpy, unless
     the user set OPENBLAS_NUM_THREADS: OpenBLAS otherwise starts a thread per core that spins at start-up, and
