@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import re
 import sys
 import types
@@ -117,3 +118,27 @@ def function(module_name: str, name: str) -> Callable[..., Any]:
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"{module_name}.{name}, imported at the first call."
     return call
+
+
+def on_first_use(name: str) -> None:
+    """Let ``import name`` give a module that runs when first used (:class:`importlib.util.LazyLoader`), unless it is
+    loaded already or not installed.
+
+    For a module a library imports at its top but uses only now and then, which this process may never need:
+    Matplotlib's PDF backend imports ``fontTools.subset`` (about 0.05 s of CPU) to embed a font, which a report
+    drawn in the PDF's standard fonts never does (docs/speed.md, 'Reports')."""
+    if name in sys.modules:
+        return
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return
+    if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+        return
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    stand_in = importlib.util.module_from_spec(spec)
+    sys.modules[name] = stand_in
+    spec.loader.exec_module(stand_in)
+    parent, _, child = name.rpartition(".")
+    if parent:  # as the import system binds a submodule it loads
+        setattr(sys.modules[parent], child, stand_in)

@@ -41,6 +41,9 @@ from oddsmith.output import atomic_path, atomic_paths, check_output_path as chec
 # sample report's second process makes its pages' figures without them (docs/speed.md, 'Reports').
 layout = lazy.module("oddsmith.report.layout")
 style = lazy.module("oddsmith.report.style")
+# Matplotlib's PDF backend subsets a font it embeds with fontTools, imported with the backend; the pages in the PDF's
+# standard fonts embed none, and only a page that needs another font loads it.
+lazy.on_first_use("fontTools.subset")
 
 if TYPE_CHECKING:
     from matplotlib.backends.backend_pdf import PdfPages
