@@ -4,6 +4,7 @@ kernels (docs/design.md, 'Start-up'); the lazy stand-ins behave as the modules t
 """
 from __future__ import annotations
 
+import enum
 import importlib
 import os
 import subprocess
@@ -224,3 +225,76 @@ def test_the_command_asks_openblas_for_one_thread(monkeypatch):
                                   env=env, cwd=ROOT, timeout=60, check=True).stdout)
                for call in ("m.single_threaded_blas();", "")]
     assert threads[0] == 1 and threads[1] > 1, threads
+
+
+def _plain_params():
+    """Every option and argument of the command tree with one value of type str, int or an Enum, with its
+    command."""
+    import typer.main
+
+    from oddsmith.cli import app
+    from oddsmith.commands._help import apply_conventions, walk
+
+    root = typer.main.get_command(app)
+    apply_conventions(root)
+    for _, command in walk(root):
+        for param in command.params:
+            descriptor = getattr(param, "type_descriptor", None)
+            if descriptor is None or param.multiple or param.nargs == -1:
+                continue
+            annotation = descriptor.annotation
+            if annotation in (str, int) or (isinstance(annotation, type) and issubclass(annotation, enum.Enum)):
+                yield command, param
+
+
+def _outcome(call):
+    try:
+        value = call()
+    except Exception as exc:  # the error a user reads
+        return type(exc).__name__, getattr(exc, "format_message", lambda: str(exc))()
+    return type(value), value
+
+
+def test_typed_values_read_as_typers_own_check_reads_them():
+    """A str, int or choice option's value is read without typer's pydantic check (commands._help.DeferredCheck),
+    to the same value of the same type, and a value it refuses gets typer's own message, for every such option of
+    every command: values typed well and badly, its default, and values of other types."""
+    from typer._click import Context
+    from typer._coercion import build_runtime_param
+
+    from oddsmith.commands._help import DeferredCheck
+
+    kinds = set()
+    for command, param in _plain_params():
+        annotation = param.type_descriptor.annotation
+        info = param.type_descriptor.parameter_info
+        if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            kinds.add("choice" if info.case_sensitive else "choice, any case")
+            read = [m.value for m in annotation] + ([] if info.case_sensitive else [m.value.upper() for m in annotation])
+            values = read + [str(m.value).upper() for m in annotation] + ["nope", ""]
+        elif annotation is int:
+            kinds.add("int")
+            read = ["0", "7", "007", "-12", "-0", "9" * 30]
+            values = read + ["+5", " 5", "1_000", "12.0", "abc", "", "\u0661\u0662"]
+        else:
+            kinds.add("str")
+            read = ["x", "", "-", " spaced ", "\u03a9"]
+            values = read
+        read += [param.default] if param.default is not None else []
+        ctx = Context(command)
+        theirs = build_runtime_param(param.type_descriptor)
+        for value in values + read[len(values):] + [True, 2.5]:
+            ours = DeferredCheck(param)
+            expected = _outcome(lambda: theirs.coerce(value, param=param, ctx=ctx))
+            assert _outcome(lambda: ours.coerce(value, param, ctx)) == expected, (command.name, param.name, value)
+            # the values typed as a user types them are read without typer's check (and pydantic)
+            assert (ours.check is None) == ((type(value), value) in {(type(r), r) for r in read}), \
+                (command.name, param.name, value)
+    assert kinds == {"choice", "choice, any case", "int", "str"}
+
+
+def test_a_command_line_with_plain_values_loads_no_pydantic():
+    proc, modules = _imported(["shadows", "shoot", "--shooter", "veteran", "--target", "novice", "--dice-mod", "1",
+                               "--format", "json"])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "pandas" in modules and "pydantic" not in modules

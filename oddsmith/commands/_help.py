@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import enum
 import pathlib
-from typing import Any, Iterator, Optional, get_args
+import re
+from typing import Any, Callable, Iterator, Optional, get_args
 
 from typer._click import Command, Context
 from typer._coercion import build_runtime_param
@@ -146,26 +147,81 @@ def apply_conventions(root: Command) -> None:
                     param.__class__ = OutputOption
                 if is_format_choice(param) and param.type_descriptor.parameter_info.case_sensitive:
                     param.type_descriptor.parameter_info.case_sensitive = False
-                    param._runtime_param = None  # built from the descriptor when first needed
+                    param._runtime_param = DeferredCheck(param)  # reads the descriptor when first needed
         _light_help_option(command)
+
+
+# A decimal integer as typed, which int() and typer's pydantic check read alike.
+_DECIMAL = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def _plain_reader(descriptor: Any) -> Optional[Callable[[Any, Context], Any]]:
+    """What typer's pydantic check gives for one value (typed, or a default) of a plain str, int or Enum option,
+    read here without it; None where the option has a parser or a range, or another type (a path's check builds
+    its own pydantic validator).
+
+    typer's check for these (typer._adapters.build_leaf_adapter) is ``str(value)``, pydantic's int (which reads a
+    decimal as ``int`` does) and its own choice reader (typer._param_types.coerce_cli_choice), called here
+    directly. A value they refuse goes to typer's check, which gives its message."""
+    annotation, info = descriptor.annotation, descriptor.parameter_info
+    if descriptor.file_annotation is not None or info.parser is not None:
+        return None
+    try:
+        from typer._param_types import coerce_cli_choice
+    except ImportError:  # another typer: its own check for every value
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        choices = list(annotation)
+        return lambda value, ctx: coerce_cli_choice(value, choices=choices, case_sensitive=info.case_sensitive,
+                                                    ctx=ctx)
+    if annotation is int and info.min is None and info.max is None and not info.clamp:
+        return _integer
+    if annotation is str:
+        return _text
+    return None
+
+
+def _integer(value: Any, ctx: Context) -> int:
+    if type(value) is int:  # a default
+        return value
+    if isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return int(value)
+    raise ValueError(value)
+
+
+def _text(value: Any, ctx: Context) -> str:
+    if type(value) is str:
+        return value
+    raise ValueError(value)
 
 
 class DeferredCheck:
     """typer checks every given value with a pydantic validator that it builds, importing
-    pydantic (about 0.1 s), for each option the command line meets, even one left out
+    pydantic (about 0.07 s), for each option the command line meets, even one left out
     (None) and even for --help. This stands in for it: a value left out is None (or ``()``),
-    a flag's value is already True or False, and only a given value builds typer's own check."""
+    a flag's value is already True or False, one value of a plain str, int or Enum option
+    (typed, or a default) is read as typer reads it (:func:`_plain_reader`), and only another
+    value builds typer's own check."""
 
     def __init__(self, param: Any) -> None:
         self.descriptor = param.type_descriptor
         self.flag = bool(getattr(param, "is_flag", False)) and self.descriptor.annotation is bool
         self.check: Any = None
+        self.plain: Any = False  # not looked for yet
 
     def coerce(self, value: Any, param: Any, ctx: Context) -> Any:
         if value is None:
             return () if (param.multiple or param.nargs == -1) else None
         if self.flag and isinstance(value, bool):
             return value
+        if not (param.multiple or param.nargs == -1):
+            if self.plain is False:
+                self.plain = _plain_reader(self.descriptor)
+            if self.plain is not None:
+                try:
+                    return self.plain(value, ctx)
+                except ValueError:  # refused: typer's check says why
+                    pass
         if self.check is None:
             self.check = build_runtime_param(self.descriptor)
         return self.check.coerce(value, param=param, ctx=ctx)
