@@ -264,33 +264,35 @@ def test_typed_values_read_as_typers_own_check_reads_them():
 
     from oddsmith.commands._help import DeferredCheck
 
-    kinds = set()
+    kinds, defaults = set(), 0
     for command, param in _plain_params():
         annotation = param.type_descriptor.annotation
         info = param.type_descriptor.parameter_info
         if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
             kinds.add("choice" if info.case_sensitive else "choice, any case")
-            read = [m.value for m in annotation] + ([] if info.case_sensitive else [m.value.upper() for m in annotation])
-            values = read + [str(m.value).upper() for m in annotation] + ["nope", ""]
+            names = [str(m.value) for m in annotation]
+            read = names + ([] if info.case_sensitive else [n.upper() for n in names])  # without typer's check
+            refused = [n.upper() for n in names] + ["nope", ""]
         elif annotation is int:
             kinds.add("int")
             read = ["0", "7", "007", "-12", "-0", "9" * 30]
-            values = read + ["+5", " 5", "1_000", "12.0", "abc", "", "\u0661\u0662"]
+            refused = ["+5", " 5", "1_000", "12.0", "abc", "", "\u0661\u0662"]  # here: typer's check reads them
         else:
             kinds.add("str")
-            read = ["x", "", "-", " spaced ", "\u03a9"]
-            values = read
-        read += [param.default] if param.default is not None else []
+            read, refused = ["x", "", "-", " spaced ", "\u03a9"], []
+        if param.default is not None:
+            read.append(param.default)
+            defaults += 1
         ctx = Context(command)
         theirs = build_runtime_param(param.type_descriptor)
-        for value in values + read[len(values):] + [True, 2.5]:
+        for value in read + refused + [True, 2.5]:
             ours = DeferredCheck(param)
             expected = _outcome(lambda: theirs.coerce(value, param=param, ctx=ctx))
             assert _outcome(lambda: ours.coerce(value, param, ctx)) == expected, (command.name, param.name, value)
-            # the values typed as a user types them are read without typer's check (and pydantic)
+            # the values typed as a user types them, and the defaults, are read without typer's check (and pydantic)
             assert (ours.check is None) == ((type(value), value) in {(type(r), r) for r in read}), \
                 (command.name, param.name, value)
-    assert kinds == {"choice", "choice, any case", "int", "str"}
+    assert kinds == {"choice", "choice, any case", "int", "str"} and defaults > 100, (kinds, defaults)
 
 
 def test_a_command_line_with_plain_values_loads_no_pydantic():
