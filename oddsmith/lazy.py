@@ -23,6 +23,7 @@ import importlib
 import importlib.util
 import re
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import Any, Callable
@@ -30,6 +31,7 @@ from typing import Any, Callable
 # NAME = literal on one line at the top of a module (a comment may follow).
 _CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]*)?=(?!=)(.*)$", re.MULTILINE)
 _PACKAGE_DIR = Path(__file__).resolve().parent
+_STEPPING_ASIDE = threading.Lock()
 
 
 def source_constants(name: str) -> dict[str, Any]:
@@ -74,6 +76,9 @@ class LazyModule(types.ModuleType):
     def _lazy_load(self) -> types.ModuleType:
         target = self.__dict__["_lazy_target"]
         if target is None:
+            with _STEPPING_ASIDE:  # standing in sys.modules (on_first_use): make way for the real module, once
+                if sys.modules.get(self.__name__) is self:
+                    del sys.modules[self.__name__]
             # importlib's own lock makes concurrent first uses import once.
             target = importlib.import_module(self.__name__)
             self.__dict__["_lazy_target"] = target
@@ -121,8 +126,9 @@ def function(module_name: str, name: str) -> Callable[..., Any]:
 
 
 def on_first_use(name: str) -> None:
-    """Let ``import name`` give a module that runs when first used (:class:`importlib.util.LazyLoader`), unless it is
-    loaded already or not installed.
+    """Put a :class:`LazyModule` in ``sys.modules`` for ``name``, so that ``import name`` gives a stand-in that
+    imports the module when first used, unless it is loaded already or not installed. Whichever thread uses it
+    first imports it, once; the others wait for it (importlib's lock), and the stand-in answers from it since.
 
     For a module a library imports at its top but uses only now and then, which this process may never need:
     Matplotlib's PDF backend imports ``fontTools.subset`` (about 0.05 s of CPU) to embed a font, which a report
@@ -130,15 +136,12 @@ def on_first_use(name: str) -> None:
     if name in sys.modules:
         return
     try:
-        spec = importlib.util.find_spec(name)
+        if importlib.util.find_spec(name) is None:
+            return
     except (ImportError, ValueError):
         return
-    if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-        return
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    stand_in = importlib.util.module_from_spec(spec)
+    stand_in = LazyModule(name)
     sys.modules[name] = stand_in
-    spec.loader.exec_module(stand_in)
     parent, _, child = name.rpartition(".")
-    if parent:  # as the import system binds a submodule it loads
+    if parent:  # as the import system binds a submodule it loads (and binds the real one when it does)
         setattr(sys.modules[parent], child, stand_in)

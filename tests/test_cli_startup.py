@@ -138,26 +138,33 @@ def test_lazy_module_loads_when_used():
 
 def test_a_module_on_first_use_runs_only_when_used():
     """lazy.on_first_use: Matplotlib's PDF backend imports fontTools.subset without running it (nothing that
-    fontTools.subset imports loads), the first use runs it, and the same module object is then the real one; a
-    module already loaded, or not installed, is left as it is. In a fresh process: this one has loaded them."""
+    fontTools.subset imports loads); the first use, from eight threads at once, imports it once, and from then on
+    sys.modules and the package hold the real module and the backend's stand-in answers from it; a module already
+    loaded, or not installed, is left as it is. In a fresh process: this one has loaded them."""
     probe = """
-import sys, json
+import sys, json, threading
 from oddsmith import lazy
 lazy.on_first_use("json")
 lazy.on_first_use("oddsmith_no_such_module")
-print(sys.modules["json"].__class__.__name__, "oddsmith_no_such_module" in sys.modules)
+print(type(sys.modules["json"]).__name__, "oddsmith_no_such_module" in sys.modules)
 lazy.on_first_use("fontTools.subset")
-import matplotlib.backends.backend_pdf
 import fontTools
-stand_in = sys.modules["fontTools.subset"]
+from matplotlib.backends import _backend_pdf_ps as backend
+stand_in = backend.subset
 print("fontTools.ttLib.tables.otTables" in sys.modules, type(stand_in).__name__, fontTools.subset is stand_in)
-from fontTools import subset
-print(subset.Subsetter.__name__, "fontTools.ttLib.tables.otTables" in sys.modules, subset is stand_in,
-      type(stand_in).__name__)
+found = []
+threads = [threading.Thread(target=lambda: found.append(stand_in.Subsetter)) for _ in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+real = sys.modules["fontTools.subset"]
+print(len(found), len({id(f) for f in found}), type(real).__name__, fontTools.subset is real,
+      real.Subsetter is found[0], "fontTools.ttLib.tables.otTables" in sys.modules)
 """
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
-    assert out == ["module", "False", "False", "_LazyModule", "True", "Subsetter", "True", "True", "module"], out
+    assert out == ["module", "False", "False", "LazyModule", "True", "8", "1", "module", "True", "True", "True"], out
 
 
 def test_the_command_tree_is_built_once_and_keeps_nothing_between_command_lines(capsys, monkeypatch):
