@@ -785,3 +785,152 @@ def test_cli_export_and_huge_deck(capsys, tmp_path):
     big.write_text("\n".join(["Shotgun"] * 100_000), encoding="utf-8")
     rc, out, err = cli_runner("deck", "show")(capsys, big)
     assert rc == 2 and "more than 1000 lines of cards" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------- the fast reading against the plain one
+
+def _same_cells(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """Equal frames, dtype by dtype and cell by cell, down to the Python type of every cell."""
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert [str(t) for t in a.dtypes] == [str(t) for t in b.dtypes]
+    assert type(a.index) is type(b.index) and a.index.equals(b.index)
+    for col in a.columns:
+        for x, y in zip(a[col].tolist(), b[col].tolist()):
+            assert type(x) is type(y) and (x is y or x == y), (col, x, y)
+
+
+def test_card_table_record_and_knows_agree_with_find():
+    table = default_card_table()
+    titles = list(table.frame["title"]) + [t.upper() for t in table.frame["title"][:20]]
+    for title in titles + ["Joker", "jokers", "JK", "Nothing at all", "", "Shotgun (Weird West Edition)"]:
+        row, record = table.find(title), table.record(title)
+        assert table.knows(title) == (row is not None), title
+        if row is None:
+            assert record is None
+            continue
+        assert list(record) == list(row.index)
+        for col, value in record.items():
+            if row[col] is pd.NA or row[col] is None:
+                assert value is row[col], (title, col)
+            else:
+                assert value == row[col] and type(value) in (type(row[col]), int), (title, col)
+    assert table.record("Shotgun") is table.record("shotgun")  # made once
+
+
+def _random_rows(rng: random.Random, n: int) -> list[dict]:
+    rows = []
+    for _ in range(n):
+        row = {}
+        for col in D.DECK_COLUMNS:
+            if col in ("value", "bullets", "influence", "upkeep", "line"):
+                row[col] = rng.choice([pd.NA, None, 0, 3, 13, 120])
+            elif col == "code":
+                row[col] = rng.randrange(JOKER_CODE + 1)
+            elif col == "starting":
+                row[col] = rng.choice([True, False])
+            else:
+                row[col] = rng.choice([None, pd.NA, float("nan"), "dude", "3♠", "Élan"])
+        rows.append(row)
+    return rows
+
+
+def test_cards_frame_matches_the_plain_reading():
+    import reference_deck
+
+    rng = random.Random(11)
+    for n in [0, 1, 2, 5, 54] * 60:
+        rows = _random_rows(rng, n)
+        _same_cells(D._frame(rows), reference_deck.cards_frame(rows))
+    for name in D.sample_names():
+        cards = D.load_sample(name, with_gang=True).cards
+        rows = cards.to_dict("records")
+        _same_cells(D._frame(rows), reference_deck.cards_frame(rows))
+
+
+def test_card_table_matches_the_plain_reading():
+    import reference_deck
+    from oddsmith.doomtown import cardtable as CT
+
+    text = SHIPPED_TABLE.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    rng = random.Random(5)
+    texts = [text]
+    for _ in range(20):  # columns left out, rows thinned
+        keep = [i for i, h in enumerate(rows[0])
+                if h in ("title", "type", "suit", "value", "shooter") or rng.random() < 0.5]
+        out = io.StringIO()
+        csv.writer(out).writerows([[r[i] for i in keep] for r in [rows[0]] + [r for r in rows[1:] if rng.random() < 0.6]])
+        texts.append(out.getvalue())
+    for t in texts:
+        records = CT._read_rows(t, "t.csv")
+        table = CT._build(records, "t.csv")
+        expected = reference_deck.card_table_frame(records)
+        _same_cells(table.frame, expected[list(table.frame.columns)])
+        assert table._by_key == {k: i for i, k in enumerate(expected["key"])}
+
+
+def _mutated(rng: random.Random, cards: pd.DataFrame, titles: list[str]) -> pd.DataFrame:
+    """The deck with a few rows copied, dropped or changed: each rule broken now and then."""
+    for _ in range(rng.randrange(5)):
+        i = rng.randrange(len(cards))
+        op = rng.choice(["copy", "drop", "joker", "start", "start", "title", "title", "copies", "copies", "type",
+                         "type"])
+        if op == "copy":
+            cards = pd.concat([cards, cards.iloc[[i]]], ignore_index=True)
+        elif op == "copies":
+            cards = pd.concat([cards] + [cards.iloc[[i]]] * rng.randrange(1, 5), ignore_index=True)
+        elif op == "drop":
+            cards = cards.drop(index=cards.index[i]).reset_index(drop=True)
+        elif op == "joker":
+            cards.loc[cards.index[i], "code"] = JOKER_CODE
+        elif op == "start":
+            cards.loc[cards.index[i], "starting"] = True
+        elif op == "title":
+            cards.loc[cards.index[i], "title"] = rng.choice(
+                titles + [None, "Judge Harry Somerset (Exp.1)", "Judge Harry Somerset"])
+        else:
+            cards.loc[cards.index[i], "type"] = rng.choice(["dude", "deed", None, "goods"])
+    return cards
+
+
+def test_validate_deck_matches_the_plain_reading():
+    import reference_deck
+
+    def outcome(validate, cards, **kw):
+        try:
+            return "ok", validate(cards, **kw)
+        except OddsmithError as exc:
+            return "error", str(exc)
+
+    rng = random.Random(7)
+    table = default_card_table()
+    titles = list(table.frame["title"])
+    seen = Counter()
+    for name in D.sample_names():
+        deck = D.load_sample(name, with_gang=True)
+        for _ in range(60):
+            cards = _mutated(rng, deck.cards.copy(), titles)
+            kw = dict(partial=rng.random() < 0.7, name="t", table=rng.choice([None, table]),
+                      outfits=rng.choice([(), (deck.outfit,) if deck.outfit else (), ("a", "b")]),
+                      legends=rng.choice([(), ("x",), ("x", "y")]))
+            got = outcome(D.validate_deck, cards, **kw)
+            assert got == outcome(reference_deck.validate_deck, cards, **kw)
+            seen[got[0] if got[0] == "error" else ("warned" if got[1] else "clean")] += 1
+    assert min(seen.values()) >= 30, seen  # every path taken often
+    # one copy more than the box holds of every title the deck holds all of: warnings in title order
+    for name in D.sample_names():
+        base = D.load_sample(name, with_gang=True).cards.iloc[:40]  # room for more cards (partial)
+        held, per_card = base["title"].value_counts(), base["code"].value_counts()
+        full = [t for t, n in held.items() if t and n < DECK_RULES.max_per_title
+                and table.find(t) is not None and table.find(t)["copies_in_box"] == n]
+        extra = [base[base["title"] == t].iloc[[0]] for t in full]
+        extra = [row for row in extra if per_card[row["code"].iloc[0]] < DECK_RULES.max_per_suit_and_value][:3]
+        if len(extra) < 2 or len({int(row["code"].iloc[0]) for row in extra}) < len(extra):
+            continue
+        full = [row["title"].iloc[0] for row in extra]
+        cards = pd.concat([base] + extra, ignore_index=True)
+        got = outcome(D.validate_deck, cards, partial=True, table=table)
+        assert got == outcome(reference_deck.validate_deck, cards, partial=True, table=table)
+        assert sum("the box holds" in w for w in got[1]) == len(full) >= 2
+        seen["box"] += 1
+    assert seen["box"] >= 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from oddsmith import lazy
@@ -66,7 +67,8 @@ def _row(code: int, *, line: int | None, title: str | None = None, ctype: str | 
     }
 
 
-def _row_from_table(card: pd.Series, *, line: int | None, starting: bool = False) -> dict:
+def _row_from_table(card: Mapping[str, object], *, line: int | None, starting: bool = False) -> dict:
+    """A deck row from a card table's row (a Series, or :meth:`CardTable.record`'s dict)."""
     title = card["title"] if isinstance(card["title"], str) and card["title"] else None
     if card["type"] == "joker":
         return _row(JOKER_CODE, line=line, title=title, ctype="joker")
@@ -352,7 +354,7 @@ def _read_csv(text: str, name: str, table: CardTable) -> list[dict]:
 
 def _title_entries(text: str, where: str, table: CardTable) -> tuple[str, int]:
     """(title, count) of a deck-list item; a title that starts with a number wins over a count."""
-    if table.find(text) is not None:
+    if table.knows(text):
         return text.strip(), 1
     m = _TITLE_COUNT_BEFORE.match(text)
     if m:
@@ -375,12 +377,12 @@ def _without_set_name(title: str, table: CardTable) -> str:
     """``title`` without the set names an export adds after it in parentheses, when the title
     is not a card as it stands ("Joker (black)" and "(Exp.1)" are parts of titles)."""
     text = title
-    while table.find(text) is None and _SET_NAME.search(text):
+    while not table.knows(text) and _SET_NAME.search(text):
         shorter = _SET_NAME.sub("", text)
         if not shorter or shorter == text:
             break
         text = shorter
-    return text if table.find(text) is not None else title
+    return text if table.knows(text) else title
 
 
 def _close_title(title: str, table: CardTable) -> str | None:
@@ -399,10 +401,11 @@ def _is_name_line(text: str, table: CardTable) -> bool:
     count, no card, no title (nor a near miss of one: that is a typo, reported as such)."""
     if _TITLE_COUNT_BEFORE.match(text) or _TITLE_COUNT_AFTER.match(text) or text.endswith(":"):
         return False
-    if table.find(_without_set_name(text, table)) is not None or _close_title(text, table) is not None:
-        return False
     inline = _INLINE_HEADER.match(text)
     if inline and _section(inline.group(1)) is not None:
+        return False
+    # the fuzzy match last: it compares the line with every title of the table (about 4 ms)
+    if table.knows(_without_set_name(text, table)) or _close_title(text, table) is not None:
         return False
     try:
         _card_items(text, "")
@@ -441,27 +444,27 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
             continue
         named = _NAME_LINE.match(text)
         if named and (_TITLE_COUNT_BEFORE.match(named.group(1))
-                      or table.find(_without_set_name(named.group(1), table)) is not None):
+                      or table.knows(_without_set_name(named.group(1), table))):
             named = None  # "Deck: 2x Shotgun" lists cards
         if named or (index == 0 and _is_name_line(text, table)):
             deck_name = (named.group(1) if named else text).strip()
             rows.append({"_name": deck_name, "_warning": f"line {line.number}: {deck_name!r} read as the deck's "
                                                          f"name"})
             continue
-        if text.endswith(":") and table.find(text) is None:
+        if text.endswith(":") and not table.knows(text):
             raise OddsmithError(f"{where}: unknown section {text!r} (expected Dudes:, Deeds:, Goods:, "
                                 f"Spells:, Actions:, Jokers:, Outfit:, Starting Gang:)")
         items = [text]
         inline = _INLINE_HEADER.match(text)
         line_section, line_section_name = section, section_name
-        if inline and _section(inline.group(1)) is not None and table.find(text) is None:
+        if inline and _section(inline.group(1)) is not None and not table.knows(text):
             # "Starting Gang: Randall; Asakichi Cooke" holds for its own line only.
             line_section, line_section_name = _section(inline.group(1)), inline.group(1).strip()
             items = [p.strip() for p in inline.group(2).split(";") if p.strip()]
         for item in items:
             title, count = _title_entries(item, where, table)
             title = _without_set_name(title, table)
-            card = table.find(title)
+            card = table.record(title)
             if card is None:
                 try:
                     codes = _card_items(item, where)
@@ -480,7 +483,8 @@ def _read_titles(lines: list[_Line], name: str, table: CardTable) -> list[dict]:
                             for _ in range(count))
                 continue
             _check_room(rows, count, where)
-            rows.extend(_row_from_table(card, line=line.number, starting=starting) for _ in range(count))
+            row = _row_from_table(card, line=line.number, starting=starting)
+            rows.extend(dict(row) for _ in range(count))
     return rows
 
 
