@@ -1326,6 +1326,74 @@ def test_work_shared_between_the_two_processes_is_each_made_once_in_order():
     assert view(matchups) == view(battle_page.matchup_page(plan))
 
 
+def test_the_matchups_begun_on_the_head_start_leave_the_shared_work(monkeypatch):
+    """The battles the head start began are not shared; no thread runs when the second process forks; the matchup
+    page holds the figures made in one process."""
+    import threading
+    import time
+
+    from oddsmith.report import head_start
+
+    plan = SamplingPlan(seed=5, trials=200)
+    inputs = deck_report.load_decks(["law-dogs", "outlaws"], None)
+    if not build._can_share():
+        pytest.skip("one core or no fork: everything is made in one process")
+    monkeypatch.setattr(head_start, "BLOCK_GAMES", 16)
+    names = battle_page.P.sample_posse_names()
+    head = head_start.start(battle_page.BASE_SAMPLE, names, battle_page.OPTIONS, battle_page.matchup_plan(plan))
+    time.sleep(0.05)
+    threads_at_fork = []
+    shared = build._shared_tasks
+    monkeypatch.setattr(build, "_shared_tasks", lambda *a: threads_at_fork.append(threading.active_count())
+                        or shared(*a))
+    started = build._start_second(plan, 1, inputs, head)
+    try:
+        matchups = started.matchup_page()
+    finally:
+        started.stop()
+    begun = head.begun()
+    assert threads_at_fork == [1] and 0 < len(begun) < len(names)
+    assert [t[1] for t in started.tasks if t[0] == "matchup"] == [n for n in names if n not in begun]
+
+    def view(page):
+        return page.title, page.subtitle, [(t, f.to_dict("list")) for t, f, _ in page.tables()]
+
+    assert view(matchups) == view(battle_page.matchup_page(plan))
+
+
+def test_a_sample_report_begins_its_matchups_before_pandas_loads(tmp_path):
+    """The head start is begun before the report loads pandas (which takes about 0.2 s), and stopped before the
+    second process forks."""
+    import subprocess
+    import sys
+
+    code = f"""
+import os, sys, threading
+os.environ["ODDSMITH_REPORT_TRIALS"] = "200"
+from oddsmith.report import build, head_start, document
+start, seen = head_start.start, []
+def watched(*a, **k):
+    seen.append(("begun", "pandas" in sys.modules))
+    return start(*a, **k)
+head_start.start = watched
+second = build._start_second
+def fork(*a, **k):
+    out = second(*a, **k)
+    seen.append(("forked", [t.name for t in threading.enumerate() if t.name == "oddsmith-head-start"]))
+    return out
+build._start_second = fork
+document.write_document = lambda doc, path, **kw: [path]
+build.make_report("full", build.ReportSettings.from_options(output={str(tmp_path / "r.pdf")!r}, cache=False))
+print(seen)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    if not build._can_share():
+        assert out.stdout.strip() == "[]"
+    else:
+        assert out.stdout.strip() == "[('begun', False), ('forked', [])]"
+
+
 def test_bar_axes_take_the_data_limits_matplotlib_takes():
     """layout.BarAxes works out a bar's data limits from the unit rectangle's points, once, instead of solving the
     Bezier segments of every bar: the same limits (and smallest positive values) to the last bit as Matplotlib's own

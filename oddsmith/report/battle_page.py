@@ -10,7 +10,6 @@ from functools import partial
 from typing import Callable, Sequence
 
 import numpy as np
-import pandas as pd
 
 from oddsmith import lazy
 from oddsmith.report import charts
@@ -20,6 +19,8 @@ from oddsmith.sampling import SamplingPlan
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from oddsmith.shadows import value as V
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 # Loaded when a chart is drawn, not when its page is built (docs/speed.md, 'Reports').
 layout = lazy.module("oddsmith.report.layout")
@@ -65,11 +66,21 @@ MATCHUP_FIGURES = ("p_a_wins", "p_draw", "p_b_wins", "p_a_bottles", "p_b_bottles
                    "casualties_b")
 
 
-def matchup_figures(name: str, plan: SamplingPlan, workers: int = 1) -> dict:
+def matchup_plan(plan: SamplingPlan) -> SamplingPlan:
+    """The games of each matchup battle, as :func:`B.battle` plays them for :func:`matchup_figures`."""
+    return SamplingPlan(seed=plan.seed, trials=min(plan.trials, MATCHUP_TRIALS))
+
+
+def matchup_figures(name: str, plan: SamplingPlan, workers: int = 1, counts: np.ndarray | None = None) -> dict:
     """The figures the matchup page shows of the unaligned sample posse (A) against the sample posse ``name`` (B),
-    on the table (:data:`OPTIONS`): a small dict, for another process to make too."""
+    on the table (:data:`OPTIONS`): a small dict, for another process to make too. ``counts``: the battle's kernel
+    counts, played already (:mod:`oddsmith.report.head_start`)."""
     a, b = _sample(BASE_SAMPLE), _sample(name)
-    r = B.battle(a, b, OPTIONS, trials=min(plan.trials, MATCHUP_TRIALS), seed=plan.seed, workers=workers)
+    games = matchup_plan(plan)
+    if counts is None:
+        r = B.battle(a, b, OPTIONS, trials=games.trials, seed=games.seed, workers=workers)
+    else:
+        r = B.result_of_counts(B.prepare(a, b, OPTIONS), counts, games.trials, games.seed)
     out = {"B": b.name, **{f: r[f] for f in MATCHUP_FIGURES}}
     out.update({f"{f}_stderr": r.stderr(f) for f in MATCHUP_FIGURES})
     return out

@@ -12,6 +12,7 @@ import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from oddsmith import cache
 from oddsmith.output import Progress
@@ -174,8 +175,13 @@ def make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None 
     """Build and write a report; returns the files written and the page count. Its simulations run their chunks
     on the thread that asks for them (:func:`oddsmith.sampling.chunks_on_this_thread`): every chunk of a report is
     short."""
-    with fewer_collections(), python_strings(), chunks_on_this_thread():
-        return _make_report(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang)
+    head = _head_start(kind, settings)  # before pandas loads (python_strings): the thread plays while it does
+    try:
+        with fewer_collections(), python_strings(), chunks_on_this_thread():
+            return _make_report(kind, settings, decks=decks, vs=vs, posse=posse, with_gang=with_gang, head=head)
+    finally:
+        if head is not None:
+            head.stop()
 
 
 def python_strings():
@@ -220,7 +226,7 @@ def fewer_collections():
 
 
 def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None, vs: str | None,
-                 posse: str | None, with_gang: bool) -> tuple[list[Path], int]:
+                 posse: str | None, with_gang: bool, head=None) -> tuple[list[Path], int]:
     from oddsmith.report import battle_page, deck_report, shadows_sheets
 
     plan = settings.plan()
@@ -250,7 +256,7 @@ def _make_report(kind: str, settings: ReportSettings, *, decks: list[str] | None
         # battle of the matchup page), one at a time, so neither waits long for the other (docs/speed.md,
         # 'Reports'). Every simulation draws from its own seeded streams: where and in which order they run
         # changes no figure.
-        second = _start_second(plan, settings.workers, deck_inputs) if kind == "full" else None
+        second = _start_second(plan, settings.workers, deck_inputs, head) if kind == "full" else None
         if second is not None:
             steps.made_elsewhere(_made_by_second(deck_inputs))
         try:
@@ -310,14 +316,14 @@ def _made_by_second(deck_inputs) -> list[str]:
     return [labels[0], labels[-1]] + deck_report.what_if_labels(deck_inputs)
 
 
-def _shared_tasks(deck_inputs) -> list[tuple[str, object]]:
+def _shared_tasks(deck_inputs, begun: Sequence[str] = ()) -> list[tuple[str, object]]:
     """What the two processes share at the end, dearest first: each deck's what-if page (about 1 s of one core),
-    then each battle of the matchup page (about 0.2 s), so the last one claimed leaves the other process little
-    time alone."""
+    then each battle of the matchup page (about 0.2 s) but those ``begun`` on the head start, so the last one claimed
+    leaves the other process little time alone."""
     from oddsmith.shadows import posse
 
     tasks: list[tuple[str, object]] = [("what-if", k) for k in range(len(deck_inputs.decks))]
-    return tasks + [("matchup", name) for name in posse.sample_posse_names()]
+    return tasks + [("matchup", name) for name in posse.sample_posse_names() if name not in begun]
 
 
 def _run_task(task: tuple[str, object], plan: SamplingPlan, workers: int, deck_inputs):
@@ -349,18 +355,21 @@ def _second_job():
 class _Second:
     """The second process of a sample report (:func:`_start_second`), and the work it shares with this one."""
 
-    def __init__(self, pool, result, claims, tasks, plan: SamplingPlan, workers: int, deck_inputs) -> None:
+    def __init__(self, pool, result, claims, tasks, plan: SamplingPlan, workers: int, deck_inputs, head) -> None:
         self.pool, self.result, self.claims, self.tasks = pool, result, claims, tasks
-        self.plan, self.workers, self.deck_inputs = plan, workers, deck_inputs
+        self.plan, self.workers, self.deck_inputs, self.head = plan, workers, deck_inputs, head
         self._done: tuple[dict, object] | None = None
+        self._head_counts: dict = {}
 
     def _results(self) -> tuple[dict, object]:
         """Every shared task's result (claimed here while any is left, then the second's), and its value page.
         First the drawing is warmed up here (:func:`document.warm_up`, about 0.3 s), once for the processes that
-        draw the pages, which inherit it (each would pay it); the second process takes more of the shared tasks
-        meanwhile."""
+        draw the pages, which inherit it (each would pay it), and the battle the head start stopped in is played to
+        its end; the second process takes more of the shared tasks meanwhile."""
         if self._done is None:
             document.warm_up()
+            if self.head is not None:
+                self._head_counts = self.head.finish()
             mine = _claim_tasks(self.claims, self.tasks, self.plan, self.workers, self.deck_inputs)
             theirs, value = _wait(self.result)
             self._done = {**theirs, **mine}, value
@@ -376,8 +385,14 @@ class _Second:
 
     def matchup_page(self):
         from oddsmith.report import battle_page
+        from oddsmith.shadows import posse
 
-        return battle_page.matchup_page(self.plan, self.workers, figures=self._made("matchup"))
+        made = self._results()[0]
+        figures = {task[1]: made[i] for i, task in enumerate(self.tasks) if task[0] == "matchup"}
+        for name, counts in self._head_counts.items():
+            figures[name] = battle_page.matchup_figures(name, self.plan, self.workers, counts=counts)
+        return battle_page.matchup_page(self.plan, self.workers,
+                                        figures=[figures[name] for name in posse.sample_posse_names()])
 
     def value_page(self):
         return self._results()[1]
@@ -387,26 +402,48 @@ class _Second:
         self.pool.join()
 
 
-def _start_second(plan: SamplingPlan, workers: int, deck_inputs) -> _Second | None:
-    """The last battle page (a value page), then the shared tasks (:func:`_shared_tasks`: the what-if pages,
-    6 pairs x ~31 changes x 10,000 whole shootouts, and the matchups) this process has not claimed, built in one
-    worker process (forked where the system can), started now; None where only one core is there to share or no
-    fork. The worker ignores Ctrl-C: this process answers it and stops it. The pages hold the same figures as
-    made here: every simulation draws from its own seeded streams."""
+def _can_share() -> bool:
+    """Whether a sample report can share its work with a second process: two cores or more, and fork."""
     import multiprocessing
 
-    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    return (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _head_start(kind: str, settings: ReportSettings):
+    """The matchup battles begun on a thread (:mod:`oddsmith.report.head_start`) for a sample report that shares
+    its work with a second process, else None. What the thread needs is loaded here first: it loads nothing."""
+    if kind != "full" or not _can_share():
+        return None
+    from oddsmith.report import battle_page, head_start
+    from oddsmith.shadows import posse, posse_odds  # noqa: F401 (the plans read the posses' odds)
+
+    return head_start.start(battle_page.BASE_SAMPLE, posse.sample_posse_names(), battle_page.OPTIONS,
+                            battle_page.matchup_plan(settings.plan()))
+
+
+def _start_second(plan: SamplingPlan, workers: int, deck_inputs, head=None) -> _Second | None:
+    """The last battle page (a value page), then the shared tasks (:func:`_shared_tasks`: the what-if pages,
+    6 pairs x ~31 changes x 10,000 whole shootouts, and the matchups the head start has not begun) this process has
+    not claimed, built in one worker process (forked where the system can), started now; None where only one core
+    is there to share or no fork. The head start stops first: no thread runs when the process forks. The worker
+    ignores Ctrl-C: this process answers it and stops it. The pages hold the same figures as made here: every
+    simulation draws from its own seeded streams."""
+    import multiprocessing
+
+    if not _can_share():
         return None
     from oddsmith.report import parallel
 
+    if head is not None:
+        head.stop()
     ctx = multiprocessing.get_context("fork")
-    claims, tasks = ctx.Value("i", 0), _shared_tasks(deck_inputs)
+    claims, tasks = ctx.Value("i", 0), _shared_tasks(deck_inputs, head.begun() if head is not None else ())
     _JOB.update(plan=plan, workers=workers, decks=deck_inputs, claims=claims, tasks=tasks)
     try:
         pool = ctx.Pool(1, initializer=parallel._start_worker, initargs=(None,))
     finally:
         _JOB.clear()
-    return _Second(pool, pool.apply_async(_second_job), claims, tasks, plan, workers, deck_inputs)
+    return _Second(pool, pool.apply_async(_second_job), claims, tasks, plan, workers, deck_inputs, head)
 
 
 def _wait(result):

@@ -20,9 +20,10 @@ import textwrap
 from typing import Mapping, Sequence, Union
 
 import numpy as np
-import pandas as pd
 
 from oddsmith import lazy
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 # Loaded when a chart is drawn, not when its page is built (document.py, docs/speed.md 'Reports').
 layout = lazy.module("oddsmith.report.layout")

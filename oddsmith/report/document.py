@@ -31,11 +31,11 @@ from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Union
 
-import pandas as pd
-
 from oddsmith import __version__, lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import atomic_path, atomic_paths, check_output_path as check_output
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 # Matplotlib and what draws with it load when a page is first measured or drawn, not when pages are built: a
 # sample report's second process makes its pages' figures without them (docs/speed.md, 'Reports').

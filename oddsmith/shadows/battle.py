@@ -42,9 +42,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
-import pandas as pd
 
-from oddsmith import _ext
+from oddsmith import _ext, lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.output import Progress
 from oddsmith.rules import shadows as R
@@ -53,8 +52,9 @@ from oddsmith.sampling import (BIT_GENERATOR, CHUNK_TRIALS, SamplingPlan, check_
 from oddsmith.shadows import engine as E
 from oddsmith.shadows import posse as P
 from oddsmith.notebook import notebook_view
-
 from oddsmith.shadows import battle_plan as _plan
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 # every name of the options and plans is importable from here too
 ACTIVATION_POLICIES = _plan.ACTIVATION_POLICIES
@@ -328,6 +328,18 @@ def _chunk_bit_generator(seed: int, chunk: int) -> np.random.PCG64:
     return np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk,)))
 
 
+def play_games(setup: BattleSetup, seed: int, chunk: int, first: int, n: int, out: np.ndarray, **kw) -> int:
+    """Games ``first`` .. ``first + n - 1`` of chunk ``chunk`` of ``SamplingPlan(seed, ...)``, as :func:`run_counts`
+    plays them, their counts added to ``out``; ``kw`` goes to the kernel (:func:`run_paired`'s pairing). Game t of a
+    chunk is keyed by the chunk's draws 2t and 2t + 1 (the kernel's per-game streams), so the games of a chunk may be
+    played in blocks, anywhere, and their counts summed. Returns the kernel's count of games copied."""
+    gen = _chunk_bit_generator(seed, chunk)
+    gen.advance(2 * first)
+    return _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
+                        E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, _event_codes(setup.options), _dynamite_codes(), n, out,
+                        **kw)
+
+
 @dataclass(frozen=True)
 class PairedRuns:
     """A base battle and changed ones played on the same games (common random numbers).
@@ -403,7 +415,6 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
     move for move). The games are then played :data:`PAIRED_BLOCK` at a time. The paired sums are the same, to the
     last bit, as when every game is played from its start."""
     plan = SamplingPlan(seed=seed, trials=trials)
-    ev, dy = _event_codes(base.options), _dynamite_codes()
     base_counts = np.zeros(_K.N_OUT, dtype=np.int64)
     counts = [np.zeros(_K.N_OUT, dtype=np.int64) for _ in changed]
     pairs = [np.zeros(len(_K.PAIRED_FIGURES) * len(_K.PAIR_SUMS), dtype=np.int64) for _ in changed]
@@ -415,10 +426,7 @@ def run_paired(base: BattleSetup, changed: Sequence[BattleSetup], trials: int, s
     saves = np.empty((PAIRED_BLOCK, n_saves, _K.SNAP_BYTES), dtype=np.uint8) if take_up else None
 
     def play(setup: BattleSetup, chunk: int, first: int, n: int, out: np.ndarray, **kw) -> int:
-        gen = _chunk_bit_generator(seed, chunk)
-        gen.advance(2 * first)  # game t of a chunk is keyed by the chunk's draws 2t and 2t + 1 (trial_streams)
-        return _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
-                            E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out, **kw)
+        return play_games(setup, seed, chunk, first, n, out, **kw)
 
     with Progress(trials * (1 + len(changed)), label) as progress, \
             cf.ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the kernel releases the GIL
@@ -508,9 +516,14 @@ def battle(posse_a: P.Posse, posse_b: P.Posse, options: BattleOptions | None = N
     workers = check_workers(int(workers))
     sd = resolve_seed(seed)
     setup = prepare(posse_a, posse_b, options)
-    counts = run_counts(setup, trials, sd, workers)
+    return result_of_counts(setup, run_counts(setup, trials, sd, workers), trials, sd)
+
+
+def result_of_counts(setup: BattleSetup, counts: np.ndarray, trials: int, seed: int) -> BattleResult:
+    """The figures of ``trials`` games of ``setup`` on ``seed`` from their kernel counts (:func:`run_counts`', or the
+    sum of :func:`play_games` over every game)."""
     summary, models = summarise(setup, counts, trials)
-    return BattleResult(setup, summary, models, activation_table(setup), trials, sd, counts)
+    return BattleResult(setup, summary, models, activation_table(setup), trials, seed, counts)
 
 
 # ---------------------------------------------------------------------------

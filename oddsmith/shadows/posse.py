@@ -53,14 +53,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.shadows.posse_toml import MAX_NESTING, parse_toml  # noqa: F401 (importable from here)
 from oddsmith.shadows.posse_toml import _expect, _house_weapons, _names, _resolve
 from oddsmith.textinput import read_text
 from oddsmith.notebook import notebook_view
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 SAMPLE_POSSE_PACKAGE = "oddsmith.data"
 SAMPLE_POSSE_FOLDER = "posses"

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import pandas as pd
-
+from oddsmith import lazy
 from oddsmith.rules import shadows as R
 from oddsmith.shadows.posse import Posse, PosseModel, cost_rows, resolve_posse, shootable
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 
 TARGET_RANKS = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)

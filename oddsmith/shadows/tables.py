@@ -12,11 +12,13 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
 
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.shadows import engine as E
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 RANK_ORDER = (R.Rank.NOVICE, R.Rank.VETERAN, R.Rank.HERO)
 STANDARD_TABLES = ("success", "shooting", "shooting-full", "fight", "recovery", "bottle", "cast", "dynamite", "blast")

@@ -19,14 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
+from oddsmith import lazy
 from oddsmith.errors import OddsmithError
 from oddsmith.rules import shadows as R
 from oddsmith.sampling import check_trials, check_workers, resolve_seed
 from oddsmith.shadows import battle as B
 from oddsmith.shadows import posse as P
 from oddsmith.notebook import notebook_view
+
+pd = lazy.module("pandas")  # loaded while a report's battles start (oddsmith/report/head_start.py)
 
 DEFAULT_TRIALS = 5_000
 
