@@ -3,6 +3,7 @@ time, stopped anywhere, finished here, give the counts of each battle played who
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 
@@ -46,9 +47,12 @@ def test_stopped_anywhere_and_finished_it_gives_the_whole_battles_counts(case, m
     monkeypatch.setattr(head_start, "BLOCK_GAMES", rng.choice([7, 64, 100]))
     plan = SamplingPlan(seed=case, trials=rng.choice([150, 333, 600]), chunk_trials=rng.choice([128, 200, 4096]))
     names = rng.sample(battle_page.P.sample_posse_names(), 3)
+    switch = sys.getswitchinterval()
     head = head_start.start(battle_page.BASE_SAMPLE, names, battle_page.OPTIONS, plan)
+    assert sys.getswitchinterval() == head_start.SWITCH_SECONDS
     time.sleep(rng.choice([0, 0.005, 0.02, 0.2]))
     head.stop()
+    assert sys.getswitchinterval() == switch  # restored
     begun = head.begun()
     assert begun == list(reversed(names))[:len(begun)]  # the last first, in order
     assert not any(t.name == "oddsmith-head-start" for t in threading.enumerate())
