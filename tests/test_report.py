@@ -1330,7 +1330,6 @@ def test_the_matchups_begun_on_the_head_start_leave_the_shared_work(monkeypatch)
     """The battles the head start began are not shared; no thread runs when the second process forks; the matchup
     page holds the figures made in one process."""
     import threading
-    import time
 
     from oddsmith.report import head_start
 
@@ -1339,9 +1338,21 @@ def test_the_matchups_begun_on_the_head_start_leave_the_shared_work(monkeypatch)
     if not build._can_share():
         pytest.skip("one core or no fork: everything is made in one process")
     monkeypatch.setattr(head_start, "BLOCK_GAMES", 16)
+    parked, go_on, blocks = threading.Event(), threading.Event(), []
+    play_block = head_start._Battle.play_block
+
+    def third_battle_waits(self, games):  # the fork comes while the thread is in its third battle
+        blocks.append(self.name)
+        if len(set(blocks)) == 3 and not go_on.is_set():
+            parked.set()
+            go_on.wait()
+        return play_block(self, games)
+
+    monkeypatch.setattr(head_start._Battle, "play_block", third_battle_waits)
     names = battle_page.P.sample_posse_names()
     head = head_start.start(battle_page.BASE_SAMPLE, names, battle_page.OPTIONS, battle_page.matchup_plan(plan))
-    time.sleep(0.05)
+    assert parked.wait(60)
+    go_on.set()
     threads_at_fork = []
     shared = build._shared_tasks
     monkeypatch.setattr(build, "_shared_tasks", lambda *a: threads_at_fork.append(threading.active_count())
@@ -1352,7 +1363,7 @@ def test_the_matchups_begun_on_the_head_start_leave_the_shared_work(monkeypatch)
     finally:
         started.stop()
     begun = head.begun()
-    assert threads_at_fork == [1] and 0 < len(begun) < len(names)
+    assert threads_at_fork == [1] and 3 <= len(begun) < len(names)
     assert [t[1] for t in started.tasks if t[0] == "matchup"] == [n for n in names if n not in begun]
 
     def view(page):
