@@ -57,8 +57,8 @@ class _Battle:
 
 @dataclass
 class HeadStart:
-    """Matchup battles played on a thread (:func:`start`): each of ``names`` against ``base``, ``trials`` games each,
-    with the battle options ``options``, in the order given."""
+    """Matchup battles played on a thread (:func:`start`): each of ``names`` against ``base``, with the battle
+    options ``options``, the games of ``plan`` each, in the order given."""
 
     base: str
     names: Sequence[str]
