@@ -36,6 +36,7 @@ The options and the kernel's arrays are in :mod:`oddsmith.shadows.battle_plan` (
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -204,19 +205,28 @@ SUMMARY_FIGURES = ("p_a_wins", "p_b_wins", "p_draw", "p_a_bottles", "p_b_bottles
 
 
 def _event_codes(options: BattleOptions | None = None) -> np.ndarray:
-    """The kernel's effect code of each face of the Events die, for the table ``options.events`` names."""
+    """The kernel's effect code of each face of the Events die, for the table ``options.events`` names (made once
+    per table: every kernel call reads them; nothing writes them)."""
+    return _event_table_codes(options is not None and options.events == "supernatural")
+
+
+@functools.cache
+def _event_table_codes(supernatural: bool) -> np.ndarray:
     codes = np.zeros(16, dtype=np.int32)
-    table = R.SUPERNATURAL_EVENTS if options is not None and options.events == "supernatural" else R.UNEXPECTED_EVENTS
+    table = R.SUPERNATURAL_EVENTS if supernatural else R.UNEXPECTED_EVENTS
     for e in table.entries:
         for face in range(e.low, e.high + 1):
             codes[face] = _EVENT_CODE.get(e.name or "", 0)
+    codes.flags.writeable = False  # shared by every call
     return codes
 
 
+@functools.cache
 def _dynamite_codes() -> np.ndarray:
     codes = np.zeros(8, dtype=np.int32)
     for score in range(1, R.SUCCESS_ON):
         codes[score] = _DYNAMITE_CODE[R.dynamite_throw(score)]
+    codes.flags.writeable = False  # shared by every call
     return codes
 
 
@@ -312,15 +322,20 @@ def _prop(count: float, n: int) -> tuple[float, float]:
 def run_counts(setup: BattleSetup, trials: int, seed: int, workers: int = 1, label: str = "battles") -> np.ndarray:
     """Raw kernel counts (HEAD_COLUMNS then per-model counts) of ``trials`` games."""
     plan = SamplingPlan(seed=seed, trials=trials)
-    ev, dy = _event_codes(setup.options), _dynamite_codes()
 
     def work(gen, n):
         out = np.zeros(_K.N_OUT, dtype=np.int64)
-        _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
-                     E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, ev, dy, n, out)
+        _play(setup, gen, n, out)
         return out
 
     return np.sum(np.stack(run_chunks(work, plan, workers=workers, label=label)), axis=0)
+
+
+def _play(setup: BattleSetup, gen: np.random.PCG64, n: int, out: np.ndarray, **kw) -> int:
+    """``n`` games of ``setup`` from ``gen`` (the kernel's per-game streams), their counts added to ``out``."""
+    return _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
+                        E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, _event_codes(setup.options), _dynamite_codes(), n, out,
+                        **kw)
 
 
 def _chunk_bit_generator(seed: int, chunk: int) -> np.random.PCG64:
@@ -335,9 +350,7 @@ def play_games(setup: BattleSetup, seed: int, chunk: int, first: int, n: int, ou
     played in blocks, anywhere, and their counts summed. Returns the kernel's count of games copied."""
     gen = _chunk_bit_generator(seed, chunk)
     gen.advance(2 * first)
-    return _K.mc_battle(gen, setup.models, setup.weapons, setup.n_models, setup.order, setup.opts,
-                        E.SAVE_TABLE_ARRAY, E.DAMAGE_ARRAY, _event_codes(setup.options), _dynamite_codes(), n, out,
-                        **kw)
+    return _play(setup, gen, n, out, **kw)
 
 
 @dataclass(frozen=True)
