@@ -258,6 +258,24 @@ def test_in_play_cards_leave_the_deck(decks):
     assert removed3 == ("Philip Swinford",)
 
 
+def test_cycle_codes_worked_out_once_per_deck_agree_with_a_fresh_deck(decks):
+    """cycle_codes keeps each deck's title keys (a what-if page asks some thirty times): asked again, with other
+    posses, it gives what a fresh copy of the deck gives, and what it returns is the caller's own."""
+    from dataclasses import replace
+
+    d, _ = decks
+    full = d.with_gang()
+    posses = [posse_from_cards(d.starting_gang()), parse_posse("stud:2, Philip Swinford"), parse_posse("draw:1"),
+              posse_from_cards(d.starting_gang().iloc[:2])]
+    for deck in (d, full):
+        for posse in posses * 2:
+            codes, removed = cycle_codes(deck, posse)
+            fresh = replace(deck, cards=deck.cards.copy(), in_play=None if deck.in_play is None else deck.in_play.copy())
+            want, want_removed = cycle_codes(fresh, posse)
+            assert removed == want_removed and codes.dtype == want.dtype and np.array_equal(codes, want)
+            codes[:] = 0  # the caller's copy: the next call is unaffected
+
+
 def test_reachable_bonuses():
     # Rulebook "4. Draw!" Example 1: Baker (2 stud), Allie (2 draw), Ike (0 draw)
     posse = parse_posse("Baker Andrews, Allie Hensman, Ike Clanton")

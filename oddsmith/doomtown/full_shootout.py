@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
@@ -30,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from oddsmith import _ext
-from oddsmith.doomtown.deck import deck_label, deck_state_of, kernel_codes
+from oddsmith.doomtown.deck import Deck, deck_label, deck_state_of, kernel_codes
 from oddsmith.doomtown.posse import Posse, PosseDude, Sidekick
 from oddsmith.doomtown.shootout import AUTOMATON_POLICY, MAX_BONUS, Policy, parse_policy
 from oddsmith.errors import OddsmithError
@@ -183,6 +184,33 @@ class _Setup:
     bonuses: tuple[tuple[int, int], ...]
 
 
+#: Each deck's title keys (of its cards, of its cards in play) and card codes, worked out once per deck: a what-if page
+#: sets up some thirty variants of one deck pair. Decks are compared by identity, as :attr:`Deck.deck_state` is.
+_DECK_KEYS: "weakref.WeakKeyDictionary[Deck, tuple[tuple[str, ...], tuple[str, ...], np.ndarray]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _deck_keys(deck: object, cards: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """(title keys of ``cards``, title keys of the deck's ``in_play`` cards, the codes of ``cards``, read-only)."""
+    kept = isinstance(deck, Deck) and deck.cards is cards
+    known = _DECK_KEYS.get(deck) if kept else None
+    if known is not None:
+        return known
+    from oddsmith.doomtown.cardtable import title_key
+
+    def keys_of(frame: object) -> tuple[str, ...]:
+        if not isinstance(frame, pd.DataFrame) or "title" not in frame.columns:
+            return ()
+        return tuple(title_key(t) if isinstance(t, str) and t else "" for t in frame["title"])
+
+    codes = cards["code"].to_numpy(dtype=np.int64)
+    codes.flags.writeable = False
+    known = (keys_of(cards), keys_of(getattr(deck, "in_play", None)), codes)
+    if kept:
+        _DECK_KEYS[deck] = known
+    return known
+
+
 def cycle_codes(deck: object, posse: Posse) -> tuple[np.ndarray, tuple[str, ...]]:
     """The deck's cards without the posse's cards in play (dudes and Sidekicks found in it by
     title), and the titles removed.
@@ -196,13 +224,8 @@ def cycle_codes(deck: object, posse: Posse) -> tuple[np.ndarray, tuple[str, ...]
     if isinstance(cards, pd.DataFrame) and "title" in cards.columns:
         from oddsmith.doomtown.cardtable import title_key
 
-        def keys_of(frame: object) -> list[str]:
-            if not isinstance(frame, pd.DataFrame) or "title" not in frame.columns:
-                return []
-            return [title_key(t) if isinstance(t, str) and t else "" for t in frame["title"]]
-
-        keys = keys_of(cards)
-        in_play = keys_of(getattr(deck, "in_play", None))
+        keys, played, all_codes = _deck_keys(deck, cards)
+        in_play = list(played)
         keep = np.ones(len(cards), dtype=bool)
         for title in posse.titles_in_play():
             key = title_key(title)
@@ -213,7 +236,7 @@ def cycle_codes(deck: object, posse: Posse) -> tuple[np.ndarray, tuple[str, ...]
             if hits:
                 keep[hits[0]] = False
                 removed.append(title)
-        codes = cards["code"].to_numpy(dtype=np.int64)[keep].astype(np.uint8)
+        codes = all_codes[keep].astype(np.uint8)
         return codes, tuple(removed)
     return kernel_codes(deck), ()
 
