@@ -246,6 +246,28 @@ def test_simulated_matchup_agrees_with_exact():
         assert within(p.mean_rank, q.mean_rank, p.mean_rank_stderr, n)
 
 
+def test_exact_p_win_is_the_matchup_without_the_rank_table():
+    """The swap search's lean path (lowball.exact_p_win) gives the very floats of the full one: P(win) of
+    _exact_matchup over both _exact_odds, and the deck's P(cheatin')."""
+    rng = np.random.default_rng(31)
+    opponents = [lb._exact_odds(np.bincount(STANDARD, minlength=lb.N_CODES), "standard"),
+                 lb._exact_odds(np.bincount(ref.random_legal_deck(rng, jokers=1, stacked_value=9), minlength=lb.N_CODES),
+                                "stacked")]
+    for k in range(40):
+        deck = ref.random_legal_deck(rng, jokers=int(rng.integers(0, 3)), stacked_value=int(rng.integers(1, 14)))
+        counts = np.bincount(deck, minlength=lb.N_CODES).astype(np.int64)
+        mine = lb._exact_odds(counts, "deck")
+        for opp in opponents:
+            assert lb.exact_p_win(counts, opp) == (lb._exact_matchup(mine, opp).p_win, mine.p_cheatin)
+    # two decks that can only deal the same hand: Gamblin' never ends, said as the full path says it
+    five = np.bincount([C(v, 0) for v in (2, 4, 6, 8, 10)], minlength=lb.N_CODES)
+    same = lb._exact_odds(five, "opponent")
+    with pytest.raises(OddsmithError, match="deck and opponent always deal identical lowball hands"):
+        lb.exact_p_win(five, same)
+    with pytest.raises(OddsmithError, match="deck and opponent always deal identical lowball hands"):
+        lb._exact_matchup(lb._exact_odds(five, "deck"), same)
+
+
 def test_two_seat_table_agrees_with_exact_matchup():
     rng = np.random.default_rng(12)
     a = ref.random_legal_deck(rng, jokers=2, stacked_value=5).tolist()

@@ -313,12 +313,20 @@ def _plan_json(seed: int, trials: int) -> dict[str, Any]:
     return {"seed": int(seed), "bit_generator": plan.bit_generator, "chunk_trials": plan.chunk_trials}
 
 
-def _exact_odds(counts: np.ndarray, name: str, method: str = "values") -> LowballOdds:
+def _exact_hands(counts: np.ndarray, name: str, method: str = "values") -> tuple[int, np.ndarray, np.ndarray,
+                                                                             np.ndarray, int]:
+    """(cards, keys, hands, cheatin', hands in all): every 5-card hand of the deck ``counts`` by lowball key
+    (:func:`exact_key_counts`), checked."""
     n = _check_drawable(counts, name)
     keys, hands, cheat = exact_key_counts(counts, method=method)
     total = math.comb(n, HAND_SIZE)
     if int(hands.sum()) != total:  # every hand is counted once: a kernel invariant
         raise RuntimeError(f"lowball enumeration counted {int(hands.sum())} hands, expected {total}")
+    return n, keys, hands, cheat, total
+
+
+def _exact_odds(counts: np.ndarray, name: str, method: str = "values") -> LowballOdds:
+    n, keys, hands, cheat, total = _exact_hands(counts, name, method)
     ranks_of_keys = (keys >> KEY_RANK_SHIFT).astype(np.int64)
     by_rank = np.bincount(ranks_of_keys, weights=hands, minlength=12)[1:12]
     cheat_by_rank = np.bincount(ranks_of_keys, weights=cheat, minlength=12)[1:12]
@@ -481,23 +489,34 @@ def _dot(x: np.ndarray, y: np.ndarray) -> int:
     return sum(int(a) * int(b) for a, b in zip(x.tolist(), y.tolist()) if a and b)
 
 
-def _exact_matchup(a: LowballOdds, b: LowballOdds) -> GamblinOdds:
-    keys = np.union1d(a.key_codes, b.key_codes)
+def _win_tie_lose(a_keys: np.ndarray, a_hands: np.ndarray, a_total: int, b_keys: np.ndarray, b_hands: np.ndarray,
+                  b_total: int) -> tuple[int, int, int]:
+    """Pairs of first deals (A's hand, B's hand) where A's key is below B's (A wins), equal, above: exact integers
+    from each deck's hands per key (ascending keys, ``*_total`` hands in all)."""
+    keys = np.union1d(a_keys, b_keys)
     ca = np.zeros(len(keys), dtype=np.int64)
     cb = np.zeros(len(keys), dtype=np.int64)
-    ca[np.searchsorted(keys, a.key_codes)] = a.key_hands
-    cb[np.searchsorted(keys, b.key_codes)] = b.key_hands
-    # hand pairs where A's key is below, equal to, above B's, in exact integers (a product of
-    # two hand counts can pass 2**63 for the largest decks the kernels take)
+    ca[np.searchsorted(keys, a_keys)] = a_hands
+    cb[np.searchsorted(keys, b_keys)] = b_hands
+    # in exact integers: a product of two hand counts can pass 2**63 for the largest decks the kernels take
     cum_b = np.cumsum(cb)
-    win = _dot(ca, b.hands - cum_b)
+    win = _dot(ca, b_total - cum_b)
     tie = _dot(ca, cb)
     lose = _dot(ca, cum_b - cb)
-    pairs = a.hands * b.hands
-    if win + lose + tie != pairs:
+    if win + lose + tie != a_total * b_total:
         raise RuntimeError("matchup counts do not add up")
+    return win, tie, lose
+
+
+def _never_ends(a: str, b: str) -> OddsmithError:
+    return OddsmithError(f"{a} and {b} always deal identical lowball hands: Gamblin' never ends")
+
+
+def _exact_matchup(a: LowballOdds, b: LowballOdds) -> GamblinOdds:
+    win, tie, lose = _win_tie_lose(a.key_codes, a.key_hands, a.hands, b.key_codes, b.key_hands, b.hands)
+    pairs = a.hands * b.hands
     if win + lose == 0:
-        raise OddsmithError(f"{a.deck} and {b.deck} always deal identical lowball hands: Gamblin' never ends")
+        raise _never_ends(a.deck, b.deck)
     frac = Fraction(win, win + lose)
     return GamblinOdds(
         players=(a, b), exact=True, trials=0,
@@ -505,6 +524,18 @@ def _exact_matchup(a: LowballOdds, b: LowballOdds) -> GamblinOdds:
         p_win_first_deal=win / pairs, p_lose_first_deal=lose / pairs,
         win_fraction=frac, mean_redraws=tie / (win + lose),
     )
+
+
+def exact_p_win(counts: np.ndarray, opponent: LowballOdds, name: str = "deck") -> tuple[float, float]:
+    """(P(win Gamblin'), P(Gamblin' hand cheatin')) of the deck ``counts`` against ``opponent`` (exact odds), as
+    ``_exact_matchup(_exact_odds(counts, name), opponent).p_win`` and ``_exact_odds(counts, name).p_cheatin`` give
+    them, without the rank table: the swap search and the sweeps ask them of hundreds of decks."""
+    _, keys, hands, cheat, total = _exact_hands(counts, name)
+    nz = hands > 0
+    win, _, lose = _win_tie_lose(keys[nz], hands[nz], total, opponent.key_codes, opponent.key_hands, opponent.hands)
+    if win + lose == 0:
+        raise _never_ends(name, opponent.deck)
+    return float(Fraction(win, win + lose)), float(cheat.sum() / total)
 
 
 def gamblin_odds(

@@ -426,9 +426,7 @@ def exact_task(q: TuneQuestion, opponent: np.ndarray, decks: np.ndarray) -> np.n
     opp = L._exact_odds(np.asarray(opponent, dtype=np.int64), "opponent")
     out = np.full((len(decks), 4), np.nan)
     for i, counts in enumerate(np.asarray(decks, dtype=np.int64)):
-        mine = L._exact_odds(counts, "deck")
-        out[i, 0] = L._exact_matchup(mine, opp).p_win
-        out[i, 1] = mine.p_cheatin
+        out[i, 0], out[i, 1] = L.exact_p_win(counts, opp)
         if q.shootout_exact:
             c = exact_counts(L._counts_to_codes(counts), q.stud, q.policy)
             total = c.sum()
