@@ -705,9 +705,10 @@ def entity_profile(difficulty: int, unique: R.Entity | None = None) -> R.Entity:
     return R.SUMMONED_ENTITIES[R.SUMMON_DIFFICULTY[difficulty]]
 
 
+@functools.lru_cache(maxsize=64)
 def entity_model(difficulty: int, unique: R.Entity | None = None) -> SummonedEntity:
     """The Entity a Summon at ``difficulty`` brings as a model: its Grit Die's Rank, Move, Skills (Fearsome...) and
-    Weapons (a Seraphim's two Pistols)."""
+    Weapons (a Seraphim's two Pistols). Made once (a frozen model): every Summoner's plan values each Entity."""
     e = entity_profile(difficulty, unique)
     breath = (R.breath_weapon(e.name, e.breath_inches),) if e.breath_inches else ()   # the Behemoth's 4" corridor
     return SummonedEntity(e.name, e.rank, weapons=tuple(R.weapon(w) for w in e.weapons) + breath,

@@ -214,8 +214,13 @@ def _with_model(posse: P.Posse, i: int, model: P.PosseModel) -> P.Posse:
     return replace(posse, models=tuple(models))
 
 
-def _new_violations(base: P.Posse, changed: P.Posse) -> list[P.Violation]:
-    before = {(v.where, v.rule, v.message) for v in P.validate(base)}
+def _broken(posse: P.Posse) -> set[tuple[str, str, str]]:
+    return {(v.where, v.rule, v.message) for v in P.validate(posse)}
+
+
+def _new_violations(before: set[tuple[str, str, str]], changed: P.Posse) -> list[P.Violation]:
+    """What ``changed`` breaks of the posse-building rules that the posse it came from (``before``: :func:`_broken`)
+    did not, the Dollar Limit aside."""
     return [v for v in P.validate(changed) if (v.where, v.rule, v.message) not in before and v.rule != "dollar-limit"]
 
 
@@ -227,6 +232,7 @@ def candidates(posse: P.Posse, options: B.BattleOptions | None = None) -> tuple[
     options = B.battle_options() if options is None else options
     out: list[Candidate] = []
     skipped: list[dict] = []
+    before = _broken(posse)
 
     def consider(i: int, m: P.PosseModel, item: str, kind: str, cost: int | None, changed: P.PosseModel,
                  not_modelled: str | None) -> None:
@@ -236,7 +242,7 @@ def candidates(posse: P.Posse, options: B.BattleOptions | None = None) -> tuple[
         if cost is None:
             return skip(NO_PRICE)
         new = _with_model(posse, i, changed)
-        bad = _new_violations(posse, new)
+        bad = _new_violations(before, new)
         if bad:  # the rule in its own words: the same for every model it stops
             rule = R.POSSE_RULES[bad[0].rule]
             return skip(f"not allowed: {rule.text} ({rule.section})", bad[0].message)
