@@ -231,6 +231,19 @@ def test_outcomes_partition_and_bounds(samples):
     assert one_turn["turns_mean"] == 1.0
 
 
+def test_a_battles_figures_are_its_summary_rows(samples):
+    """r[figure] and r.stderr(figure) read the summary frame (read off once): every row, and no other name."""
+    a, b = samples
+    r = B.battle(a, b, trials=2_000, seed=4)
+    rows = r.summary.set_index("figure")
+    for f in rows.index:
+        assert r[f] == float(rows.loc[f, "value"]) and r.stderr(f) == float(rows.loc[f, "stderr"])
+    with pytest.raises(KeyError):
+        r["p_nobody"]
+    with pytest.raises(KeyError):
+        r.stderr("p_nobody")
+
+
 def test_cover_and_mirror(samples):
     a, _ = samples
     mirror = B.battle(a, a, B.battle_options(movement="none"), trials=40_000, seed=8)

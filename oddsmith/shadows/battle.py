@@ -262,11 +262,17 @@ class BattleResult:
     seed: int
     counts: np.ndarray
 
+    @functools.cached_property
+    def _figures(self) -> dict[str, tuple[float, float]]:
+        """{figure: (value, stderr)} of ``summary``, read off once: a page asks for a battle's figures one by one."""
+        s = self.summary
+        return {f: (float(v), float(e)) for f, v, e in zip(s["figure"], s["value"], s["stderr"])}
+
     def __getitem__(self, figure: str) -> float:
-        return float(self.summary.set_index("figure").loc[figure, "value"])
+        return self._figures[figure][0]
 
     def stderr(self, figure: str) -> float:
-        return float(self.summary.set_index("figure").loc[figure, "stderr"])
+        return self._figures[figure][1]
 
     @property
     def notes(self) -> tuple[str, ...]:
