@@ -422,8 +422,9 @@ def template_text() -> str:
     return (resources.files(SAMPLE_POSSE_PACKAGE) / TEMPLATE_FILE).read_text(encoding="utf-8")
 
 
+@functools.lru_cache(maxsize=32)
 def sample_posse(faction_name: str | R.Faction | None = None) -> Posse:
-    """A shipped sample posse, validated."""
+    """A shipped sample posse, validated; read once (a frozen posse): a report's battle pages ask for each again."""
     name, text = sample_posse_text(faction_name)
     posse = posse_from_dict(parse_toml(text, name), name)
     check_posse(posse)
