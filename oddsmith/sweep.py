@@ -157,9 +157,7 @@ def exact_deck_task(grid: SweepGrid, counts: tuple[int, ...], opponent: tuple[in
     from oddsmith.doomtown.shootout import can_be_exact, exact_counts
 
     c = np.asarray(counts, dtype=np.int64)
-    mine = L._exact_odds(c, "deck")
-    out = [L._exact_matchup(mine, L._exact_odds(np.asarray(opponent, dtype=np.int64), "opponent")).p_win,
-           mine.p_cheatin]
+    out = list(L.exact_p_win(c, L._exact_odds(np.asarray(opponent, dtype=np.int64), "opponent")))
     codes = L._counts_to_codes(c)
     for s in grid.studs:
         for d in grid.draws:

@@ -529,7 +529,7 @@ def _exact_matchup(a: LowballOdds, b: LowballOdds) -> GamblinOdds:
 def exact_p_win(counts: np.ndarray, opponent: LowballOdds, name: str = "deck") -> tuple[float, float]:
     """(P(win Gamblin'), P(Gamblin' hand cheatin')) of the deck ``counts`` against ``opponent`` (exact odds), as
     ``_exact_matchup(_exact_odds(counts, name), opponent).p_win`` and ``_exact_odds(counts, name).p_cheatin`` give
-    them, without the rank table: the swap search asks them of hundreds of decks."""
+    them, without the rank table: the swap search and the sweeps ask them of hundreds of decks."""
     _, keys, hands, cheat, total = _exact_hands(counts, name)
     nz = hands > 0
     win, _, lose = _win_tie_lose(keys[nz], hands[nz], total, opponent.key_codes, opponent.key_hands, opponent.hands)
