@@ -22,6 +22,7 @@ corrupted, stops the sweep with one line.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -150,6 +151,14 @@ def tune_candidates(deck: Any, opponent: Any, *, seed: int, executor: Executor, 
 # --------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
+def _opponent_odds(opponent: tuple[int, ...]):
+    """The opponent's exact lowball odds, worked out once per process: every deck of a sweep meets the same one."""
+    from oddsmith.doomtown import lowball as L
+
+    return L._exact_odds(np.asarray(opponent, dtype=np.int64), "opponent")
+
+
 def exact_deck_task(grid: SweepGrid, counts: tuple[int, ...], opponent: tuple[int, ...]) -> np.ndarray:
     """Exact figures of one deck: [p_win, p_cheatin] of Gamblin', then per exact (stud, draw) cell
     [p, p_cheatin, mean_rank] (NaN for the simulated cells), in grid order."""
@@ -157,7 +166,7 @@ def exact_deck_task(grid: SweepGrid, counts: tuple[int, ...], opponent: tuple[in
     from oddsmith.doomtown.shootout import can_be_exact, exact_counts
 
     c = np.asarray(counts, dtype=np.int64)
-    out = list(L.exact_p_win(c, L._exact_odds(np.asarray(opponent, dtype=np.int64), "opponent")))
+    out = list(L.exact_p_win(c, _opponent_odds(tuple(opponent))))
     codes = L._counts_to_codes(c)
     for s in grid.studs:
         for d in grid.draws:

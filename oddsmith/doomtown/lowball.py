@@ -316,13 +316,14 @@ def _plan_json(seed: int, trials: int) -> dict[str, Any]:
 def _exact_hands(counts: np.ndarray, name: str, method: str = "values") -> tuple[int, np.ndarray, np.ndarray,
                                                                              np.ndarray, int]:
     """(cards, keys, hands, cheatin', hands in all): every 5-card hand of the deck ``counts`` by lowball key
-    (:func:`exact_key_counts`), checked."""
+    (:func:`exact_key_counts`), checked; the keys no hand has left out."""
     n = _check_drawable(counts, name)
     keys, hands, cheat = exact_key_counts(counts, method=method)
     total = math.comb(n, HAND_SIZE)
     if int(hands.sum()) != total:  # every hand is counted once: a kernel invariant
         raise RuntimeError(f"lowball enumeration counted {int(hands.sum())} hands, expected {total}")
-    return n, keys, hands, cheat, total
+    nz = hands > 0
+    return n, keys[nz], hands[nz], cheat[nz], total
 
 
 def _exact_odds(counts: np.ndarray, name: str, method: str = "values") -> LowballOdds:
@@ -331,13 +332,12 @@ def _exact_odds(counts: np.ndarray, name: str, method: str = "values") -> Lowbal
     by_rank = np.bincount(ranks_of_keys, weights=hands, minlength=12)[1:12]
     cheat_by_rank = np.bincount(ranks_of_keys, weights=cheat, minlength=12)[1:12]
     p = by_rank / total
-    nz = hands > 0
     return LowballOdds(
         deck=name, cards=n, exact=True, trials=0,
         ranks=_rank_frame(p, cheat_by_rank / total),
         p_cheatin=float(cheat.sum() / total), p_cheatin_stderr=0.0,
         mean_rank=float(np.dot(p, RANKS)), mean_rank_stderr=0.0,
-        hands=total, key_codes=keys[nz], key_hands=hands[nz], key_cheatin=cheat[nz],
+        hands=total, key_codes=keys, key_hands=hands, key_cheatin=cheat,
     )
 
 
@@ -531,8 +531,7 @@ def exact_p_win(counts: np.ndarray, opponent: LowballOdds, name: str = "deck") -
     ``_exact_matchup(_exact_odds(counts, name), opponent).p_win`` and ``_exact_odds(counts, name).p_cheatin`` give
     them, without the rank table: the swap search and the sweeps ask them of hundreds of decks."""
     _, keys, hands, cheat, total = _exact_hands(counts, name)
-    nz = hands > 0
-    win, _, lose = _win_tie_lose(keys[nz], hands[nz], total, opponent.key_codes, opponent.key_hands, opponent.hands)
+    win, _, lose = _win_tie_lose(keys, hands, total, opponent.key_codes, opponent.key_hands, opponent.hands)
     if win + lose == 0:
         raise _never_ends(name, opponent.deck)
     return float(Fraction(win, win + lose)), float(cheat.sum() / total)
