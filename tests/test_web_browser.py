@@ -73,7 +73,14 @@ class Tab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url}"))
+        self.page.on("requestfailed", self._failed)
+
+    def _failed(self, request) -> None:
+        # A request the browser abandoned because the page went away is no failure of the app: the job panel reloads
+        # the page once the answer is ready, at times while the favicon is still on its way (net::ERR_ABORTED). A
+        # resource the server fails to give is also a console error ("Failed to load resource"), recorded above.
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"failed: {request.url} ({request.failure})")
 
     def figures(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.page.eval_on_selector_all(
