@@ -91,7 +91,7 @@ def test_every_chart_function_draws_engine_data():
         assert pct(succ["at_least_1"].iloc[0]) in _texts(fig)
         fig = Figure(figsize=(6, 3), layout="constrained")
         charts.heatmap_grid(fig, [("a", m), ("b", m)], suptitle="grid")
-        assert len(fig.axes) == 3  # two panels and the shared colour bar
+        assert len(fig.axes) == 2 and len(_colour_bars(fig)) == 1  # two panels and the shared colour bar
         # distribution_bars, grouped with error bars (casualties of one round)
         cas = rnd.casualties.head(5)
         long = pd.concat([pd.DataFrame({"n": cas["casualties"], "side": s, "p": cas[f"p_{s}"],
@@ -403,9 +403,15 @@ def test_heatmap_colours_mean_better_for_the_subject():
         # a mixed table's colour bar runs from worse to better and names whom it is about
         fig = Figure(figsize=(6, 2.5), layout="constrained")
         charts.heatmap_grid(fig, [("p", m)], good={"Jams": charts.LOW}, subject="the shooter")
-        bar = fig.axes[-1]
-        assert [t.get_text() for t in bar.get_yticklabels()] == ["worse", "better"]
-        assert "better for the shooter" in bar.get_ylabel().replace("\n", " ")
+        (bar,) = _colour_bars(fig)
+        assert bar.ticks() == [(0.0, "worse"), (1.0, "better")]
+        assert "better for the shooter" in bar.label.replace("\n", " ")
+
+
+def _colour_bars(fig) -> list:
+    from oddsmith.report.colour_bar import ColourBar
+
+    return [a for a in fig.artists if isinstance(a, ColourBar)]
 
 
 @pytest.mark.parametrize("height", [1.15, 1.5, 2.4, 6.0])
@@ -423,12 +429,15 @@ def test_colour_bar_is_as_tall_as_its_panels(height):
                                           colorbar_label="probability (%)"), title="", height=height))
         fig.canvas.draw()
         panel = fig.axes[0].get_window_extent()
-        bar = fig.axes[-1].get_window_extent()
+        (colour_bar,) = _colour_bars(fig)
         dpi = fig.dpi
-        assert bar.width / dpi >= 0.8 * charts.COLORBAR_WIDTH
-        assert bar.height >= 0.75 * min(panel.height, charts.COLORBAR_MAX * dpi), (bar, panel)
-        label = fig.axes[-1].yaxis.label.get_window_extent()
+        x0, y0, x1, y1 = (v * dpi for v in colour_bar.rect())
+        assert (x1 - x0) / dpi >= 0.8 * charts.COLORBAR_WIDTH
+        assert y1 - y0 >= 0.75 * min(panel.height, charts.COLORBAR_MAX * dpi), ((y0, y1), panel)
+        assert x0 > panel.x1  # beside the panels, not over them
+        label = colour_bar.label_artist.get_window_extent()
         assert label.y0 >= 0 and label.y1 <= fig.bbox.height  # the label stays on the chart
+        assert label.x0 > x1 and label.x1 <= fig.bbox.width
 
 
 def test_summed_tables_are_pandas_pivot_tables():
@@ -490,46 +499,75 @@ def test_a_colour_bar_is_drawn_as_an_image_of_its_bands(orientation):
     assert len(np.unique(along, axis=0)) > 50  # a scale, not one colour
 
 
-def test_a_heatmap_grids_colour_bar_makes_its_ticks_on_demand(monkeypatch):
-    """The colour bar's Axes are ReportAxes (layout.made_as_report_axes around fig.colorbar), and the chart draws
-    to the same pixels as with Matplotlib's own Axes; the figure's add_axes is its own again after, and an Axes
-    class asked for is kept."""
-    import contextlib
-    import io
-
+@pytest.mark.parametrize("case", range(4))
+def test_colour_bar_draws_what_matplotlibs_colour_bar_draws(case):
+    """colour_bar.ColourBar against Matplotlib's colour bar of the same place, scale and style: the same ticks at
+    the same values with the same labels (random ranges and lengths), the same colours along the bar, within a
+    point of the same place for its label, and the same pixels in the strip of colour on a PNG page."""
     import numpy as np
-    from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
 
-    panels = [("a", pd.DataFrame([[0.1, 0.25], [0.5, 0.9]], columns=["x", "y"], index=["r", "s"])),
-              ("b", pd.DataFrame([[0.3, 0.6], [0.2, 0.75]], columns=["x", "y"], index=["r", "s"]))]
+    from oddsmith.report.colour_bar import ColourBar
 
-    def drawn():
-        with style.report_style():
-            fig = Figure(figsize=(6, 3), dpi=100)
+    rng = np.random.default_rng(40 + case)
+    with style.report_style():
+        for _ in range(25):
+            kind = rng.integers(4)
+            if kind == 0:
+                lo, hi = 0.0, 100.0
+            elif kind == 1:
+                lo, hi = 0.0, float(rng.uniform(0.05, 3.0))
+            elif kind == 2:
+                lo, hi = sorted(rng.uniform(-50, 80, 2).tolist())
+            else:
+                lo = float(rng.uniform(0, 1e4))
+                hi = lo + float(rng.uniform(1e-3, 1e3))
+            length = float(rng.uniform(0.4, 6.0))
+            cmap = charts.colour_map(rng.choice([charts.HIGH, charts.LOW, charts.NEUTRAL]))
+            level = bool(rng.integers(2))
+            label = "probability (%)\nbright: better for A" if not level else "casualties"
+            rect = (5.0, 0.3, 5.0 + charts.COLORBAR_WIDTH, 0.3 + length)
+            dpi = 100
+            fig = Figure(figsize=(7, length + 0.6), dpi=dpi)
             FigureCanvasAgg(fig)
-            charts.heatmap_grid(fig, panels, subject="the shooter")
-            buf = io.BytesIO()
-            fig.savefig(buf, format="rgba")
-            return fig, np.frombuffer(buf.getvalue(), dtype=np.uint8)
-
-    fig, ours = drawn()
-    assert isinstance(fig.axes[-1], layout.ReportAxes) and "add_axes" not in fig.__dict__
-    made_as_report_axes = layout.made_as_report_axes
-    monkeypatch.setattr(layout, "made_as_report_axes", lambda fig: contextlib.nullcontext())
-    plain, theirs = drawn()
-    assert type(plain.axes[-1]) is Axes
-    assert np.array_equal(ours, theirs)
-    bare = Figure()
-    with pytest.raises(RuntimeError), made_as_report_axes(bare):
-        assert type(bare.add_axes((0, 0, 1, 1), axes_class=Axes)) is Axes
-        raise RuntimeError
-    assert "add_axes" not in bare.__dict__
-    with made_as_report_axes(bare):
-        with made_as_report_axes(bare):
-            assert isinstance(bare.add_axes((0, 0, 0.5, 1)), layout.ReportAxes)
-        assert isinstance(bare.add_axes((0.5, 0, 0.5, 1)), layout.ReportAxes)  # one inside another
-    assert "add_axes" not in bare.__dict__
+            w, h = fig.get_size_inches()
+            cax = fig.add_axes((rect[0] / w, rect[1] / h, (rect[2] - rect[0]) / w, (rect[3] - rect[1]) / h))
+            theirs = fig.colorbar(ScalarMappable(Normalize(lo, hi), cmap), cax=cax)
+            theirs.outline.set_linewidth(0.4)
+            charts.unsampled_solids(theirs)  # as the report drew Matplotlib's colour bars
+            if level:
+                theirs.set_label(label, rotation=0, ha="left", va="center", fontsize=7, labelpad=3)
+            else:
+                theirs.set_label(label)
+            fig.canvas.draw()
+            shown = [(float(t.get_loc()), t.label2.get_text()) for t in cax.yaxis._update_ticks()]
+            mine_fig = Figure(figsize=(7, length + 0.6), dpi=dpi)
+            FigureCanvasAgg(mine_fig)
+            mine = ColourBar(cmap, Normalize(lo, hi), label=label, level=level)
+            mine_fig.add_artist(mine)
+            mine.set_rect(rect)
+            mine_fig.canvas.draw()
+            assert [s for _, s in mine.ticks()] == [s for _, s in shown], (lo, hi, length)
+            assert np.allclose([v for v, _ in mine.ticks()], [v for v, _ in shown], rtol=1e-12, atol=1e-12 * hi)
+            # the label within about a point of Matplotlib's (the tick labels' width measured, not laid out)
+            assert abs(mine.label_artist.get_position()[0] - cax.yaxis.label.get_position()[0]) <= 1.5
+            drawn = cax.yaxis.label.get_window_extent()
+            assert abs(mine.label_artist.get_position()[1] - (drawn.y0 + drawn.y1) / 2) <= 1.0
+            assert np.array_equal(mine.colours(), cmap(np.arange(cmap.N), bytes=True))
+            x0, y0, x1, y1 = (int(round(v * dpi)) for v in rect)
+            height = int(round(fig.bbox.height))
+            rows, cols = slice(height - y1 + 3, height - y0 - 3), slice(x0 + 2, x1 - 2)
+            theirs_px = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
+            mine_px = np.asarray(mine_fig.canvas.buffer_rgba())[rows, cols, :3].astype(int)
+            assert mine_px.size > 0
+            # each pixel the colour Matplotlib's bar has there, or in the next row up or down: the same bands, an
+            # edge between two of them allowed to fall a pixel away (neighbouring bands differ by 2-3 of 255)
+            near = [theirs_px[slice(rows.start + d, rows.stop + d), cols] for d in (-1, 0, 1)]
+            worst = np.min([np.abs(n - mine_px).max(axis=-1) for n in near], axis=0)
+            assert (worst <= 3).all(), (np.argwhere(worst > 3)[:8].tolist(), worst.max(), mine_px.shape, lo, hi)
+            assert (np.abs(near[1] - mine_px).max(axis=-1) <= 1).mean() > 0.8
 
 
 def test_pdf_pages_with_colour_bars_rasterize_nothing(monkeypatch):
@@ -936,7 +974,7 @@ def test_shooting_heatmap_shades_each_column_on_its_own_range():
             more_is_better = shadows_sheets.SHOOTER_GOOD.get(column, charts.HIGH) == charts.HIGH
             assert high == pytest.approx(bright if more_is_better else dark), column
             assert low == pytest.approx(dark if more_is_better else bright), column
-        assert "each column on its own range" in fig.axes[-1].get_ylabel().replace("\n", " ")
+        assert "each column on its own range" in _colour_bars(fig)[0].label.replace("\n", " ")
 
 
 def _whisker_half_lengths(ax) -> list[float]:

@@ -228,9 +228,11 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
 
     One direction: the numeric scale, plus "bright: better for <subject>". Mixed directions: a scale
     from worse to better with no numbers (the cells print them). Neutral: the numeric grey scale.
+    Drawn as a :class:`~oddsmith.report.colour_bar.ColourBar`, which the page's layout places.
     """
-    from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
+
+    from oddsmith.report.colour_bar import ColourBar
 
     root = fig.get_figure(root=True)
     height_in = fig.bbox.height / root.dpi
@@ -239,9 +241,11 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     if NEUTRAL in goods and len(goods) > 1:  # a programming error: one colour bar cannot explain both scales
         raise ValueError("a heatmap grid mixes neutral (grey) cells with good/bad ones: draw them apart")
     mixed = len(goods) > 1
+    ticks = None
     if mixed:
         cmap, norm = style.cmap(), Normalize(0, 1)
         text = (f"better for {subject}" if subject else "better for the row") + ", each column on its own range"
+        ticks = {"ticks": [0, 1], "tick_labels": ["worse", "better"]}
     else:
         (good,) = goods
         cmap = colour_map(good)
@@ -253,23 +257,17 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
             text = f"{label}\nbright: better for {subject}"
         else:
             text = label
-    with layout.made_as_report_axes(fig):
-        cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
-                          shrink=min(1.0, length / (panel_in * nrows)), aspect=length / COLORBAR_WIDTH, pad=0.02)
-    cb.outline.set_linewidth(0.4)
-    unsampled_solids(cb)
-    # for the page's hand layout (oddsmith.report.layout), which knows the panels' real height: the bar
-    # as long as they are, at most COLORBAR_MAX, and COLORBAR_WIDTH thick (inches)
-    cb.ax._oddsmith_max_length, cb.ax._oddsmith_width = COLORBAR_MAX, COLORBAR_WIDTH
-    if mixed:
-        cb.set_ticks([0, 1], labels=["worse", "better"])
     if length >= 1.3:
         per_line = max(12, int(length * 72 / (0.6 * 8 * layout.char_scale())))
         wrapped = "\n".join(textwrap.fill(line, per_line) for line in text.split("\n"))
-        cb.set_label(wrapped)
+        level = False
     else:  # too short to write along: beside it, level
         wrapped = "\n".join(textwrap.fill(line, 18) for line in text.split("\n"))
-        cb.set_label(wrapped, rotation=0, ha="left", va="center", fontsize=7, labelpad=3)
+        level = True
+    # the page's hand layout (oddsmith.report.layout) knows the panels' real height: the bar as long as they are,
+    # at most COLORBAR_MAX, and COLORBAR_WIDTH thick (inches)
+    fig.add_artist(ColourBar(cmap, norm, label=wrapped, level=level, max_length=COLORBAR_MAX, width=COLORBAR_WIDTH,
+                             panels=list(axes.ravel()), **(ticks or {})))
 
 
 def unsampled_solids(bar) -> None:
@@ -278,8 +276,9 @@ def unsampled_solids(bar) -> None:
 
     Matplotlib rasterizes a mesh of 50 colours or more on a vector page, and a PDF page makes that raster the
     size of the whole page (8.7 million bytes at 150 dpi, zeroed), searches it for the bar and encodes what it
-    finds: about 12 ms a bar, 24 bars in the sample report (docs/speed.md, 'Reports'). The image holds the same
-    colours in the same places, as sharp at any zoom, and a PNG page draws it band by band as before."""
+    finds: about 12 ms a bar (docs/speed.md, 'Reports'). The image holds the same colours in the same places, as
+    sharp at any zoom, and a PNG page draws it band by band as before. The glossary's colour scales are drawn so;
+    a heatmap grid's bar is a :class:`~oddsmith.report.colour_bar.ColourBar`, which draws its colours the same way."""
     mesh = bar.solids
     if mesh is None:  # hatched bands (a contour set's): patches, never rasterized
         return

@@ -12,7 +12,7 @@ drawn). What is placed:
   left and right, per row the room of titles above and tick labels and axis labels below;
 * a subfigure's ``suptitle`` above the grid; a figure legend ``loc="outside ..."`` on the side
   it names (below the grid for ``lower``, right of it for ``right``);
-* a colour bar made with ``fig.colorbar(ax=[...])``: right of the grid, centred on it, as long as the
+* a colour bar (:class:`oddsmith.report.colour_bar.ColourBar`): right of the grid, centred on it, as long as the
   grid is tall (at most the length its chart allows), with room for its ticks and label;
 * texts and annotations inside an axes that stick out of it (a label at the end of a bar) are
   given room too.
@@ -21,7 +21,6 @@ A left-aligned title that would run past its block is wrapped again to the width
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import sys
@@ -224,6 +223,11 @@ class CellTexts(Artist):
         self._template = template
         self._cells = list(cells)
         self.set_in_layout(False)
+
+    def set_cells(self, cells: Sequence[tuple[float, float, str, object, str]]) -> None:
+        """Draw ``cells`` (x, y, text, colour, weight) from now on."""
+        self._cells = list(cells)
+        self.stale = True
 
     def texts(self) -> list[str]:
         """Every string, in the order given."""
@@ -547,28 +551,6 @@ class ReportAxes(Axes):
             spine.get_spine_transform()
 
 
-@contextlib.contextmanager
-def made_as_report_axes(fig):
-    """Axes that Matplotlib adds to ``fig`` for the duration through ``fig.add_axes`` without saying which class
-    are :class:`ReportAxes`: a colour bar's, which ``fig.colorbar`` makes that way (``colorbar.make_axes``) and
-    which would otherwise make its four template ticks at once (about 2.4 ms a bar). Any other Axes class asked
-    for is kept."""
-    add_axes, own = fig.add_axes, fig.__dict__.get("add_axes")  # own: set by a caller around this one
-
-    def report_add_axes(*args, **kwargs):
-        kwargs.setdefault("axes_class", ReportAxes)
-        return add_axes(*args, **kwargs)
-
-    fig.add_axes = report_add_axes
-    try:
-        yield
-    finally:
-        if own is None:
-            del fig.add_axes
-        else:
-            fig.add_axes = own
-
-
 # ---------------------------------------------------------------------------- bars
 
 @functools.cache
@@ -762,10 +744,6 @@ def rewrap_title(ax, width_in: float) -> None:
 
 # ---------------------------------------------------------------------------- placing
 
-def _is_side_colorbar(ax) -> bool:
-    return hasattr(ax, "_colorbar_info") and ax.get_subplotspec() is None
-
-
 def place(sub, rect: tuple[float, float, float, float]) -> None:
     """Place the axes, colour bar, suptitle and outside legends of ``sub`` (a Figure or SubFigure) inside
     ``rect`` (x0, y0, x1, y1 in inches from the root figure's lower left corner)."""
@@ -792,7 +770,9 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         else:
             right_reserve += (w + room) / 72
     axes = [a for a in sub.axes if a.get_subplotspec() is not None]
-    bars = [a for a in sub.axes if _is_side_colorbar(a)]
+    from oddsmith.report.colour_bar import ColourBar
+
+    bars = [a for a in sub.artists if isinstance(a, ColourBar)]
     if not axes:
         return
     gs = axes[0].get_subplotspec().get_gridspec()
@@ -832,13 +812,11 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
         grid_right = max(col_x0[-1] + col_w[-1] + right[-1], ax0)
         gy0 = row_y1[-1] - row_h[-1]
         gy1 = row_y1[0]
-        for k, bar in enumerate(bars):
-            length = min(getattr(bar, "_oddsmith_max_length", gy1 - gy0), gy1 - gy0)
-            thick = getattr(bar, "_oddsmith_width", 0.11)
+        lengths = [min(bar.max_length, gy1 - gy0) for bar in bars]
+        for k, (bar, length) in enumerate(zip(bars, lengths)):
             bx0 = grid_right + sum(bar_room[:k]) + COLORBAR_PAD
             mid = (gy0 + gy1) / 2
-            bar.set_box_aspect(None)
-            bar.set_position(rel(bx0, mid - length / 2, bx0 + thick, mid + length / 2))
+            bar.set_rect((bx0, mid - length / 2, bx0 + bar.width, mid + length / 2))
         if round_ == ROUNDS - 1:
             break
         before = np.concatenate([left, right, top, bottom, bar_room])
@@ -850,9 +828,8 @@ def place(sub, rect: tuple[float, float, float, float]) -> None:
             right[spec.colspan.stop - 1] = max(right[spec.colspan.stop - 1], or_)
             top[spec.rowspan.start] = max(top[spec.rowspan.start], ot)
             bottom[spec.rowspan.stop - 1] = max(bottom[spec.rowspan.stop - 1], ob)
-        for k, bar in enumerate(bars):
-            ol, ob, or_, ot = overhang(bar, dpi)
-            bar_room[k] = COLORBAR_PAD + getattr(bar, "_oddsmith_width", 0.11) + or_
+        for k, (bar, length) in enumerate(zip(bars, lengths)):
+            bar_room[k] = COLORBAR_PAD + bar.width + bar.room_right(length)
         if np.allclose(before, np.concatenate([left, right, top, bottom, bar_room]), rtol=0, atol=TOLERANCE):
             break  # placed with the room it needs
     if sup is not None and sup.get_text():
