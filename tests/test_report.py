@@ -570,6 +570,37 @@ def test_colour_bar_draws_what_matplotlibs_colour_bar_draws(case):
             assert (np.abs(near[1] - mine_px).max(axis=-1) <= 1).mean() > 0.8
 
 
+def test_colour_bar_on_a_vector_page_is_matplotlibs_image():
+    """On a vector page (SVG here; PDF takes the same call) a ColourBar's colours are the image Matplotlib's colour
+    bar draws with charts.unsampled_solids: the same pixels, the same way up, scaled to the same place."""
+    import io
+    import re
+
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    from oddsmith.report.colour_bar import ColourBar
+
+    def image(fig) -> str:
+        out = io.StringIO()
+        fig.savefig(out, format="svg")
+        (element,) = re.findall(r"<image[^>]*>", out.getvalue(), re.S)
+        return re.sub(r'\sid="[^"]*"', "", element)
+
+    with style.report_style():
+        for good, rect in ((charts.HIGH, (5.0, 0.3, 5.11, 2.5)), (charts.LOW, (4.2, 0.55, 4.31, 1.4))):
+            cmap = charts.colour_map(good)
+            fig = Figure(figsize=(7, 3))
+            w, h = fig.get_size_inches()
+            cax = fig.add_axes((rect[0] / w, rect[1] / h, (rect[2] - rect[0]) / w, (rect[3] - rect[1]) / h))
+            charts.unsampled_solids(fig.colorbar(ScalarMappable(Normalize(0, 100), cmap), cax=cax))
+            mine = Figure(figsize=(7, 3))
+            bar = ColourBar(cmap, Normalize(0, 100))
+            mine.add_artist(bar)
+            bar.set_rect(rect)
+            assert image(mine) == image(fig)
+
+
 def test_pdf_pages_with_colour_bars_rasterize_nothing(monkeypatch):
     """A heatmap grid's colour bar and the glossary's two colour scales draw on a PDF page without a raster:
     Matplotlib rasterizes a mesh of 50 colours or more, making a raster the size of the whole page."""

@@ -86,10 +86,12 @@ class ColourBar(Artist):
         self._pad = rc["ytick.major.pad"]
         self._outline = (rc["axes.edgecolor"], 0.4)
         label_colour = rc["ytick.labelcolor"]
+        self._tick_colour = rc["ytick.color"] if label_colour == "inherit" else label_colour
         self._tick_size = mpl.font_manager.FontProperties(size=rc["ytick.labelsize"]).get_size_in_points()
+        self._family = rc["font.family"][0]
         template = Text(0, 0, "", ha="left", va=rc["ytick.alignment"], fontsize=self._tick_size,
-                        color=rc["ytick.color"] if label_colour == "inherit" else label_colour,
-                        transform=IdentityTransform())
+                        color=self._tick_colour, transform=IdentityTransform())
+        self._template = template
         self._tick_texts = layout.CellTexts(template, [])
         self.level = level
         if level:
@@ -107,7 +109,7 @@ class ColourBar(Artist):
 
     def set_figure(self, fig) -> None:
         super().set_figure(fig)
-        for child in (self._tick_texts._template, self._tick_texts, self._label):
+        for child in (self._template, self._tick_texts, self._label):
             child.set_figure(fig)
 
     # ------------------------------------------------------------------ what it shows
@@ -208,12 +210,12 @@ class ColourBar(Artist):
             renderer.draw_path(gc, Path(verts, codes), IdentityTransform())
             gc.restore()
         at = x1 + (self._mark_out_pt() + self._pad) * pix
-        self._tick_texts.set_cells([(at, y, s, self._tick_texts._template.get_color(), "normal")
-                                    for y, (_, s) in zip(ys, ticks)])
+        self._tick_texts.set_cells([(at, y, s, self._tick_colour, "normal") for y, (_, s) in zip(ys, ticks)])
         self._tick_texts.draw(renderer)
         if self._label.get_text():
-            right = max([x1] + [at + layout._line_box_em(s, mpl.rcParams["font.family"][0], "normal")[0]
-                                * self._tick_size * pix for _, s in ticks if s])
+            # beyond the tick labels as drawn (their glyphs' extent), as Matplotlib sets an axis label
+            right = max([x1] + [at + layout._line_box_em(s, self._family, "normal")[0] * self._tick_size * pix
+                                for _, s in ticks if s])
             self._label.set_position((right + self._label_pad * dpi / 72, (y0 + y1) / 2))
             self._label.draw(renderer)
         renderer.close_group("colourbar")
