@@ -241,7 +241,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     if NEUTRAL in goods and len(goods) > 1:  # a programming error: one colour bar cannot explain both scales
         raise ValueError("a heatmap grid mixes neutral (grey) cells with good/bad ones: draw them apart")
     mixed = len(goods) > 1
-    ticks = None
+    ticks = {}  # the numeric scale's, worked out by the bar for its length
     if mixed:
         cmap, norm = style.cmap(), Normalize(0, 1)
         text = (f"better for {subject}" if subject else "better for the row") + ", each column on its own range"
@@ -267,7 +267,7 @@ def _colorbar(fig, axes, nrows: int, goods: set[str], label: str, subject: str, 
     # the page's hand layout (oddsmith.report.layout) knows the panels' real height: the bar as long as they are,
     # at most COLORBAR_MAX, and COLORBAR_WIDTH thick (inches)
     fig.add_artist(ColourBar(cmap, norm, label=wrapped, level=level, max_length=COLORBAR_MAX, width=COLORBAR_WIDTH,
-                             panels=list(axes.ravel()), **(ticks or {})))
+                             panels=list(axes.ravel()), **ticks))
 
 
 def unsampled_solids(bar) -> None:

@@ -128,7 +128,8 @@ class ColourBar(Artist):
         if self._fixed is not None:
             return list(self._fixed)
         if length_in is None:
-            length_in = self.rect()[3] - self.rect()[1]
+            _, y0, _, y1 = self.rect()
+            length_in = y1 - y0
         return scale_ticks(float(self.norm.vmin), float(self.norm.vmax), 72 * length_in, self._tick_size)
 
     def colours(self) -> np.ndarray:
@@ -146,13 +147,11 @@ class ColourBar(Artist):
         """The bar's place (inches): as :meth:`set_rect` set it, else right of its panels, centred on them."""
         if self._rect is not None:
             return self._rect
-        root = self.get_figure(root=True)
-        boxes = [ax.get_position() for ax in self.panels]
-        if not boxes:
+        if not self.panels:
             return 0.0, 0.0, 0.0, 0.0
-        w, h = root.get_size_inches()
-        x1 = max(b.x1 for b in boxes) * w
-        y0, y1 = min(b.y0 for b in boxes) * h, max(b.y1 for b in boxes) * h
+        dpi = self.get_figure(root=True).dpi
+        x1 = max(ax.bbox.x1 for ax in self.panels) / dpi  # display pixels, in a subfigure too
+        y0, y1 = min(ax.bbox.y0 for ax in self.panels) / dpi, max(ax.bbox.y1 for ax in self.panels) / dpi
         length = min(self.max_length, y1 - y0)
         mid = (y0 + y1) / 2
         x0 = x1 + FALLBACK_PAD
