@@ -1821,10 +1821,11 @@ def test_fewer_collections_restores_the_collector():
         assert gc.get_threshold() == before and gc.get_freeze_count() == 0
         gc.freeze()  # a caller that froze objects keeps them frozen, and nothing more is frozen
         frozen = gc.get_freeze_count()
+        # a frozen object may still be freed when its last reference goes (the count falls): nothing is added
         with build.fewer_collections():
             garbage = [[]]
             garbage[0].append(garbage)
-            assert gc.get_freeze_count() == frozen > 0
-        assert gc.get_freeze_count() == frozen
+            assert 0 < gc.get_freeze_count() <= frozen
+        assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.freeze()
