@@ -29,14 +29,15 @@ style = lazy.module("oddsmith.report.style")
 SECTION = "Shadows of the West battles"
 BASE_SAMPLE = "unaligned"
 VALUE_PAIRS = (("unaligned", "twilight-order"), ("twilight-order", "unaligned"))
-#: Battles per matchup on the matchup page: a standard error of at most sqrt(0.25 / 5000) = 0.71 pp, under
-#: the 1 pp a who-wins bar can be read to. Budgeted for a battle on a table costing up to 10x today's
-#: fixed-range firefight (docs/speed.md, 'Reports'): 7 matchups stay about 3 s of one core.
-MATCHUP_TRIALS = 5_000
+#: Battles per matchup on the matchup page: the fewest that keep every who-wins figure within the 1 pp a who-wins bar
+#: can be read to, a standard error of at most sqrt(0.25 / 2500) = 1.0 pp (at p = 1/2; 0.65-0.96 pp for the sample
+#: posses). Chosen by the error the chart needs, as every capped page is (docs/reports.md); 5,000 (0.71 pp) until
+#: 2026-12-07, twice what the bar needs, for about 0.45 s more of a report's CPU (docs/speed.md, 'Reports').
+MATCHUP_TRIALS = 2_500
 VALUE_TRIALS = 1_000
 """Battles per purchase on the value pages (about a hundred purchases per posse): paired standard errors of ΔP(win)
-up to about 1.3 pp (sqrt(5) times those of 5,000 battles), stated on the page; budgeted, like
-:data:`MATCHUP_TRIALS`, for table battles up to 10x dearer than today's."""
+up to about 1.3 pp (sqrt(5) times those of 5,000 battles), stated on the page; budgeted for table battles up to 10x
+dearer than today's fixed-range firefight (docs/speed.md, 'Reports')."""
 TOP = 14
 OPTIONS = B.battle_options()
 """The battle both pages play: the book's 3' table, Showdown deployment, open terrain, both posses on the balanced

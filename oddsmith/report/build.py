@@ -72,13 +72,13 @@ class ReportSettings:
 
 
 #: What each kind of step costs, relative to the others (each step's wall time in the sample report on 2 cores,
-#: 2026-12-07: a value page 2.2 s, the matchups 1.1 s, a deck's what-if page 0.6 s, its shootouts 0.26 s, its
+#: 2026-12-07: a value page 2.2 s, the matchups 0.5 s, a deck's what-if page 0.6 s, its shootouts 0.26 s, its
 #: swaps 0.25 s and its lowball 0.02 s, the work both processes share at the end, in "decks against each other",
 #: 1.5 s, a page drawn 0.06 s, a Shadows sheet 0.01 s): the progress bar and its time left weigh the steps by
 #: these, so a cheap first step does not promise 1 s and a dear one then stall the bar. A label is weighed by its
 #: kind, after its last ": " (a deck's name never counts), the first matching word winning; a page's
 #: drawing is "writing page k of n".
-STEP_SECONDS = (("shootouts", 0.26), ("what if", 0.6), ("swaps", 0.25), ("battles", 1.1), ("value", 2.2),
+STEP_SECONDS = (("shootouts", 0.26), ("what if", 0.6), ("swaps", 0.25), ("battles", 0.5), ("value", 2.2),
                 ("lowball", 0.02), ("against each other", 1.5), ("page", 0.06))
 DEFAULT_STEP_SECONDS = 0.01  # a Shadows sheet: its exact tables are worked out as its page is drawn
 #: How many seconds of the weights' own scale (one weighed second a second) the speed so far starts from.
