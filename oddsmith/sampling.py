@@ -259,7 +259,7 @@ def chunks_on_this_thread() -> Iterator[None]:
     thread of its own; Ctrl-C is then taken between two chunks.
 
     For a report: each of its two processes makes hundreds of short runs in a row (a chunk there takes at most
-    about 0.2 s, a matchup's 5,000 battles). With both cores busy, a thread started for a run was often put on the
+    about 0.1 s, a matchup's 2,500 battles). With both cores busy, a thread started for a run was often put on the
     other core, behind the other process, while this one idled until the scheduler moved it: about a tenth of
     the two cores went idle while both processes simulated (docs/speed.md, 'Reports')."""
     with thread_setting(_here, "on", True):
